@@ -1,0 +1,54 @@
+# tracesbi — top-level build.  Each part of the tree has its own fragment in
+# mk/*.mk; this file holds the shared settings, the default goal and the
+# aggregate targets (test, bench, deps).
+
+BUILD      ?= build
+CROSS      ?= riscv64-unknown-elf-
+CC_RV      := $(CROSS)gcc
+OBJCOPY_RV := $(CROSS)objcopy
+OBJDUMP_RV := $(CROSS)objdump
+HOSTCC     ?= gcc
+QEMU       ?= qemu-system-riscv64
+SMP        ?= 4
+
+# Firmware and S-mode payloads: freestanding, no FPU code, no linker relaxation
+# (gp belongs to S-mode: the firmware must never use it as a global pointer).
+RV_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
+              -fno-common -fno-builtin-printf -fno-stack-protector -fno-pic \
+              -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
+              -mno-relax -ffunction-sections -fdata-sections
+RV_LDFLAGS := -nostdlib -static -Wl,--gc-sections -Wl,--no-relax
+RV_LIBS    := -lgcc
+
+# Host tools and unit tests.
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g
+HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.DEFAULT_GOAL := all
+
+# Each fragment appends to these.
+ALL_TARGETS :=
+TEST_SUITES :=
+BENCH_TARGETS :=
+
+include $(sort $(wildcard mk/*.mk))
+
+.PHONY: all test bench deps clean
+all: $(ALL_TARGETS)
+
+# make test: every suite in TEST_SUITES through the runner, which prints the
+# one summary line and fails when any suite fails.
+test: deps-check
+	@scripts/run-tests.sh $(TEST_SUITES)
+
+bench: deps-check $(BENCH_TARGETS)
+
+deps:
+	@scripts/deps.sh install
+
+deps-check:
+	@scripts/deps.sh check || scripts/deps.sh install
+
+clean:
+	rm -rf $(BUILD)/fw $(BUILD)/payloads $(BUILD)/host $(BUILD)/tools $(BUILD)/results \
+	       $(BUILD)/tracesbi.elf $(BUILD)/tracesbi.bin

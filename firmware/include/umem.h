@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Access to memory as the interrupted S/U-mode context sees it (virtual
+ * addresses translated with that context's satp, permissions of its
+ * privilege; mstatus.MPRV), under a trap guard: a fault is returned in
+ * `fault` (cause and tval as S-mode must see them), never taken by M-mode.
+ *
+ * `mstatus` is the interrupted context's mstatus (its MPP/MPV select the
+ * privilege the access is made with).
+ * Return 0 on success, -1 when the access faulted.
+ */
+#ifndef FIRMWARE_UMEM_H
+#define FIRMWARE_UMEM_H
+
+#include <stdint.h>
+#include "trap_regs.h"
+
+int umem_load_u8(unsigned long mstatus, unsigned long addr, uint8_t *val,
+		 struct trap_info *fault);
+int umem_store_u8(unsigned long mstatus, unsigned long addr, uint8_t val,
+		  struct trap_info *fault);
+/* Fetch the (possibly 16-bit) instruction at addr, as an instruction fetch
+ * (execute permission, MXR semantics); 16-bit instructions are returned
+ * zero-extended. */
+int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
+		    struct trap_info *fault);
+
+/* Floating-point register file access for FP load/store emulation.
+ * `width` is 4 or 8; a 4-byte write NaN-boxes. */
+uint64_t fpreg_read(int reg, int width);
+void fpreg_write(int reg, int width, uint64_t val);
+
+#endif

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Bounds-checked flattened device tree (DTB, devicetree spec v0.4 ch. 5)
+ * reader and in-place writer.  Freestanding: used by the M-mode firmware and
+ * by host tools and tests.  Every read is checked against the blob's
+ * validated sizes; a malformed blob yields a negative FDT_ERR_* code, never a
+ * read outside [blob, blob + totalsize).
+ *
+ * Node and property positions are "offsets": byte offsets into the structure
+ * block, as in the DTB itself.  Functions returning an offset return a
+ * negative FDT_ERR_* code on failure.
+ */
+#ifndef LIB_FDT_H
+#define LIB_FDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define FDT_MAGIC        0xd00dfeedu
+#define FDT_BEGIN_NODE   0x1u
+#define FDT_END_NODE     0x2u
+#define FDT_PROP         0x3u
+#define FDT_NOP          0x4u
+#define FDT_END          0x9u
+
+enum fdt_error {
+	FDT_ERR_NOTFOUND = 1,   /* node or property does not exist */
+	FDT_ERR_BADMAGIC,       /* not a DTB */
+	FDT_ERR_BADVERSION,     /* version < 16 or last_comp_version > 17 */
+	FDT_ERR_TRUNCATED,      /* a header size/offset points outside the blob */
+	FDT_ERR_BADLAYOUT,      /* blocks overlap or are misaligned */
+	FDT_ERR_BADSTRUCTURE,   /* bad token, unterminated name, bad nesting */
+	FDT_ERR_BADOFFSET,      /* offset does not point at a node/property */
+	FDT_ERR_BADVALUE,       /* property has the wrong length for its use */
+	FDT_ERR_NOSPACE,        /* writer: buffer too small */
+	FDT_ERR_BADPATH,        /* malformed path */
+	FDT_ERR_DEPTH,          /* nesting deeper than FDT_MAX_DEPTH */
+};
+
+#define FDT_MAX_DEPTH 32
+
+/* A validated, read-only view of a blob. */
+struct fdt {
+	const uint8_t *blob;
+	uint32_t totalsize;
+	uint32_t off_struct, size_struct;
+	uint32_t off_strings, size_strings;
+	uint32_t off_rsvmap;
+};
+
+/* Big-endian helpers (DTB cells are big-endian). */
+uint32_t fdt_be32(const void *p);
+uint64_t fdt_be64(const void *p);
+void fdt_put_be32(void *p, uint32_t v);
+
+/*
+ * Validate the header of the blob at `blob`; `max_size` bounds totalsize (pass
+ * the size of the memory known to hold it).  Also walks the whole structure
+ * block once, so every later walk can trust token framing.
+ */
+int fdt_open(struct fdt *fdt, const void *blob, size_t max_size);
+const char *fdt_strerror(int err);   /* err may be negative or positive */
+
+/* Tree walking.  The root node is at offset fdt_root(fdt) (normally 0). */
+int fdt_root(const struct fdt *fdt);
+/* Next node in depth-first order; *depth is adjusted (root = 0).  Returns
+ * -FDT_ERR_NOTFOUND at the end of the tree. */
+int fdt_next_node(const struct fdt *fdt, int node, int *depth);
+int fdt_first_child(const struct fdt *fdt, int node);
+int fdt_next_sibling(const struct fdt *fdt, int node);
+int fdt_parent(const struct fdt *fdt, int node);
+/* Node name without the unit address? No: the full name, "cpu@0". */
+const char *fdt_node_name(const struct fdt *fdt, int node, int *len);
+/* "/cpus/cpu@0"; a component without '@' also matches "name@addr" only when
+ * it is the unique such child (as dtc/libfdt do). */
+int fdt_path_offset(const struct fdt *fdt, const char *path);
+int fdt_subnode(const struct fdt *fdt, int parent, const char *name);
+
+/* Properties. */
+const void *fdt_getprop(const struct fdt *fdt, int node, const char *name, int *len);
+/* Property iteration: first/next return a property offset. */
+int fdt_first_prop(const struct fdt *fdt, int node);
+int fdt_next_prop(const struct fdt *fdt, int prop);
+const void *fdt_prop_at(const struct fdt *fdt, int prop, const char **name, int *len);
+
+/* Typed helpers: 0 or negative FDT_ERR_*.  `*out` untouched on error. */
+int fdt_prop_u32(const struct fdt *fdt, int node, const char *name, uint32_t *out);
+/* One cell-sized (1 or 2 cells) value at position `index` of the property. */
+int fdt_prop_cells(const struct fdt *fdt, int node, const char *name,
+		   int index, int cells, uint64_t *out);
+/* A string-list property contains `str` (NUL-terminated entries). */
+bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
+			     const char *str);
+/* Returns the index-th string in a string list, or NULL. */
+const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name,
+			       int index, int *len);
+bool fdt_is_compatible(const struct fdt *fdt, int node, const char *compat);
+/* Next node after `start` (-1: from the root) whose compatible contains compat. */
+int fdt_find_compatible(const struct fdt *fdt, int start, const char *compat);
+int fdt_find_phandle(const struct fdt *fdt, uint32_t phandle);
+uint32_t fdt_get_phandle(const struct fdt *fdt, int node); /* 0 if none */
+/* "status" absent, "okay" or "ok". */
+bool fdt_node_is_enabled(const struct fdt *fdt, int node);
+
+/* #address-cells / #size-cells that apply to the children of `node`
+ * (defaults 2 and 1 per the spec when absent); negative on a bad value. */
+int fdt_address_cells(const struct fdt *fdt, int node);
+int fdt_size_cells(const struct fdt *fdt, int node);
+/* The index-th (address, size) pair of `node`'s "reg", decoded with the
+ * parent's cell counts (no "ranges" translation: QEMU virt is flat). */
+int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size);
+
+/* Memory reservation block entries (index from 0); -FDT_ERR_NOTFOUND at end. */
+int fdt_get_mem_rsv(const struct fdt *fdt, int index, uint64_t *addr, uint64_t *size);
+
+/*
+ * In-place writer.  `buf` holds a valid blob at its start and has `capacity`
+ * bytes in all; edits grow the blob inside the buffer and keep totalsize
+ * up to date.  After a successful edit, `rw->fdt` is a valid reader view
+ * again (offsets taken before the edit may be stale).
+ */
+struct fdt_rw {
+	struct fdt fdt;
+	uint8_t *buf;
+	uint32_t capacity;
+};
+
+int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity);
+/* Add a child node named `name` at the end of `parent`'s children; returns
+ * its offset.  An existing child of that name: returns its offset. */
+int fdt_rw_add_subnode(struct fdt_rw *rw, int parent, const char *name);
+/* Create or replace a property. */
+int fdt_rw_setprop(struct fdt_rw *rw, int node, const char *name, const void *val, int len);
+int fdt_rw_setprop_u32(struct fdt_rw *rw, int node, const char *name, uint32_t val);
+int fdt_rw_setprop_string(struct fdt_rw *rw, int node, const char *name, const char *str);
+int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name);
+
+#endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs each test suite given on the command line (`make test-<suite>`),
+# counts its result lines and prints the one summary line of `make test`.
+#
+# Contract for a suite: `make test-<suite>` prints one line per test case,
+# starting with "PASS: " or "FAIL: ".  A suite that exits non-zero without
+# printing any FAIL line counts as one failure (it crashed or did not build).
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p build/logs
+total_pass=0
+total_fail=0
+for suite in "$@"; do
+    log=build/logs/test-$suite.log
+    echo "== suite $suite"
+    start=$(date +%s)
+    make --no-print-directory "test-$suite" >"$log" 2>&1
+    rc=$?
+    pass=$(grep -c '^PASS: ' "$log")
+    fail=$(grep -c '^FAIL: ' "$log")
+    grep '^FAIL: ' "$log" | sed 's/^/   /'
+    if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
+        fail=1
+        echo "   suite $suite exited with status $rc and reported no failure; last lines of $log:"
+        tail -n 15 "$log" | sed 's/^/   | /'
+    fi
+    echo "   suite $suite: $pass ok, $fail failing ($(( $(date +%s) - start )) s, log in $log)"
+    total_pass=$((total_pass + pass))
+    total_fail=$((total_fail + fail))
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
