@@ -1,0 +1,53 @@
+# ntrace host tool (tools/ntrace): encode/decode/dump/stats around the N-Trace
+# codec library (lib/rvinsn, lib/ntrace; mk/30-ntrace-lib.mk exports their
+# sources as RVINSN_SRCS and NTRACE_SRCS).  Its parser/loader unit tests and
+# the end-to-end round trip run in `make test-host`.
+
+NTRACE_TOOL_DIR      := tools/ntrace
+NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
+NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) $(NTRACE_TOOL_DIR)/classify.c \
+                        $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/dump.c \
+                        $(NTRACE_TOOL_DIR)/stats.c
+NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/main.c
+NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h)
+NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace
+NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS)
+
+# Built by `make` once its sources and the codec library are in the tree.
+ifeq ($(sort $(wildcard $(NTRACE_TOOL_SRCS))),$(sort $(NTRACE_TOOL_SRCS)))
+ifneq ($(NTRACE_SRCS),)
+ALL_TARGETS += $(BUILD)/tools/ntrace
+endif
+endif
+
+$(BUILD)/tools/ntrace: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ \
+		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+
+# Tiny RISC-V programs the tests load (built, never committed).
+NTRACE_TOOL_DATA     := tests/data/ntrace/tool
+NTRACE_TOOL_TESTBIN  := $(BUILD)/host/ntrace_tool
+NTRACE_TOOL_FIXTURES := $(NTRACE_TOOL_TESTBIN)/tiny.elf $(NTRACE_TOOL_TESTBIN)/tiny32.elf
+
+$(NTRACE_TOOL_TESTBIN)/tiny.elf: $(NTRACE_TOOL_DATA)/tiny.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
+
+$(NTRACE_TOOL_TESTBIN)/tiny32.elf: $(NTRACE_TOOL_DATA)/tiny.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv32imac_zicsr -mabi=ilp32 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
+
+NTRACE_TOOL_TEST_CFLAGS := $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) \
+	-DNT_TEST_DATA='"$(abspath $(NTRACE_TOOL_DATA))"' \
+	-DNT_TEST_BUILD='"$(abspath $(NTRACE_TOOL_TESTBIN))"'
+
+# Parsers and image loading: no codec library needed.
+$(BUILD)/host/test_ntrace_tool_io: tests/host/test_ntrace_tool_io.c $(NTRACE_TOOL_IO_SRCS) \
+		$(NTRACE_TOOL_DIR)/ntrace_tool.h $(NTRACE_TOOL_FIXTURES)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_IO_SRCS) $(CMOCKA_LIBS) -lelf
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_io
