@@ -24,6 +24,27 @@
 #define FDT_NOP          0x4u
 #define FDT_END          0x9u
 
+/* Header (spec 5.2): ten big-endian u32 fields; version 16 blobs stop before
+ * size_dt_struct.  Byte offsets of the fields: */
+#define FDT_HDR_MAGIC             0u
+#define FDT_HDR_TOTALSIZE         4u
+#define FDT_HDR_OFF_DT_STRUCT     8u
+#define FDT_HDR_OFF_DT_STRINGS    12u
+#define FDT_HDR_OFF_MEM_RSVMAP    16u
+#define FDT_HDR_VERSION           20u
+#define FDT_HDR_LAST_COMP_VERSION 24u
+#define FDT_HDR_BOOT_CPUID_PHYS   28u
+#define FDT_HDR_SIZE_DT_STRINGS   32u
+#define FDT_HDR_SIZE_DT_STRUCT    36u
+#define FDT_V16_HEADER_SIZE       36u
+#define FDT_V17_HEADER_SIZE       40u
+#define FDT_FIRST_VERSION         16u   /* oldest version read */
+#define FDT_LAST_COMP_VERSION     17u   /* newest last_comp_version accepted */
+#define FDT_TOKEN_SIZE            4u    /* tokens are 4-byte aligned (5.4.1) */
+#define FDT_RSV_ALIGN             8u    /* memory reservation block (5.3.1) */
+#define FDT_RSV_ENTRY_SIZE        16u   /* {u64 address; u64 size} (5.3.2) */
+#define FDT_MAX_NCELLS            4u    /* largest #address-cells accepted */
+
 enum fdt_error {
 	FDT_ERR_NOTFOUND = 1,   /* node or property does not exist */
 	FDT_ERR_BADMAGIC,       /* not a DTB */
@@ -70,14 +91,18 @@ int fdt_next_node(const struct fdt *fdt, int node, int *depth);
 int fdt_first_child(const struct fdt *fdt, int node);
 int fdt_next_sibling(const struct fdt *fdt, int node);
 int fdt_parent(const struct fdt *fdt, int node);
-/* Node name without the unit address? No: the full name, "cpu@0". */
+/* The node's full name, unit address included ("cpu@0"; "" for the root).
+ * The name is NUL-terminated; *len (if not NULL) gets its length, or the
+ * negative error when NULL is returned. */
 const char *fdt_node_name(const struct fdt *fdt, int node, int *len);
 /* "/cpus/cpu@0"; a component without '@' also matches "name@addr" only when
- * it is the unique such child (as dtc/libfdt do). */
+ * it is the unique such child (an exact name match wins; several "name@..."
+ * children: -FDT_ERR_NOTFOUND).  Paths must start with '/' (no aliases). */
 int fdt_path_offset(const struct fdt *fdt, const char *path);
 int fdt_subnode(const struct fdt *fdt, int parent, const char *name);
 
-/* Properties. */
+/* Properties.  Pointers returned point into the blob; *len (if not NULL)
+ * gets the value length, or the negative error when NULL is returned. */
 const void *fdt_getprop(const struct fdt *fdt, int node, const char *name, int *len);
 /* Property iteration: first/next return a property offset. */
 int fdt_first_prop(const struct fdt *fdt, int node);
@@ -108,7 +133,9 @@ bool fdt_node_is_enabled(const struct fdt *fdt, int node);
 int fdt_address_cells(const struct fdt *fdt, int node);
 int fdt_size_cells(const struct fdt *fdt, int node);
 /* The index-th (address, size) pair of `node`'s "reg", decoded with the
- * parent's cell counts (no "ranges" translation: QEMU virt is flat). */
+ * parent's cell counts (no "ranges" translation: QEMU virt is flat).
+ * #address-cells must be 1 or 2 and #size-cells 0, 1 or 2 (0 as under
+ * /cpus: *size = 0), else -FDT_ERR_BADVALUE.  addr/size may be NULL. */
 int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size);
 
 /* Memory reservation block entries (index from 0); -FDT_ERR_NOTFOUND at end. */
@@ -128,12 +155,23 @@ struct fdt_rw {
 
 int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity);
 /* Add a child node named `name` at the end of `parent`'s children; returns
- * its offset.  An existing child of that name: returns its offset. */
+ * its offset.  An existing child of that exact name: returns its offset.
+ * A name that is empty or contains '/': -FDT_ERR_BADPATH.
+ * fdt_rw_open needs a version >= 17 blob laid out as dtc and QEMU write it
+ * (memory reservation block, then structure block, then strings block);
+ * free space is taken from the end of the buffer.  Every edit checks for
+ * room first: -FDT_ERR_NOSPACE leaves the blob untouched. */
 int fdt_rw_add_subnode(struct fdt_rw *rw, int parent, const char *name);
-/* Create or replace a property. */
+/* Create or replace a property.  A new property goes after the node's other
+ * properties; its name reuses an equal string of the strings block or is
+ * appended to it.  `name` and `val` must not point into the buffer
+ * (-FDT_ERR_BADVALUE): the edit moves its contents. */
 int fdt_rw_setprop(struct fdt_rw *rw, int node, const char *name, const void *val, int len);
 int fdt_rw_setprop_u32(struct fdt_rw *rw, int node, const char *name, uint32_t val);
 int fdt_rw_setprop_string(struct fdt_rw *rw, int node, const char *name, const char *str);
 int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name);
+/* "reg" = <addr size> encoded with the #address-cells/#size-cells of the
+ * node's parent (-FDT_ERR_BADVALUE if a value does not fit its cells). */
+int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size);
 
 #endif

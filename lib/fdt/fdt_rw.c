@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * In-place FDT writer.  The blob must be laid out memory reservation block,
+ * structure block, strings block (the order dtc and QEMU use), so that:
+ *  - growing or shrinking the structure block only moves the strings block,
+ *    which has no alignment to keep;
+ *  - a new string is appended at the very end of the used part of the blob.
+ * Free space is the buffer beyond the end of the strings block.  Each edit
+ * computes the room it needs before touching anything, and the reader view
+ * is rebuilt (and so re-validated) by fdt_open() after every edit.
+ */
+#include "fdt_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static uint8_t *rw_hdr(struct fdt_rw *rw, uint32_t field)
+{
+	return rw->buf + field;
+}
+
+/* End of the used part of the blob: the strings block is the last block. */
+static uint32_t used_end(const struct fdt_rw *rw)
+{
+	return rw->fdt.off_strings + rw->fdt.size_strings;
+}
+
+static bool room_for(const struct fdt_rw *rw, uint64_t bytes)
+{
+	return bytes <= (uint64_t)rw->capacity - used_end(rw);
+}
+
+static bool points_into_buffer(const struct fdt_rw *rw, const void *p)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)rw->buf;
+
+	return p && a >= b && a - b < rw->capacity;
+}
+
+/* Open a gap of n bytes at blob offset `at` (room already checked);
+ * totalsize grows only when the used part outgrows it. */
+static void insert_gap(struct fdt_rw *rw, uint32_t at, uint32_t n)
+{
+	uint32_t end = used_end(rw);
+
+	memmove(rw->buf + at + n, rw->buf + at, end - at);
+	memset(rw->buf + at, 0, n);
+	if (end + n > rw->fdt.totalsize)
+		fdt_put_be32(rw_hdr(rw, FDT_HDR_TOTALSIZE), end + n);
+}
+
+/* Remove n bytes at blob offset `at`; the freed tail is zeroed and stays
+ * inside totalsize as free space. */
+static void remove_bytes(struct fdt_rw *rw, uint32_t at, uint32_t n)
+{
+	uint32_t end = used_end(rw);
+
+	memmove(rw->buf + at, rw->buf + at + n, end - at - n);
+	memset(rw->buf + end - n, 0, n);
+}
+
+/* The structure block grew (delta > 0) or shrank: the strings block, which
+ * follows it, moved by the same amount. */
+static void note_struct_resized(struct fdt_rw *rw, int64_t delta)
+{
+	fdt_put_be32(rw_hdr(rw, FDT_HDR_SIZE_DT_STRUCT),
+		     (uint32_t)((int64_t)rw->fdt.size_struct + delta));
+	fdt_put_be32(rw_hdr(rw, FDT_HDR_OFF_DT_STRINGS),
+		     (uint32_t)((int64_t)rw->fdt.off_strings + delta));
+}
+
+static int reopen(struct fdt_rw *rw)
+{
+	return fdt_open(&rw->fdt, rw->buf, rw->capacity);
+}
+
+int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity)
+{
+	int err;
+
+	rw->buf = buf;
+	rw->capacity = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
+	err = reopen(rw);
+	if (err)
+		return err;
+	/* The writer updates size_dt_struct, which v16 headers lack. */
+	if (fdt_be32(rw_hdr(rw, FDT_HDR_VERSION)) < 17)
+		return -FDT_ERR_BADVERSION;
+	/* Blocks are disjoint (fdt_open): ordering the starts is enough. */
+	if (rw->fdt.off_rsvmap >= rw->fdt.off_struct ||
+	    rw->fdt.off_struct + rw->fdt.size_struct > rw->fdt.off_strings)
+		return -FDT_ERR_BADLAYOUT;
+	return 0;
+}
+
+/* Editing a look-alike node inside a property value would corrupt the
+ * blob: writers check that `node` really is in the tree. */
+static int check_real_node(const struct fdt_rw *rw, int node)
+{
+	int parent, depth;
+
+	return fdt_locate_node(&rw->fdt, node, &parent, &depth);
+}
+
+/* Node names: non-empty, no '/' (a path separator), spec 2.2.1. */
+static int check_node_name(const struct fdt_rw *rw, const char *name)
+{
+	if (!name || points_into_buffer(rw, name))
+		return -FDT_ERR_BADVALUE;
+	if (!*name)
+		return -FDT_ERR_BADPATH;
+	for (const char *p = name; *p; p++)
+		if (*p == '/')
+			return -FDT_ERR_BADPATH;
+	return 0;
+}
+
+int fdt_rw_add_subnode(struct fdt_rw *rw, int parent, const char *name)
+{
+	int parent_of_parent, depth, end, child;
+	uint32_t name_size, need, at;
+	int err = check_node_name(rw, name);
+
+	if (err)
+		return err;
+	err = fdt_locate_node(&rw->fdt, parent, &parent_of_parent, &depth);
+	if (err)
+		return err;
+	child = fdt_find_child(&rw->fdt, parent, name, strlen(name), false);
+	if (child != -FDT_ERR_NOTFOUND)
+		return child;
+	if (depth >= FDT_MAX_DEPTH)
+		return -FDT_ERR_DEPTH;
+	end = fdt_node_end(&rw->fdt, (uint32_t)parent);
+	if (end < 0)
+		return end;
+
+	/* FDT_BEGIN_NODE, name + NUL padded to 4, FDT_END_NODE. */
+	if (strlen(name) >= UINT32_MAX - 8)
+		return -FDT_ERR_NOSPACE;
+	name_size = (uint32_t)fdt_align4(strlen(name) + 1);
+	need = 2 * FDT_TOKEN_SIZE + name_size;
+	if (!room_for(rw, need))
+		return -FDT_ERR_NOSPACE;
+	at = rw->fdt.off_struct + (uint32_t)end;
+	insert_gap(rw, at, need);
+	fdt_put_be32(rw->buf + at, FDT_BEGIN_NODE);
+	memcpy(rw->buf + at + FDT_TOKEN_SIZE, name, strlen(name));
+	fdt_put_be32(rw->buf + at + FDT_TOKEN_SIZE + name_size, FDT_END_NODE);
+	note_struct_resized(rw, need);
+	err = reopen(rw);
+	return err ? err : end;
+}
+
+/* Offset in the strings block of a string equal to `name` (possibly the
+ * tail of a longer one: "reg" inside "interrupt-reg"), or -1. */
+static int64_t find_string(const struct fdt *fdt, const char *name)
+{
+	uint64_t n = strlen(name) + 1;
+	const uint8_t *strings = fdt->blob + fdt->off_strings;
+
+	for (uint64_t i = 0; i + n <= fdt->size_strings; i++)
+		if (memcmp(strings + i, name, n) == 0)
+			return (int64_t)i;
+	return -1;
+}
+
+/* Structure offset where a new property of `node` goes: after the node's
+ * properties (they precede its children, spec 5.4.2). */
+static int new_prop_position(const struct fdt *fdt, int node)
+{
+	struct fdt_token tok;
+	uint32_t off;
+	int err = fdt_check_node(fdt, node, &tok);
+
+	if (err)
+		return err;
+	for (off = tok.next;; off = tok.next) {
+		err = fdt_read_token(fdt, off, &tok);
+		if (err)
+			return err;
+		if (tok.tag != FDT_PROP && tok.tag != FDT_NOP)
+			return (int)off;
+	}
+}
+
+static void write_value(uint8_t *dst, const void *val, uint32_t len)
+{
+	if (len)
+		memcpy(dst, val, len);
+	memset(dst + len, 0, (size_t)(fdt_align4(len) - len));
+}
+
+static int replace_value(struct fdt_rw *rw, int prop, const struct fdt_token *tok,
+			 const void *val, uint32_t len)
+{
+	uint32_t old_size = (uint32_t)fdt_align4(tok->prop_len);
+	uint64_t new_size = fdt_align4(len);
+	uint32_t value_at = rw->fdt.off_struct + (uint32_t)prop + FDT_PROP_HEADER_SIZE;
+
+	if (new_size > old_size) {
+		if (!room_for(rw, new_size - old_size))
+			return -FDT_ERR_NOSPACE;
+		insert_gap(rw, value_at + old_size, (uint32_t)(new_size - old_size));
+	} else if (new_size < old_size) {
+		remove_bytes(rw, value_at + (uint32_t)new_size, old_size - (uint32_t)new_size);
+	}
+	fdt_put_be32(rw->buf + value_at - 8, len);
+	write_value(rw->buf + value_at, val, len);
+	note_struct_resized(rw, (int64_t)new_size - old_size);
+	return reopen(rw);
+}
+
+static int add_prop(struct fdt_rw *rw, int node, const char *name,
+		    const void *val, uint32_t len)
+{
+	int64_t nameoff = find_string(&rw->fdt, name);
+	uint64_t string_size = nameoff < 0 ? strlen(name) + 1 : 0;
+	uint64_t prop_size = FDT_PROP_HEADER_SIZE + fdt_align4(len);
+	int pos = new_prop_position(&rw->fdt, node);
+	uint32_t at;
+	int err;
+
+	if (pos < 0)
+		return pos;
+	if (!room_for(rw, string_size + prop_size))
+		return -FDT_ERR_NOSPACE;
+	if (string_size) {
+		/* The strings block ends the used area: append there. */
+		nameoff = rw->fdt.size_strings;
+		insert_gap(rw, used_end(rw), (uint32_t)string_size);
+		memcpy(rw->buf + used_end(rw), name, (size_t)string_size);
+		fdt_put_be32(rw_hdr(rw, FDT_HDR_SIZE_DT_STRINGS),
+			     rw->fdt.size_strings + (uint32_t)string_size);
+		err = reopen(rw);
+		if (err)
+			return err;
+	}
+	at = rw->fdt.off_struct + (uint32_t)pos;
+	insert_gap(rw, at, (uint32_t)prop_size);
+	fdt_put_be32(rw->buf + at, FDT_PROP);
+	fdt_put_be32(rw->buf + at + 4, len);
+	fdt_put_be32(rw->buf + at + 8, (uint32_t)nameoff);
+	write_value(rw->buf + at + FDT_PROP_HEADER_SIZE, val, len);
+	note_struct_resized(rw, (int64_t)prop_size);
+	return reopen(rw);
+}
+
+int fdt_rw_setprop(struct fdt_rw *rw, int node, const char *name, const void *val, int len)
+{
+	struct fdt_token tok;
+	int prop, err;
+
+	if (!name || !*name || points_into_buffer(rw, name) || len < 0 ||
+	    (len > 0 && !val) || points_into_buffer(rw, val))
+		return -FDT_ERR_BADVALUE;
+	err = check_real_node(rw, node);
+	if (err)
+		return err;
+	prop = fdt_find_prop(&rw->fdt, node, name, &tok);
+	if (prop >= 0)
+		return replace_value(rw, prop, &tok, val, (uint32_t)len);
+	if (prop != -FDT_ERR_NOTFOUND)
+		return prop;
+	return add_prop(rw, node, name, val, (uint32_t)len);
+}
+
+int fdt_rw_setprop_u32(struct fdt_rw *rw, int node, const char *name, uint32_t val)
+{
+	uint8_t cell[4];
+
+	fdt_put_be32(cell, val);
+	return fdt_rw_setprop(rw, node, name, cell, sizeof(cell));
+}
+
+int fdt_rw_setprop_string(struct fdt_rw *rw, int node, const char *name, const char *str)
+{
+	size_t len;
+
+	if (!str)
+		return -FDT_ERR_BADVALUE;
+	len = strlen(str) + 1;
+	if (len > INT32_MAX)
+		return -FDT_ERR_NOSPACE;
+	return fdt_rw_setprop(rw, node, name, str, (int)len);
+}
+
+int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name)
+{
+	struct fdt_token tok;
+	uint32_t size;
+	int prop, err = check_real_node(rw, node);
+
+	if (err)
+		return err;
+	prop = fdt_find_prop(&rw->fdt, node, name, &tok);
+	if (prop < 0)
+		return prop;
+	size = tok.next - (uint32_t)prop;
+	remove_bytes(rw, rw->fdt.off_struct + (uint32_t)prop, size);
+	note_struct_resized(rw, -(int64_t)size);
+	return reopen(rw);
+}
+
+/* Store v in `cells` big-endian cells (0, 1 or 2) at dst; false if v does
+ * not fit. */
+static bool put_cells(uint8_t *dst, int cells, uint64_t v)
+{
+	if (cells < 2 && (v >> (32 * cells)) != 0)
+		return false;
+	if (cells == 2)
+		fdt_put_be32(dst, (uint32_t)(v >> 32));
+	if (cells >= 1)
+		fdt_put_be32(dst + 4 * (cells - 1), (uint32_t)v);
+	return true;
+}
+
+int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size)
+{
+	uint8_t reg[16];
+	int ac, sc;
+	int err = fdt_reg_cells(&rw->fdt, node, &ac, &sc);
+
+	if (err)
+		return err;
+	if (!put_cells(reg, ac, addr) || !put_cells(reg + 4 * ac, sc, size))
+		return -FDT_ERR_BADVALUE;
+	return fdt_rw_setprop(rw, node, "reg", reg, 4 * (ac + sc));
+}
