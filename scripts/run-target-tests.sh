@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs the S-mode test kernel on one firmware in three QEMU runs and prints
+# the kernel's PASS/FAIL/INFO lines:
+#   main    -smp 4, default cpu (with Sstc): every group
+#   nosstc  -cpu ...,sstc=false: the TIME group again, without Sstc
+#   reboot  mode=reboot: cold then warm reboot, then shutdown
+# A run that times out or ends without the kernel's done marker adds a FAIL
+# line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
+# INFO lines, which count neither way, and test names start with
+# target-opensbi/.
+#
+# usage: run-target-tests.sh tracesbi|opensbi FIRMWARE.elf KERNEL.elf
+set -u
+cd "$(dirname "$0")/.."
+[ $# -eq 3 ] || { echo "usage: $0 tracesbi|opensbi FIRMWARE KERNEL" >&2; exit 2; }
+fw_name=$1 fw=$2 kernel=$3
+TIMEOUT=${TARGET_TIMEOUT:-60}
+CPU_SSTC="rv64,sscofpmf=true"
+CPU_NOSSTC="rv64,sscofpmf=true,sstc=false"
+logdir=build/logs
+mkdir -p "$logdir"
+status=0
+prefix=target
+[ "$fw_name" = opensbi ] && prefix=target-opensbi
+
+for f in "$fw" "$kernel"; do
+    if [ ! -f "$f" ]; then
+        echo "FAIL: $prefix/setup: $f does not exist"
+        exit 1
+    fi
+done
+
+# run NAME SMP CPU APPEND DONE_LINE: one QEMU run; echoes its result lines.
+run() {
+    local name=$1 smp=$2 cpu=$3 append=$4 done_line=$5
+    local log=$logdir/target-$fw_name-$name.log rc
+    scripts/qemu-run.sh --bios "$fw" --kernel "$kernel" --smp "$smp" --cpu "$cpu" \
+        --append "$append" --timeout "$TIMEOUT" >"$log.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$log.raw" >"$log"
+    rm -f "$log.raw"
+    grep -E '^(PASS|FAIL|INFO): ' "$log" | sed -E "s#^(PASS|FAIL|INFO): target/#\1: $prefix/#"
+    grep -q '^FAIL: ' "$log" && status=1
+    if ! grep -qx "$done_line" "$log"; then
+        status=1
+        if [ "$rc" -eq 124 ]; then
+            echo "FAIL: $prefix/run-$name: QEMU timed out after ${TIMEOUT}s without \"$done_line\" (log: $log)"
+        else
+            echo "FAIL: $prefix/run-$name: QEMU exited ($rc) without \"$done_line\" (log: $log)"
+        fi
+        tail -n 5 "$log" | sed 's/^/    | /'
+    fi
+}
+
+fwarg="fw=$fw_name"
+run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1" "DONE: target-tests"
+run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time variant=nosstc" \
+    "DONE: target-tests nosstc"
+run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
+exit $status

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The test kernel: runs the test groups on the boot hart and prints one
+ * line per test, then the done marker, then shuts down through SRST.
+ *
+ * bootargs (QEMU -append): fw=opensbi  skip and list OpenSBI's deviations
+ *                          groups=a,b  run only these groups
+ *                          variant=X   report groups as <group>-X
+ *                          expect-sstc=0|1  what the run's -cpu provides
+ *                          mode=reboot the SRST reboot test instead
+ */
+#include "testlib.h"
+
+struct run_state run;
+unsigned long boot_instret;
+
+extern const struct test_group group_base, group_legacy, group_pmp, group_time,
+	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst;
+
+/* Order matters: HSM starts the secondaries that IPI/RFENCE use, suspend
+ * stops and restarts them, SRST's invalid-parameter calls come last. */
+static const struct test_group *const groups[] = {
+	&group_base, &group_legacy, &group_pmp, &group_time, &group_hsm,
+	&group_ipi, &group_rfence, &group_dbcn, &group_suspend, &group_srst,
+};
+
+static const char *const deviation_text[DEV_COUNT] = {
+	[DEV_OPENSBI_SPEC_VERSION] = "OpenSBI 1.1 implements SBI spec 1.0",
+	[DEV_OPENSBI_IMPL_ID] = "OpenSBI's implementation id is 1",
+	[DEV_OPENSBI_NO_DBCN] = "OpenSBI 1.1 has no DBCN extension (SBI 2.0)",
+	[DEV_OPENSBI_LEGACY] = "OpenSBI implements all legacy extensions 0x00-0x08",
+	[DEV_OPENSBI_HART_MASK] = "OpenSBI 1.1 ignores invalid hart ids in a hart mask",
+	[DEV_OPENSBI_START_ADDR] = "OpenSBI 1.1 only checks its own regions, not RAM bounds",
+	[DEV_OPENSBI_SUSPEND_TYPES] = "OpenSBI 1.1 returns NOT_SUPPORTED for unimplemented platform suspend types",
+	[DEV_OPENSBI_SRST_TYPES] = "OpenSBI 1.1 returns NOT_SUPPORTED for vendor reset types",
+	[DEV_OPENSBI_SRST_REASONS] = "OpenSBI 1.1 accepts any reset reason",
+};
+
+static char fail_reason[200];
+static bool test_failed;
+static char variant[24];
+static char group_filter[128];
+
+bool check_failed(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!test_failed) {
+		va_start(ap, fmt);
+		kvsnprintf(fail_reason, sizeof(fail_reason), fmt, ap);
+		va_end(ap);
+		test_failed = true;
+	}
+	return false;
+}
+
+static bool check_vfail(const char *prefix_fmt, va_list ap, const char *suffix)
+{
+	char what[120];
+
+	kvsnprintf(what, sizeof(what), prefix_fmt, ap);
+	return check_failed("%s: %s", what, suffix);
+}
+
+bool check_err(long got, long want, const char *fmt, ...)
+{
+	char suffix[80];
+	va_list ap;
+	bool r;
+
+	if (got == want)
+		return true;
+	ksnprintf(suffix, sizeof(suffix), "expected %s, got %s", sbi_error_name(want),
+		  sbi_error_name(got));
+	va_start(ap, fmt);
+	r = check_vfail(fmt, ap, suffix);
+	va_end(ap);
+	return r;
+}
+
+bool check_eq(unsigned long got, unsigned long want, const char *fmt, ...)
+{
+	char suffix[80];
+	va_list ap;
+	bool r;
+
+	if (got == want)
+		return true;
+	ksnprintf(suffix, sizeof(suffix), "expected %#lx, got %#lx", want, got);
+	va_start(ap, fmt);
+	r = check_vfail(fmt, ap, suffix);
+	va_end(ap);
+	return r;
+}
+
+bool need_secondaries(void)
+{
+	char why[120];
+
+	if (plat.nharts < 2)
+		return check_failed("the test needs more than one hart (-smp)");
+	if (secondaries_start_all(why, sizeof(why)))
+		return true;
+	return check_failed("cannot start the secondary harts: %s", why);
+}
+
+long other_hart(int nth)
+{
+	int i;
+
+	for (i = plat.nharts - 1; i >= 0; i--)
+		if (plat.hart_ids[i] != plat.boot_hart && nth-- == 0)
+			return (long)plat.hart_ids[i];
+	return -1;
+}
+
+static bool group_selected(const char *name)
+{
+	const char *p = group_filter;
+	size_t n = strlen(name);
+
+	if (!*p)
+		return true;
+	while (*p) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+		while (*p && *p != ',')
+			p++;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static void run_one(const struct test_group *g, const struct target_test *t)
+{
+	struct trap_record *rec = trap_record_of(plat.boot_hart);
+	unsigned long unexpected = rec->unexpected;
+	char name[96];
+
+	ksnprintf(name, sizeof(name), "target/%s%s%s/%s", g->name, *variant ? "-" : "",
+		  variant, t->name);
+	if (run.opensbi && t->deviation != DEV_NONE) {
+		kprintf("INFO: %s: not run, known OpenSBI deviation: %s\n", name,
+			deviation_text[t->deviation]);
+		return;
+	}
+	test_failed = false;
+	fail_reason[0] = '\0';
+	t->run();
+	if (rec->unexpected != unexpected)
+		check_failed("unexpected trap scause=%#lx sepc=%#lx", rec->last_unexpected_cause,
+			     rec->last_unexpected_epc);
+	if (test_failed)
+		kprintf("FAIL: %s: %s\n", name, fail_reason);
+	else
+		kprintf("PASS: %s\n", name);
+}
+
+static void read_run_options(void)
+{
+	char v[24];
+
+	run.opensbi = bootarg("fw", v, sizeof(v)) && !strcmp(v, "opensbi");
+	run.expect_sstc = bootarg("expect-sstc", v, sizeof(v)) ? v[0] == '1' : -1;
+	if (!bootarg("variant", variant, sizeof(variant)))
+		variant[0] = '\0';
+	if (!bootarg("groups", group_filter, sizeof(group_filter)))
+		group_filter[0] = '\0';
+	{
+		uint64_t cmp;
+
+		run.sstc = probe_csr_stimecmp(&cmp);
+	}
+}
+
+void reboot_test_main(void);
+
+void boot_main(unsigned long hartid, uintptr_t dtb);
+void boot_main(unsigned long hartid, uintptr_t dtb)
+{
+	size_t gi;
+	int ti;
+
+	csr_write(sscratch, hartid);
+	trap_init_hart();
+	csr_write(sie, 0);
+	if (platform_init(hartid, dtb))
+		sbi_shutdown();
+	read_run_options();
+	{
+		char mode[16];
+
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "reboot"))
+			reboot_test_main();
+	}
+	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
+		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",
+		hartid, plat.nharts, (unsigned long)plat.ram_base, (unsigned long)plat.ram_size,
+		(unsigned long)fw_base(), (unsigned long)fw_end(),
+		(unsigned long)plat.timebase_hz, run.sstc, plat.bootargs);
+	for (gi = 0; gi < sizeof(groups) / sizeof(groups[0]); gi++) {
+		if (!group_selected(groups[gi]->name))
+			continue;
+		for (ti = 0; ti < groups[gi]->count; ti++)
+			run_one(groups[gi], &groups[gi]->tests[ti]);
+	}
+	kprintf("DONE: target-tests%s%s\n", *variant ? " " : "", variant);
+	sbi_shutdown();
+}

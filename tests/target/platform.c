@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The platform facts the tests need, read from the DTB the firmware passes
+ * in a1 (devicetree spec v0.4 ch. 5): harts (/cpus), RAM (/memory), the
+ * firmware's own regions (/reserved-memory, added by both firmwares) and the
+ * bootargs (/chosen, from QEMU's -append) that select the run mode.
+ */
+#include "rt.h"
+
+struct platform plat;
+
+#define FDT_MAGIC      0xd00dfeedu
+#define FDT_BEGIN_NODE 1
+#define FDT_END_NODE   2
+#define FDT_PROP       3
+#define FDT_NOP        4
+#define FDT_END        9
+#define MAX_DEPTH      16
+
+static uint32_t be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static uint64_t read_cells(const uint8_t *p, uint32_t cells)
+{
+	uint64_t v = 0;
+
+	while (cells--) {
+		v = v << 32 | be32(p);
+		p += 4;
+	}
+	return v;
+}
+
+struct node {
+	const char *name;
+	uint32_t addr_cells, size_cells;   /* for this node's children */
+	const uint8_t *reg;
+	int reg_len;
+	const char *device_type, *status;
+	uint64_t timebase;
+};
+
+static bool name_is(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+
+	return !strncmp(name, base, n) && (name[n] == '\0' || name[n] == '@');
+}
+
+static bool node_enabled(const struct node *n)
+{
+	return !n->status || !strcmp(n->status, "okay") || !strcmp(n->status, "ok");
+}
+
+static void finish_node(struct node *stack, int depth)
+{
+	struct node *n = &stack[depth], *parent = depth ? &stack[depth - 1] : NULL;
+	uint32_t ac, sc, pair;
+	int i;
+
+	if (!parent)
+		return;
+	ac = parent->addr_cells;
+	sc = parent->size_cells;
+	pair = 4 * (ac + sc);
+	if (n->timebase && !plat.timebase_hz)
+		plat.timebase_hz = n->timebase;
+	if (depth == 2 && n->device_type && !strcmp(n->device_type, "cpu") &&
+	    name_is(parent->name, "cpus") && n->reg && n->reg_len >= (int)(4 * ac) &&
+	    node_enabled(n) && plat.nharts < MAX_HARTS) {
+		unsigned long id = read_cells(n->reg, ac);
+
+		plat.hart_ids[plat.nharts++] = id;
+		if (id > plat.max_hart_id)
+			plat.max_hart_id = id;
+	}
+	if (depth == 1 && n->device_type && !strcmp(n->device_type, "memory") &&
+	    n->reg && n->reg_len >= (int)pair && !plat.ram_size) {
+		plat.ram_base = read_cells(n->reg, ac);
+		plat.ram_size = read_cells(n->reg + 4 * ac, sc);
+	}
+	if (depth == 2 && name_is(parent->name, "reserved-memory") && n->reg && pair) {
+		for (i = 0; i + (int)pair <= n->reg_len && plat.nreserved < 8; i += pair) {
+			plat.reserved_base[plat.nreserved] = read_cells(n->reg + i, ac);
+			plat.reserved_size[plat.nreserved] = read_cells(n->reg + i + 4 * ac, sc);
+			plat.nreserved++;
+		}
+	}
+}
+
+static void take_prop(struct node *stack, int depth, const char *name,
+		      const uint8_t *val, uint32_t len)
+{
+	struct node *n = &stack[depth];
+
+	if (!strcmp(name, "#address-cells") && len == 4)
+		n->addr_cells = be32(val);
+	else if (!strcmp(name, "#size-cells") && len == 4)
+		n->size_cells = be32(val);
+	else if (!strcmp(name, "reg")) {
+		n->reg = val;
+		n->reg_len = (int)len;
+	} else if (!strcmp(name, "device_type") && len && !val[len - 1])
+		n->device_type = (const char *)val;
+	else if (!strcmp(name, "status") && len && !val[len - 1])
+		n->status = (const char *)val;
+	else if (!strcmp(name, "timebase-frequency") && (len == 4 || len == 8))
+		n->timebase = read_cells(val, len / 4);
+	else if (depth == 1 && name_is(n->name, "chosen") && !strcmp(name, "bootargs") &&
+		 len && !val[len - 1] && len <= sizeof(plat.bootargs))
+		memcpy(plat.bootargs, val, len);
+}
+
+static int walk_dtb(const uint8_t *blob)
+{
+	uint32_t total = be32(blob + 4), off_struct = be32(blob + 8);
+	uint32_t off_strings = be32(blob + 12), size_struct = be32(blob + 36);
+	uint32_t pos = off_struct, end = off_struct + size_struct;
+	struct node stack[MAX_DEPTH];
+	int depth = -1;
+
+	if (end > total || off_strings > total)
+		return -1;
+	while (pos + 4 <= end) {
+		uint32_t token = be32(blob + pos);
+
+		pos += 4;
+		switch (token) {
+		case FDT_BEGIN_NODE: {
+			const char *name = (const char *)blob + pos;
+
+			if (++depth >= MAX_DEPTH)
+				return -1;
+			memset(&stack[depth], 0, sizeof(stack[depth]));
+			stack[depth].name = name;
+			stack[depth].addr_cells = 2;
+			stack[depth].size_cells = 1;
+			pos += (strlen(name) + 1 + 3) & ~3u;
+			break;
+		}
+		case FDT_END_NODE:
+			if (depth < 0)
+				return -1;
+			finish_node(stack, depth);
+			depth--;
+			break;
+		case FDT_PROP: {
+			uint32_t len = be32(blob + pos), nameoff = be32(blob + pos + 4);
+
+			if (depth < 0 || pos + 8 + len > end)
+				return -1;
+			take_prop(stack, depth, (const char *)blob + off_strings + nameoff,
+				  blob + pos + 8, len);
+			pos += 8 + ((len + 3) & ~3u);
+			break;
+		}
+		case FDT_NOP:
+			break;
+		case FDT_END:
+			return 0;
+		default:
+			return -1;
+		}
+	}
+	return -1;
+}
+
+int platform_init(unsigned long hartid, uintptr_t dtb)
+{
+	const uint8_t *blob = (const uint8_t *)dtb;
+
+	plat.boot_hart = hartid;
+	plat.dtb = dtb;
+	if (!dtb || (dtb & 3) || be32(blob) != FDT_MAGIC) {
+		kprintf("platform: no DTB at %lx\n", (unsigned long)dtb);
+		return -1;
+	}
+	plat.dtb_size = be32(blob + 4);
+	if (walk_dtb(blob)) {
+		kprintf("platform: malformed DTB at %lx\n", (unsigned long)dtb);
+		return -1;
+	}
+	if (!plat.nharts || !plat.ram_size || !plat.timebase_hz || !plat.nreserved) {
+		kprintf("platform: DTB lacks harts (%d), memory, timebase or reserved-memory (%d)\n",
+			plat.nharts, plat.nreserved);
+		return -1;
+	}
+	return 0;
+}
+
+bool bootarg(const char *key, char *val, size_t size)
+{
+	const char *p = plat.bootargs;
+	size_t klen = strlen(key);
+
+	while (*p) {
+		const char *word = p;
+		size_t wlen = 0;
+
+		while (word[wlen] && word[wlen] != ' ')
+			wlen++;
+		if (wlen > klen && !strncmp(word, key, klen) && word[klen] == '=') {
+			size_t vlen = wlen - klen - 1;
+
+			if (vlen >= size)
+				vlen = size - 1;
+			memcpy(val, word + klen + 1, vlen);
+			val[vlen] = '\0';
+			return true;
+		}
+		p = word + wlen;
+		while (*p == ' ')
+			p++;
+	}
+	return false;
+}
+
+bool bootarg_flag(const char *key)
+{
+	char v[8];
+
+	return bootarg(key, v, sizeof(v)) && !strcmp(v, "1");
+}
+
+/* The firmware's region: the reserved region that contains RAM's start (both
+ * firmwares are loaded there), else the first one. */
+uint64_t fw_base(void)
+{
+	int i;
+
+	for (i = 0; i < plat.nreserved; i++)
+		if (plat.reserved_base[i] <= plat.ram_base &&
+		    plat.ram_base < plat.reserved_base[i] + plat.reserved_size[i])
+			return plat.reserved_base[i];
+	return plat.reserved_base[0];
+}
+
+uint64_t fw_end(void)
+{
+	uint64_t base = fw_base(), end = base;
+	int i;
+
+	/* Adjacent regions (OpenSBI splits code and data) count as one. */
+	for (i = 0; i < plat.nreserved; i++)
+		if (plat.reserved_base[i] <= end &&
+		    plat.reserved_base[i] + plat.reserved_size[i] > end) {
+			end = plat.reserved_base[i] + plat.reserved_size[i];
+			i = -1;
+		}
+	return end;
+}
+
+uint64_t ram_end(void)
+{
+	return plat.ram_base + plat.ram_size;
+}
+
+int hart_index(unsigned long hartid)
+{
+	int i;
+
+	for (i = 0; i < plat.nharts; i++)
+		if (plat.hart_ids[i] == hartid)
+			return i;
+	return -1;
+}

@@ -1,0 +1,2 @@
+#include "testlib.h"
+void reboot_test_main(void) { sbi_shutdown(); }

@@ -1,0 +1,3 @@
+#include "testlib.h"
+static const struct target_test tests[] = { };
+GROUP(time, tests);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Test registration and checks.  Each group file defines a table of tests
+ * (data); the runner prints one PASS/FAIL line per test, or an INFO line for
+ * a known deviation of the firmware named by bootargs `fw=` (such a test is
+ * not run and counts neither way).
+ */
+#ifndef TARGET_TESTLIB_H
+#define TARGET_TESTLIB_H
+
+#include "rt.h"
+
+/* Values the firmware under test must report (tracesbi's by default). */
+#ifndef EXPECTED_IMPL_ID
+#define EXPECTED_IMPL_ID 0x7ACE
+#endif
+#ifndef EXPECTED_SPEC_MAJOR
+#define EXPECTED_SPEC_MAJOR 3
+#endif
+#ifndef EXPECTED_SPEC_MINOR
+#define EXPECTED_SPEC_MINOR 0
+#endif
+
+/* Known deviations of Debian's OpenSBI 1.1 (fw_jump) from what tracesbi
+ * implements; each test names at most one. */
+enum deviation {
+	DEV_NONE = 0,
+	DEV_OPENSBI_SPEC_VERSION,     /* reports SBI spec 1.0 */
+	DEV_OPENSBI_IMPL_ID,          /* impl id 1 (OpenSBI) */
+	DEV_OPENSBI_NO_DBCN,          /* DBCN is SBI 2.0, OpenSBI 1.1 lacks it */
+	DEV_OPENSBI_LEGACY,           /* implements every legacy extension */
+	DEV_OPENSBI_HART_MASK,        /* ignores invalid harts in hart masks */
+	DEV_OPENSBI_START_ADDR,       /* accepts start addresses outside RAM */
+	DEV_OPENSBI_SUSPEND_TYPES,    /* platform-specific suspend types */
+	DEV_OPENSBI_SRST_TYPES,       /* vendor reset types */
+	DEV_OPENSBI_SRST_REASONS,     /* reserved reset reasons */
+	DEV_COUNT
+};
+
+struct target_test {
+	const char *name;
+	void (*run)(void);
+	enum deviation deviation;
+};
+
+struct test_group {
+	const char *name;
+	const struct target_test *tests;
+	int count;
+};
+
+#define GROUP(gname, table) \
+	const struct test_group group_##gname = { #gname, table, sizeof(table) / sizeof(table[0]) }
+
+/* Checks: the first failure of a test is kept as its FAIL reason; a check
+ * returns whether it held so a test can stop early. */
+bool check_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define CHECK(cond, ...) ((cond) ? true : check_failed(__VA_ARGS__))
+/* An SBI error code equals the expected one. */
+#define CHECK_ERR(got, want, ...) check_err((got), (want), __VA_ARGS__)
+bool check_err(long got, long want, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An unsigned value equals the expected one. */
+bool check_eq(unsigned long got, unsigned long want, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define CHECK_EQ(got, want, ...) check_eq((got), (want), __VA_ARGS__)
+
+/* Run state the tests consult. */
+struct run_state {
+	bool opensbi;          /* fw=opensbi */
+	int expect_sstc;       /* -1: unknown, else 0/1 from bootargs */
+	bool sstc;             /* stimecmp readable from S-mode */
+	bool secondaries_ok;   /* every secondary hart is started and parked */
+};
+extern struct run_state run;
+
+/* Start the secondaries if needed; a failed check when that fails. */
+bool need_secondaries(void);
+/* Any other hart than the boot hart (the last one), or -1. */
+long other_hart(int nth);
+
+#endif
