@@ -1,0 +1,52 @@
+# N-Trace test corpus, round-trip suite, fuzz targets and benchmark.
+#
+#   make ntrace-corpus   build the corpus programs (RV64 and RV32) and their
+#                        .pcs traces (QEMU single-step runs, cached by ELF hash)
+#   make test-ntrace     encode → decode round trip of every trace under every
+#                        option set, plus dump/stats on every .nex
+#   make test-fuzz       libFuzzer targets, bounded time each
+#   make bench-ntrace    bits/instruction and codec speed table (markdown)
+
+NT_DIR      := tests/ntrace
+NT_BUILD    := $(BUILD)/ntrace
+NT_PROGS    := sort crc32 recurse interp strings matmul lists traps timer
+NT_XLENS    := rv64 rv32
+NT_COMMON   := $(NT_DIR)/common/crt0.S $(NT_DIR)/common/rt.c
+NT_LDSCRIPT := $(NT_DIR)/common/link.ld
+
+NT_CFLAGS   := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
+               -fno-builtin -fno-pic -fno-stack-protector -mno-relax \
+               -nostdlib -static -Wl,--no-relax -T $(NT_LDSCRIPT)
+NT_ARCH_rv64 := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
+NT_ARCH_rv32 := -march=rv32imac_zicsr -mabi=ilp32
+# libgcc of the matching multilib (the _zicsr suffix defeats multilib lookup).
+NT_LIBGCC_rv64 = $(shell $(CC_RV) -march=rv64imac -mabi=lp64 -print-libgcc-file-name)
+NT_LIBGCC_rv32 = $(shell $(CC_RV) -march=rv32imac -mabi=ilp32 -print-libgcc-file-name)
+
+NT_ELFS := $(foreach x,$(NT_XLENS),$(foreach p,$(NT_PROGS),$(NT_BUILD)/$(x)/$(p).elf))
+NT_PCS  := $(NT_ELFS:.elf=.pcs)
+
+define nt_corpus_rule
+$(NT_BUILD)/$(1)/%.elf: $(NT_DIR)/progs/%.c $(NT_COMMON) $(NT_DIR)/common/rt.h $(NT_LDSCRIPT)
+	@mkdir -p $$(dir $$@)
+	$(CC_RV) $(NT_CFLAGS) $(NT_ARCH_$(1)) -o $$@ $(NT_COMMON) $$< $$(NT_LIBGCC_$(1))
+endef
+$(foreach x,$(NT_XLENS),$(eval $(call nt_corpus_rule,$(x))))
+
+$(NT_BUILD)/%.pcs: $(NT_BUILD)/%.elf $(NT_DIR)/gen-trace.sh scripts/qemu-log-to-pcs.py \
+		$(NT_DIR)/check-pcs.py
+	$(NT_DIR)/gen-trace.sh $< $@
+
+.PHONY: ntrace-corpus test-ntrace
+ntrace-corpus: $(NT_ELFS) $(NT_PCS)
+# Keep the ELFs: the tests and the benchmark read them next to their traces.
+.SECONDARY: $(NT_ELFS)
+
+# ---- Round trip ---------------------------------------------------------
+
+NTRACE_TOOL_BIN := $(BUILD)/tools/ntrace
+
+TEST_SUITES += ntrace
+test-ntrace: $(NT_PCS) $(NTRACE_TOOL_BIN)
+	@$(NT_DIR)/selftest.sh $(NT_BUILD)
+	@$(NT_DIR)/roundtrip.sh $(NTRACE_TOOL_BIN) $(NT_BUILD)/roundtrip $(NT_PCS)

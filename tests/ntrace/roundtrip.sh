@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# N-Trace round trip over the corpus: for every trace × option set,
+# `ntrace encode` then `ntrace decode` must give back the .pcs byte for byte,
+# and `ntrace dump` / `ntrace stats` must succeed on the .nex produced.
+#
+#   roundtrip.sh NTRACE_TOOL OUTDIR TRACE.pcs...
+#
+# Each TRACE.pcs has its program next to it as TRACE.elf.  Prints one
+# PASS:/FAIL: line per (program, xlen, options) and per dump/stats run;
+# exits non-zero when any failed.  NT_OPTSETS (space-separated names) limits
+# the option sets.
+set -u
+
+tool=$1
+outdir=$2
+shift 2
+
+# name|options (given to both the encoder and the decoder)
+OPTSETS=(
+    "btm|--mode btm"
+    "btm-repeat-branch|--mode btm --repeat-branch"
+    "btm-sync16|--mode btm --sync-period 16"
+    "htm|--mode htm"
+    "htm-cs8-irm1|--mode htm --callstack 8 --implicit-return-mode 1"
+    "htm-cs8-irm2|--mode htm --callstack 8 --implicit-return-mode 2"
+    "htm-cs8-irm3|--mode htm --callstack 8 --implicit-return-mode 3"
+    "htm-cs8-irm1-repeat-history|--mode htm --callstack 8 --implicit-return-mode 1 --repeat-history"
+    "htm-repeat-history|--mode htm --repeat-history"
+    "htm-seq-jump|--mode htm --seq-jump"
+    "htm-repeat-branch|--mode htm --repeat-branch"
+    "htm-ext-addr|--mode htm --ext-addr"
+    "htm-src|--mode htm --src 5 --src-bits 4"
+    "htm-timestamp|--mode htm --timestamp"
+    "htm-sync64|--mode htm --sync-period 64"
+    "all-opt|--all-opt"
+    "all-opt-src-ts-sync|--all-opt --src 2 --src-bits 3 --timestamp --sync-period 256"
+)
+
+mkdir -p "$outdir"
+failed=0
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failed=1; }
+
+# Prints the first lines of a command's error output after a FAIL line.
+show_err() { sed -n '1,5s/^/    /p' "$1"; }
+
+selected() {
+    [ -z "${NT_OPTSETS:-}" ] && return 0
+    case " $NT_OPTSETS " in *" $1 "*) return 0 ;; esac
+    return 1
+}
+
+for pcs in "$@"; do
+    elf=${pcs%.pcs}.elf
+    prog=$(basename "${pcs%.pcs}")
+    class=$(od -An -tu1 -j4 -N1 "$elf" | tr -d ' ')
+    xlen=$([ "$class" = 1 ] && echo 32 || echo 64)
+    ninsn=$(grep -c . "$pcs")
+    for entry in "${OPTSETS[@]}"; do
+        name=${entry%%|*}
+        selected "$name" || continue
+        read -r -a opts <<<"${entry#*|}"
+        id="ntrace $prog rv$xlen $name"
+        base=$outdir/$prog-rv$xlen-$name
+        err=$base.err
+        if ! "$tool" encode --elf "$elf" --pcs "$pcs" --out "$base.nex" \
+                --xlen "$xlen" "${opts[@]}" 2>"$err"; then
+            fail "$id: encode exited with status $?"; show_err "$err"
+            continue
+        fi
+        if ! "$tool" decode --elf "$elf" "$base.nex" --out "$base.pcs" \
+                --xlen "$xlen" "${opts[@]}" 2>"$err"; then
+            fail "$id: decode exited with status $?"; show_err "$err"
+        elif ! cmp -s "$pcs" "$base.pcs"; then
+            line=$(cmp "$pcs" "$base.pcs" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+            fail "$id: decoded trace differs from the input at line ${line:-?} ($base.pcs)"
+        else
+            bits=$(( $(stat -c %s "$base.nex") * 8 ))
+            pass "$id: $ninsn instructions, $(awk -v b="$bits" -v n="$ninsn" \
+                'BEGIN { printf "%.3f", b / n }') bits/instr"
+            rm -f "$base.pcs"
+        fi
+        if "$tool" dump "$base.nex" >"$base.dump" 2>"$err" && [ -s "$base.dump" ]; then
+            pass "$id: dump ($(wc -l <"$base.dump") lines)"
+        else
+            fail "$id: dump failed or printed nothing"; show_err "$err"
+        fi
+        if "$tool" stats "$base.nex" --elf "$elf" --xlen "$xlen" "${opts[@]}" \
+                >"$base.stats" 2>"$err" && [ -s "$base.stats" ]; then
+            pass "$id: stats"
+        else
+            fail "$id: stats failed or printed nothing"; show_err "$err"
+        fi
+        rm -f "$err" "$base.dump"
+    done
+done
+exit $failed
