@@ -9,10 +9,12 @@ instruction at a, read from the executable segments of the ELF:
 * conditional branch: b is a + len or the branch target;
 * JAL / C.J / C.JAL: b is the jump target;
 * JALR / C.JR / C.JALR / MRET / SRET: b is any code address (indirect);
-* anything else: b is a + len.
+* anything else: b is a + len;
+* and only a trap enters the trap vector (the corpus never jumps there).
 
-Instructions that never retire (ECALL, EBREAK, C.EBREAK, the all-zero
-illegal encoding) must not appear in a trace.  Exit status 0 when the whole
+ECALL, EBREAK and C.EBREAK always trap, so they must be marked `exc` (they
+retire, then trap: see scripts/qemu-log-to-pcs.py); the all-zero illegal
+encoding never retires and must not appear at all.  Exit status 0 when the whole
 trace is explained, 1 with the first unexplained line otherwise.
 """
 
@@ -120,7 +122,7 @@ def bits(x, hi, lo):
 
 
 def classify32(insn, pc):
-    """('seq'|'branch'|'jump'|'indirect'|'never', target) of a 32-bit insn."""
+    """('seq'|'branch'|'jump'|'indirect'|'trap'|'never', target) of a 32-bit insn."""
     opcode = insn & 0x7f
     if opcode == 0x63:
         imm = (bits(insn, 31, 31) << 12 | bits(insn, 7, 7) << 11 |
@@ -135,7 +137,7 @@ def classify32(insn, pc):
     if insn in (MRET, SRET):
         return 'indirect', None
     if insn in (ECALL, EBREAK):
-        return 'never', None
+        return 'trap', None
     return 'seq', None
 
 
@@ -158,7 +160,7 @@ def classify16(insn, pc, xlen):
         if bits(insn, 11, 7) != 0:
             return 'indirect', None         # C.JR / C.JALR
         if bits(insn, 12, 12):
-            return 'never', None            # C.EBREAK
+            return 'trap', None             # C.EBREAK
     return 'seq', None
 
 
@@ -195,6 +197,9 @@ def check(image, recs, path):
                         else classify16(insn, pc, image.xlen))
         if kind == 'never':
             raise CheckError(f'{where}: instruction {insn:#x} never retires')
+        if kind == 'trap' and mark != 'exc':
+            raise CheckError(f'{where}: ECALL/EBREAK {insn:#x} without its '
+                             'exc mark')
         if nxt is None:
             break
         if mark:
@@ -204,6 +209,9 @@ def check(image, recs, path):
                 raise CheckError(f'{where}: {mark} followed by {nxt:x}, '
                                  'not the trap vector')
             continue
+        if nxt == vector:
+            raise CheckError(f'{where}: enters the trap vector without a '
+                             'trap mark')
         if kind == 'seq':
             ok = nxt == pc + length
         elif kind == 'branch':

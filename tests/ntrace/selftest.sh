@@ -30,19 +30,22 @@ t() { printf 'Trace 0: 0x7f0000001000 [0000000000000000/%016x/00209003/ff020201]
     t 0x8000000c                        # I/O: rewound, executed again
     echo 'cpu_io_recompile: rewound execution of TB to 000000008000000c'
     t 0x8000000c
-    t 0x80000010                        # ecall: raises, does not retire
+    t 0x80000010                        # ecall: retires, then traps
     echo 'riscv_cpu_do_interrupt: hart:0, async:0, cause:000000000000000b, epc:0x0000000080000010, tval:0x0000000000000000, desc=machine_ecall'
     t 0x80000040; t 0x80000044          # handler; mret at 0x80000044
-    t 0x80000014                        # interrupted before this retired
-    echo 'Stopped execution of TB chain before 0x7f0000001000 [0000000080000014] sym'
-    echo 'riscv_cpu_do_interrupt: hart:0, async:1, cause:0000000000000007, epc:0x0000000080000014, tval:0x0000000000000000, desc=m_timer'
+    t 0x80000014                        # illegal: faults, does not retire
+    echo 'riscv_cpu_do_interrupt: hart:0, async:0, cause:0000000000000002, epc:0x0000000080000014, tval:0x0000000000000000, desc=illegal_instruction'
+    t 0x80000040; t 0x80000044
+    t 0x80000018                        # interrupted before this retired
+    echo 'Stopped execution of TB chain before 0x7f0000001000 [0000000080000018] sym'
+    echo 'riscv_cpu_do_interrupt: hart:0, async:1, cause:0000000000000007, epc:0x0000000080000018, tval:0x0000000000000000, desc=m_timer'
     t 0x80000040
 } >"$tmp/synthetic.log"
-printf '%s\n' 80000000 80000004 80000008 '8000000c exc' 80000040 '80000044 int' \
-    80000040 >"$tmp/synthetic.expect"
+printf '%s\n' 80000000 80000004 80000008 8000000c '80000010 exc' 80000040 \
+    '80000044 exc' 80000040 '80000044 int' 80000040 >"$tmp/synthetic.expect"
 if python3 "$conv" --elf "$elf" -o "$tmp/synthetic.pcs" "$tmp/synthetic.log" 2>"$tmp/err" &&
         cmp -s "$tmp/synthetic.pcs" "$tmp/synthetic.expect"; then
-    pass "qemu-log-to-pcs: stopped TB, io recompile, exception and interrupt rules"
+    pass "qemu-log-to-pcs: stopped TB, io recompile, ecall, fault and interrupt rules"
 else
     fail "qemu-log-to-pcs: synthetic log converted wrongly: $(cat "$tmp/err")"
     diff "$tmp/synthetic.expect" "$tmp/synthetic.pcs" | sed 's/^/    /'
@@ -82,22 +85,32 @@ for x in rv64 rv32; do
     # Drop one instruction in the middle of a straight-line run.
     awk 'NR == 1000 { next } { print }' "$d/sort.pcs" >"$tmp/drop.pcs"
     expect_reject "$x sort with one instruction removed" "$d/sort.elf" "$tmp/drop.pcs" "cannot be followed by"
-    # A trap without its mark.
-    awk '!done && / exc$/ { sub(/ exc$/, ""); done = 1 } { print }' "$d/traps.pcs" >"$tmp/noexc.pcs"
-    expect_reject "$x traps with an exc mark removed" "$d/traps.elf" "$tmp/noexc.pcs" "cannot be followed by"
+    # The fault in do_illegal is marked on the call before it; remove it.
+    call=$(${OBJDUMP_RV:-riscv64-unknown-elf-objdump} -d "$d/traps.elf" |
+           awk '/jalr?[ \t].*<do_illegal>$/ { sub(":", "", $1); print $1; exit }')
+    illegal=$(${OBJDUMP_RV:-riscv64-unknown-elf-objdump} -d --disassemble=do_illegal "$d/traps.elf" |
+              awk '$2 == "0000" { sub(":", "", $1); print $1; exit }')
+    if [ -z "$call" ] || [ -z "$illegal" ]; then
+        fail "check-pcs: $x traps: do_illegal or its call not found in the disassembly"
+        continue
+    fi
+    sed "0,/^$call exc\$/s//$call/" "$d/traps.pcs" >"$tmp/noexc.pcs"
+    expect_reject "$x traps with the exc mark of an illegal instruction removed" \
+        "$d/traps.elf" "$tmp/noexc.pcs" "without a trap mark"
     awk '!done && / int$/ { sub(/ int$/, ""); done = 1 } { print }' "$d/timer.pcs" >"$tmp/noint.pcs"
-    expect_reject "$x timer with an int mark removed" "$d/timer.elf" "$tmp/noint.pcs" "cannot be followed by"
+    expect_reject "$x timer with an int mark removed" "$d/timer.elf" "$tmp/noint.pcs" "without a trap mark"
     # A trap mark followed by something else than the trap vector.
     awk '/ exc$/ { n = NR + 1 } NR == n { print "80000000"; next } { print }' \
         "$d/traps.pcs" >"$tmp/badvector.pcs"
     expect_reject "$x traps with a trap not going to the vector" "$d/traps.elf" "$tmp/badvector.pcs" "not the trap vector"
-    # The ECALL itself must never appear as retired: move the first mark
-    # from the instruction before the ECALL in do_ecall onto the ECALL.
-    ecall=$(${OBJDUMP_RV:-riscv64-unknown-elf-objdump} -d --disassemble=do_ecall "$d/traps.elf" |
-            awk '$3 == "ecall" { sub(":", "", $1); print $1; exit }')
-    awk -v pc="$ecall" '!done && / exc$/ { sub(/ exc$/, ""); print; print pc " exc"; done = 1; next }
-        { print }' "$d/traps.pcs" >"$tmp/retired-ecall.pcs"
-    expect_reject "$x traps with the ECALL ($ecall) listed as retired" "$d/traps.elf" "$tmp/retired-ecall.pcs" "never retires"
+    # An ECALL must carry its exc mark; an illegal instruction never retires.
+    awk '!done && / exc$/ { sub(/ exc$/, ""); done = 1 } { print }' \
+        "$d/traps.pcs" >"$tmp/ecall-nomark.pcs"
+    expect_reject "$x traps with an ECALL not marked" "$d/traps.elf" "$tmp/ecall-nomark.pcs" \
+        "without its exc mark"
+    sed "0,/^$call exc\$/s//$call\n$illegal exc/" "$d/traps.pcs" >"$tmp/retired-illegal.pcs"
+    expect_reject "$x traps with the illegal instruction ($illegal) listed as retired" \
+        "$d/traps.elf" "$tmp/retired-illegal.pcs" "never retires"
     for p in "$d"/*.pcs; do
         if python3 "$check" --elf "${p%.pcs}.elf" --min 20000 "$p" >"$tmp/out" 2>&1; then
             pass "check-pcs: $x $(basename "$p" .pcs): $(sed 's/^[^:]*: //' "$tmp/out")"
