@@ -1,0 +1,32 @@
+# Real-client boot tests: a minimal Linux 6.1 (built from Debian's
+# linux-source-6.1, cached under $(BUILD)/linux) and Debian's S-mode U-Boot,
+# booted on 4 harts under tracesbi, or under any firmware given as FW=...
+# (e.g. `make test-linux FW=$(OPENSBI_FW)`).
+# test-linux-opensbi / test-uboot-opensbi run the same checks under Debian's
+# OpenSBI: when those pass and the tracesbi suites fail, the firmware is at
+# fault, not the harness.
+
+BOOT_TEST_FW    := $(or $(FW),$(BUILD)/tracesbi.elf)
+BOOT_OPENSBI_FW ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
+# Build tracesbi first only when it is the firmware under test.
+BOOT_TEST_FW_DEP := $(filter $(BUILD)/tracesbi.elf,$(BOOT_TEST_FW))
+
+TEST_SUITES += linux linux-opensbi uboot uboot-opensbi
+
+.PHONY: linux-kernel test-linux test-linux-opensbi test-uboot test-uboot-opensbi
+
+# The script decides from checksums whether anything needs rebuilding.
+linux-kernel:
+	@BUILD=$(BUILD) scripts/build-linux.sh
+
+test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
+	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW)))
+
+test-linux-opensbi: linux-kernel
+	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) scripts/run-linux-test.sh opensbi
+
+test-uboot: $(BOOT_TEST_FW_DEP)
+	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) scripts/run-uboot-test.sh $(notdir $(basename $(BOOT_TEST_FW)))
+
+test-uboot-opensbi:
+	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) scripts/run-uboot-test.sh opensbi

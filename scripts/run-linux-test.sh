@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Boots the minimal Linux of scripts/build-linux.sh on QEMU's virt machine
+# under a firmware and turns the boot log into PASS/FAIL lines.
+#
+# Usage: run-linux-test.sh [NAME]   (NAME labels the log, default "tracesbi")
+# Environment: FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4),
+#   TIMEOUT (seconds, 120), KERNEL (build/linux/Image), QEMU_CPU
+#   (rv64,sscofpmf=true), BUILD (build).
+#
+# The init program (tests/linux/init.c) prints its own PASS/FAIL lines; they
+# are passed through.  Checks made here on the kernel log:
+#   firmware-loaded     QEMU started the firmware and the kernel printed
+#   earlycon-sbi        early printk went out through the SBI console
+#   sbi-spec-version    "SBI specification vX.Y detected", X.Y >= 0.2
+#   sbi-implementation  "SBI implementation ID=... Version=..."
+#   sbi-ext-<ext>       the kernel detected TIME, IPI, RFENCE, HSM, SRST
+#   smp-all-cpus        "smp: Brought up 1 node, $SMP CPUs"
+#   userspace-reached   the init program started
+#   init-complete       init finished and every check it counted was seen
+#   poweroff            the kernel powered down and QEMU exited by itself,
+#                       with status 0, before the timeout
+#   no-panic-oops-warning  no panic, oops, BUG or WARNING in the log
+set -u
+cd "$(dirname "$0")/.."
+
+name=${1:-tracesbi}
+BUILD=${BUILD:-build}
+FW=${FW:-$BUILD/tracesbi.elf}
+QEMU=${QEMU:-qemu-system-riscv64}
+SMP=${SMP:-4}
+TIMEOUT=${TIMEOUT:-120}
+KERNEL=${KERNEL:-$BUILD/linux/Image}
+QEMU_CPU=${QEMU_CPU:-rv64,sscofpmf=true}
+APPEND="console=ttyS0 earlycon=sbi tracesbi.cpus=$SMP"
+
+mkdir -p "$BUILD/logs"
+raw_log=$BUILD/logs/linux-$name.raw.log
+log=$BUILD/logs/linux-$name.log
+pmu_log=$BUILD/logs/linux-$name.pmu.txt
+
+failed=0
+pass() { echo "PASS: linux/$1"; }
+fail() { echo "FAIL: linux/$1: $2"; failed=1; }
+
+for f in "$FW" "$KERNEL"; do
+    if [ ! -r "$f" ]; then
+        fail "boot" "cannot read $f"
+        exit 1
+    fi
+done
+
+echo "INFO: linux: booting $KERNEL under $FW ($SMP harts, timeout ${TIMEOUT}s, log $log)"
+start=$(date +%s.%N)
+timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" \
+    -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
+    </dev/null >"$raw_log" 2>&1
+qemu_rc=$?
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+# The 8250 tty ends lines with CR LF.
+tr -d '\r' <"$raw_log" >"$log"
+echo "INFO: linux: QEMU exited with status $qemu_rc after ${elapsed}s"
+
+# Line number of the first line matching an extended regex, or 0.
+first_line() { grep -n -m1 -E -- "$1" "$log" | cut -d: -f1 | grep . || echo 0; }
+has() { grep -q -E -- "$1" "$log"; }
+
+if has '^\[ *[0-9.]+\] Linux version'; then
+    pass firmware-loaded
+else
+    fail firmware-loaded "no \"Linux version\" line: firmware or kernel entry failed (last lines: $(tail -n 3 "$log" | tr '\n' '|'))"
+fi
+
+# With a working boot console the 8250 console does not replay the log
+# buffer, so "Linux version" can only appear before "console [ttyS0]
+# enabled" if the SBI console printed it.
+version_at=$(first_line 'Linux version')
+ttys_at=$(first_line 'printk: console \[ttyS0\] enabled')
+if ! has 'printk: bootconsole \[sbi0\] enabled'; then
+    fail earlycon-sbi "no \"bootconsole [sbi0] enabled\" line"
+elif [ "$version_at" -eq 0 ] || { [ "$ttys_at" -ne 0 ] && [ "$version_at" -gt "$ttys_at" ]; }; then
+    fail earlycon-sbi "early boot lines did not appear before the 8250 console took over"
+else
+    pass earlycon-sbi
+fi
+
+spec=$(sed -n -E 's/.*SBI specification v([0-9]+)\.([0-9]+) detected.*/\1 \2/p' "$log" | head -n1)
+if [ -z "$spec" ]; then
+    fail sbi-spec-version "no \"SBI specification v... detected\" line"
+else
+    read -r major minor <<<"$spec"
+    echo "INFO: linux: firmware reports SBI specification v$major.$minor"
+    if [ "$major" -gt 0 ] || [ "$minor" -ge 2 ]; then
+        pass sbi-spec-version
+    else
+        fail sbi-spec-version "v$major.$minor: the kernel falls back to the legacy v0.1 calls"
+    fi
+fi
+
+impl=$(grep -m1 -o -E 'SBI implementation ID=0x[0-9a-f]+ Version=0x[0-9a-f]+' "$log")
+if [ -n "$impl" ]; then
+    echo "INFO: linux: $impl"
+    pass sbi-implementation
+else
+    fail sbi-implementation "no \"SBI implementation ID=... Version=...\" line"
+fi
+
+for ext in TIME IPI RFENCE HSM SRST; do
+    lower=$(echo "$ext" | tr 'A-Z' 'a-z')
+    if has "SBI $ext extension detected"; then
+        pass "sbi-ext-$lower"
+    else
+        fail "sbi-ext-$lower" "the kernel did not detect the SBI $ext extension"
+    fi
+done
+
+brought_up=$(sed -n -E 's/.*smp: Brought up [0-9]+ nodes?, ([0-9]+) CPUs?.*/\1/p' "$log" | head -n1)
+if [ "$brought_up" = "$SMP" ]; then
+    pass smp-all-cpus
+else
+    fail smp-all-cpus "expected \"smp: Brought up 1 node, $SMP CPUs\", got ${brought_up:-no such line} CPUs"
+fi
+
+if has '^tracesbi-init: started'; then
+    pass userspace-reached
+else
+    fail userspace-reached "the init program never started"
+fi
+
+# The init's own results, then whether all of them made it to the log.
+grep -E '^INFO: linux/(cpus|perf)' "$log"
+grep -E '^(PASS|FAIL): linux/' "$log"
+grep -q -E '^FAIL: linux/' "$log" && failed=1
+init_results=$(grep -c -E '^(PASS|FAIL): linux/' "$log")
+done_line=$(grep -m1 -E '^tracesbi-init: done checks=[0-9]+ failed=[0-9]+' "$log")
+if [ -z "$done_line" ]; then
+    fail init-complete "init did not finish its checks"
+else
+    declared=$(echo "$done_line" | sed -E 's/.*checks=([0-9]+).*/\1/')
+    if [ "$declared" -eq "$init_results" ]; then
+        pass init-complete
+    else
+        fail init-complete "init ran $declared checks but $init_results result lines reached the log"
+    fi
+fi
+
+if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
+    fail poweroff "QEMU still running after ${TIMEOUT}s (killed)"
+elif ! has 'reboot: Power down'; then
+    fail poweroff "QEMU exited (status $qemu_rc) without the kernel's \"reboot: Power down\""
+elif [ "$qemu_rc" -ne 0 ]; then
+    fail poweroff "QEMU exited with status $qemu_rc after power down"
+else
+    pass poweroff
+fi
+
+bad=$(grep -E 'Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|kernel BUG' "$log" | head -n 3)
+if [ "$version_at" -eq 0 ]; then
+    fail no-panic-oops-warning "no kernel log to check"
+elif [ -z "$bad" ]; then
+    pass no-panic-oops-warning
+else
+    fail no-panic-oops-warning "$(echo "$bad" | tr '\n' '|')"
+fi
+
+# PMU lines, kept for the PMU work that comes later.
+grep -i -E '^\[ *[0-9.]+\] .*(riscv-pmu|RISC-V PMU|SBI PMU)' "$log" >"$pmu_log" || true
+sed 's/^/INFO: linux: pmu: /' "$pmu_log"
+
+exit "$failed"
