@@ -2,13 +2,14 @@
 /*
  * Misaligned load/store emulation (contract in misaligned.h).
  *
- * RV64 only: an x register is an unsigned long of 64 bits, FLEN is 64, and
+ * RV64 only (XLEN = 64): an x register is a 64-bit unsigned long, and
  * compressed funct3 = 3/7 decode as C.LD/C.SD/C.LDSP/C.SDSP (on RV32 the same
  * encodings are C.FLW/C.FSW/C.FLWSP/C.FSWSP).
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include "misaligned.h"
+#include "riscv_csr.h"
 #include "umem.h"
 
 _Static_assert(sizeof(unsigned long) == 8, "misaligned.c assumes XLEN = 64");
@@ -50,10 +51,9 @@ _Static_assert(sizeof(unsigned long) == 8, "misaligned.c assumes XLEN = 64");
 #define C_REG_BASE  8
 #define REG_SP      2
 
-/* A NaN-boxed half-precision value in a 64-bit FP register: the upper
- * FLEN - 16 bits are all ones (unprivileged spec, "NaN Boxing of Narrower
- * Values"). */
-#define NAN_BOX_16  0xffffffffffff0000ULL
+/* A half-precision value NaN-boxed to 32 bits; fpreg_write(.., 4, ..) boxes
+ * that on to FLEN (unprivileged spec, "NaN Boxing of Narrower Values"). */
+#define NAN_BOX_16_TO_32  0xffff0000ULL
 
 enum access_kind { ACCESS_LOAD, ACCESS_STORE };
 
@@ -329,23 +329,22 @@ static int store_bytes(unsigned long mstatus, unsigned long addr,
 static void fp_load_result(struct trap_regs *regs, unsigned int reg,
 			   unsigned int width, uint64_t val)
 {
-	if (width == 2)	/* fpreg_write NaN-boxes only 4-byte values */
-		fpreg_write(reg, 8, NAN_BOX_16 | val);
+	/* Half and single go through the 4-byte access, which works whether
+	 * FLEN is 32 or 64. */
+	if (width == 2)
+		fpreg_write(reg, 4, NAN_BOX_16_TO_32 | val);
 	else
 		fpreg_write(reg, width, val);
-	/* Writing an f register makes the FP state Dirty (privileged spec,
-	 * "Extension Context Status in mstatus"). */
-	regs->mstatus |= MSTATUS_FS_DIRTY;
+	/* Writing an f register makes the FP state Dirty, FS = 3 (privileged
+	 * spec, "Extension Context Status in mstatus"). */
+	regs->mstatus |= MSTATUS_FS;
 }
 
+/* FSH/FSW store the low bits whether or not they are NaN-boxed; store_bytes
+ * writes only `width` bytes of the value. */
 static uint64_t fp_store_value(unsigned int reg, unsigned int width)
 {
-	/* FSH/FSW store the low bits whether or not they are NaN-boxed. */
-	if (width == 8)
-		return fpreg_read(reg, 8);
-	if (width == 4)
-		return fpreg_read(reg, 4) & 0xffffffffULL;
-	return fpreg_read(reg, 8) & 0xffffULL;
+	return fpreg_read(reg, width == 8 ? 8 : 4);
 }
 
 static int emulate_load(struct trap_regs *regs, const struct mem_access *acc,
@@ -376,8 +375,8 @@ static int emulate_store(const struct trap_regs *regs,
 
 static unsigned long misaligned_cause_of(enum access_kind kind)
 {
-	return kind == ACCESS_LOAD ? EXC_LOAD_ADDRESS_MISALIGNED :
-				     EXC_STORE_ADDRESS_MISALIGNED;
+	return kind == ACCESS_LOAD ? CAUSE_MISALIGNED_LOAD :
+				     CAUSE_MISALIGNED_STORE;
 }
 
 int misaligned_emulate(struct trap_regs *regs, unsigned long mcause,
@@ -394,16 +393,16 @@ int misaligned_emulate(struct trap_regs *regs, unsigned long mcause,
 	decoded = decode(insn, regs, &acc);
 	if (decoded == DECODE_ATOMIC)
 		return redirect_trap(redirect, acc.kind == ACCESS_LOAD ?
-				     EXC_LOAD_ACCESS_FAULT :
-				     EXC_STORE_ACCESS_FAULT, acc.addr);
+				     CAUSE_LOAD_ACCESS :
+				     CAUSE_STORE_ACCESS, acc.addr);
 	/* A load reported as a store misalignment (or the reverse) is not the
 	 * instruction that trapped: leave the trap as it was. */
 	if (decoded == DECODE_UNKNOWN || mcause != misaligned_cause_of(acc.kind))
 		return redirect_trap(redirect, mcause, mtval);
 	/* With FS Off the hart would have raised illegal instruction before
 	 * looking at the address. */
-	if (acc.fp && (regs->mstatus & MSTATUS_FS) == MSTATUS_FS_OFF)
-		return redirect_trap(redirect, EXC_ILLEGAL_INSTRUCTION, insn);
+	if (acc.fp && !(regs->mstatus & MSTATUS_FS))
+		return redirect_trap(redirect, CAUSE_ILLEGAL_INSN, insn);
 
 	if (acc.kind == ACCESS_LOAD)
 		rc = emulate_load(regs, &acc, redirect);

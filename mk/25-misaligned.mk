@@ -4,7 +4,7 @@
 MISALIGNED_SRCS := firmware/misaligned.c
 
 MISALIGNED_HDRS := firmware/include/misaligned.h firmware/include/trap_regs.h \
-                   firmware/include/umem.h
+                   firmware/include/umem.h firmware/include/riscv_csr.h
 MISALIGNED_TEST := tests/host/test_misaligned.c
 
 HOST_TESTS += $(BUILD)/host/test_misaligned
@@ -30,9 +30,11 @@ $(BUILD)/host/misaligned-rv64.o: $(MISALIGNED_SRCS) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
 	$(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $(MISALIGNED_SRCS)
 
+# -iquote, not -I: firmware/include has names (features.h) that would hide
+# the host C library's own headers.
 $(BUILD)/host/test_misaligned: $(MISALIGNED_TEST) $(MISALIGNED_SRCS) \
 		$(MISALIGNED_HDRS) $(BUILD)/host/misaligned_asm.inc \
 		$(BUILD)/host/misaligned-rv64.o
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ifirmware/include -I$(@D) -o $@ \
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote $(@D) -o $@ \
 		$(MISALIGNED_TEST) $(MISALIGNED_SRCS) $(CMOCKA_LIBS)

@@ -13,29 +13,9 @@
 #include "trap_regs.h"
 
 /*
- * Exception codes (RISC-V privileged spec, "Machine cause register (mcause)
- * values after trap") used by the emulator and its caller.
- */
-#define EXC_INSTRUCTION_ACCESS_FAULT  1
-#define EXC_ILLEGAL_INSTRUCTION       2
-#define EXC_LOAD_ADDRESS_MISALIGNED   4
-#define EXC_LOAD_ACCESS_FAULT         5
-#define EXC_STORE_ADDRESS_MISALIGNED  6
-#define EXC_STORE_ACCESS_FAULT        7
-#define EXC_INSTRUCTION_PAGE_FAULT    12
-#define EXC_LOAD_PAGE_FAULT           13
-#define EXC_STORE_PAGE_FAULT          15
-
-/* mstatus.FS (privileged spec, "Extension Context Status in mstatus"). */
-#define MSTATUS_FS_SHIFT  13
-#define MSTATUS_FS        (3UL << MSTATUS_FS_SHIFT)
-#define MSTATUS_FS_OFF    (0UL << MSTATUS_FS_SHIFT)
-#define MSTATUS_FS_DIRTY  (3UL << MSTATUS_FS_SHIFT)
-
-/*
  * Complete the misaligned load or store that trapped at regs->mepc.
  *
- * mcause is EXC_LOAD_ADDRESS_MISALIGNED or EXC_STORE_ADDRESS_MISALIGNED and
+ * mcause is CAUSE_MISALIGNED_LOAD or CAUSE_MISALIGNED_STORE (riscv_csr.h) and
  * mtval the faulting address as the hart reported them.  The instruction is
  * fetched from regs->mepc (mtinst may be 0 on the boards we run on) and its
  * address recomputed from its operands.

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "misaligned.h"
+#include "riscv_csr.h"
 #include "umem.h"
 
 /* ---- Fake address space ------------------------------------------------ */
@@ -78,8 +79,8 @@ int umem_load_u8(unsigned long mstatus, unsigned long addr, uint8_t *val,
 	size_t i;
 
 	fake.loads++;
-	if (fake_access(mstatus, addr, DENY_LOAD, EXC_LOAD_ACCESS_FAULT,
-			EXC_LOAD_PAGE_FAULT, &i, fault))
+	if (fake_access(mstatus, addr, DENY_LOAD, CAUSE_LOAD_ACCESS,
+			CAUSE_LOAD_PAGE_FAULT, &i, fault))
 		return -1;
 	*val = fake.bytes[i];
 	return 0;
@@ -91,8 +92,8 @@ int umem_store_u8(unsigned long mstatus, unsigned long addr, uint8_t val,
 	size_t i;
 
 	fake.stores++;
-	if (fake_access(mstatus, addr, DENY_STORE, EXC_STORE_ACCESS_FAULT,
-			EXC_STORE_PAGE_FAULT, &i, fault))
+	if (fake_access(mstatus, addr, DENY_STORE, CAUSE_STORE_ACCESS,
+			CAUSE_STORE_PAGE_FAULT, &i, fault))
 		return -1;
 	fake.bytes[i] = val;
 	return 0;
@@ -103,11 +104,11 @@ static int fetch_parcel(unsigned long mstatus, unsigned long addr,
 {
 	size_t i;
 
-	if (fake_access(mstatus, addr, DENY_FETCH, EXC_INSTRUCTION_ACCESS_FAULT,
-			EXC_INSTRUCTION_PAGE_FAULT, &i, fault) ||
+	if (fake_access(mstatus, addr, DENY_FETCH, CAUSE_FETCH_ACCESS,
+			CAUSE_FETCH_PAGE_FAULT, &i, fault) ||
 	    fake_access(mstatus, addr + 1, DENY_FETCH,
-			EXC_INSTRUCTION_ACCESS_FAULT,
-			EXC_INSTRUCTION_PAGE_FAULT, &i, fault))
+			CAUSE_FETCH_ACCESS,
+			CAUSE_FETCH_PAGE_FAULT, &i, fault))
 		return -1;
 	*parcel = fake.bytes[i - 1] | (uint32_t)fake.bytes[i] << 8;
 	return 0;
@@ -166,9 +167,10 @@ void fpreg_write(int reg, int width, uint64_t val)
 #define F3_HU 5
 #define F3_WU 6
 
-#define MSTATUS_MPP_S       (1UL << 11)
-#define MSTATUS_FS_INITIAL  (1UL << MSTATUS_FS_SHIFT)
-#define MSTATUS_FS_CLEAN    (2UL << MSTATUS_FS_SHIFT)
+/* mstatus.FS values (privileged spec, "Extension Context Status in
+ * mstatus"): Off 0, Initial 1, Clean 2, Dirty 3 in bits 14:13. */
+#define FS_CLEAN  (2UL << 13)
+#define FS_DIRTY  (3UL << 13)
 
 #define SP 2
 
@@ -404,7 +406,7 @@ static void reset_machine(void)
 	for (i = 0; i < 32; i++)
 		fregs[i] = 0x400921fb00000000ULL | i;
 	regs.mepc = CODE_ADDR;
-	regs.mstatus = MSTATUS_MPP_S | MSTATUS_FS_INITIAL;
+	regs.mstatus = PRV_S << MSTATUS_MPP_SHIFT | MSTATUS_FS_INITIAL;
 }
 
 static int setup(void **state)
@@ -499,8 +501,8 @@ static void expect_redirect(unsigned long mcause, unsigned long mtval,
 
 static unsigned long mcause_of(const struct form *f)
 {
-	return f->store ? EXC_STORE_ADDRESS_MISALIGNED :
-			  EXC_LOAD_ADDRESS_MISALIGNED;
+	return f->store ? CAUSE_MISALIGNED_STORE :
+			  CAUSE_MISALIGNED_LOAD;
 }
 
 /* The value a load of `width` bytes leaves in rd (integer) or fd (FP, the
@@ -544,13 +546,13 @@ static void run_load(const struct form *f, unsigned int rd, unsigned int base,
 	snapshot(&expected);
 	if (f->fp) {
 		expected.fregs[rd] = load_result(f, mem_val);
-		expected.regs.mstatus |= MSTATUS_FS_DIRTY;
+		expected.regs.mstatus |= FS_DIRTY;
 	} else if (rd != 0) {
 		expected.regs.x[rd] = load_result(f, mem_val);
 	}
 	expected.regs.mepc += f->length;
 
-	EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, addr, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, addr, &redirect), 0);
 	expect_machine(&expected);
 	EXPECT_EQ(fake.loads, f->width);
 	EXPECT_EQ(fake.stores, 0);
@@ -577,7 +579,7 @@ static void run_store(const struct form *f, unsigned int rs2,
 		expected.bytes[addr - MEM_BASE + i] = (uint8_t)(stored >> (8 * i));
 	expected.regs.mepc += f->length;
 
-	EXPECT_EQ(emulate(EXC_STORE_ADDRESS_MISALIGNED, addr, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_STORE, addr, &redirect), 0);
 	expect_machine(&expected);
 	EXPECT_EQ(fake.stores, f->width);
 }
@@ -698,7 +700,7 @@ static void test_form_fault_on_second_page(void **state)
 		fake.deny[2] = f->store ? DENY_STORE : DENY_LOAD;
 		prepare(f, reg, base, default_offset(f), addr);
 		if (!f->store) {
-			expect_redirect(mcause_of(f), addr, EXC_LOAD_PAGE_FAULT,
+			expect_redirect(mcause_of(f), addr, CAUSE_LOAD_PAGE_FAULT,
 					PAGE_BOUNDARY);
 			continue;
 		}
@@ -713,7 +715,7 @@ static void test_form_fault_on_second_page(void **state)
 				expected.bytes[addr - MEM_BASE + i] =
 					(uint8_t)(val >> (8 * i));
 			EXPECT_EQ(emulate(mcause_of(f), addr, &redirect), -1);
-			EXPECT_EQ(redirect.cause, EXC_STORE_PAGE_FAULT);
+			EXPECT_EQ(redirect.cause, CAUSE_STORE_PAGE_FAULT);
 			EXPECT_EQ(redirect.tval, PAGE_BOUNDARY);
 			expect_machine(&expected);
 		}
@@ -768,7 +770,7 @@ static void test_extension_boundaries(void **state)
 		place_insn(cases[i].encode(rd, cases[i].base, 0),
 			   cases[i].encode == c_lw || cases[i].encode == c_lwsp ? 2 : 4);
 		snprintf(context, sizeof(context), "literal case %u", i);
-		EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, addr, &redirect), 0);
+		EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, addr, &redirect), 0);
 		EXPECT_EQ(cases[i].fp ? fregs[rd] : regs.x[rd], cases[i].result);
 	}
 }
@@ -785,7 +787,7 @@ static void test_store_byte_order(void **state)
 	regs.x[11] = addr;
 	place_insn(sd(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "sd byte order");
-	EXPECT_EQ(emulate(EXC_STORE_ADDRESS_MISALIGNED, addr, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_STORE, addr, &redirect), 0);
 	assert_memory_equal(&fake.bytes[addr - MEM_BASE], want, sizeof(want));
 	EXPECT_EQ(fake.bytes[addr - MEM_BASE - 1], fill_byte(addr - MEM_BASE - 1));
 	EXPECT_EQ(fake.bytes[addr - MEM_BASE + 8], fill_byte(addr - MEM_BASE + 8));
@@ -801,7 +803,7 @@ static void test_load_to_x0_is_discarded(void **state)
 	snprintf(context, sizeof(context), "ld x0");
 	snapshot(&expected);
 	expected.regs.mepc += 4;
-	EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1, &redirect), 0);
 	expect_machine(&expected);
 	EXPECT_EQ(regs.x[0], 0);
 }
@@ -815,7 +817,7 @@ static void test_store_from_x0_writes_zero(void **state)
 	regs.x[11] = DATA_ADDR + 1;
 	place_insn(sw(0, 11, 0), 4);
 	snprintf(context, sizeof(context), "sw x0");
-	EXPECT_EQ(emulate(EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 1, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_STORE, DATA_ADDR + 1, &redirect), 0);
 	EXPECT_EQ(fake.bytes[DATA_ADDR + 1 - MEM_BASE], 0);
 	EXPECT_EQ(fake.bytes[DATA_ADDR + 4 - MEM_BASE], 0);
 }
@@ -828,13 +830,13 @@ static void test_mepc_advances_by_instruction_length(void **state)
 	regs.x[9] = DATA_ADDR + 2;
 	place_insn(c_lw(10, 9, 0), 2);
 	snprintf(context, sizeof(context), "c.lw");
-	EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 2, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 2, &redirect), 0);
 	EXPECT_EQ(regs.mepc, CODE_ADDR + 2);
 
 	regs.x[11] = DATA_ADDR + 2;
 	place_insn(lw(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "lw");
-	EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 2, &redirect), 0);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 2, &redirect), 0);
 	EXPECT_EQ(regs.mepc, CODE_ADDR + 2 + 4);
 }
 
@@ -845,8 +847,8 @@ static void test_access_fault_past_end_of_memory(void **state)
 	regs.x[11] = MEM_END - 2;
 	place_insn(lw(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "lw at end of memory");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, MEM_END - 2,
-			EXC_LOAD_ACCESS_FAULT, MEM_END);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, MEM_END - 2,
+			CAUSE_LOAD_ACCESS, MEM_END);
 
 	reset_machine();
 	regs.x[11] = MEM_END - 1;
@@ -857,8 +859,8 @@ static void test_access_fault_past_end_of_memory(void **state)
 	{
 		struct trap_info redirect;
 
-		EXPECT_EQ(emulate(EXC_STORE_ADDRESS_MISALIGNED, MEM_END - 1, &redirect), -1);
-		EXPECT_EQ(redirect.cause, EXC_STORE_ACCESS_FAULT);
+		EXPECT_EQ(emulate(CAUSE_MISALIGNED_STORE, MEM_END - 1, &redirect), -1);
+		EXPECT_EQ(redirect.cause, CAUSE_STORE_ACCESS);
 		EXPECT_EQ(redirect.tval, MEM_END);
 		expect_machine(&expected);
 	}
@@ -872,15 +874,15 @@ static void test_fault_on_first_byte(void **state)
 	regs.x[11] = DATA_ADDR + 3;
 	place_insn(ld(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "ld on a faulting page");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 3,
-			EXC_LOAD_PAGE_FAULT, DATA_ADDR + 3);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 3,
+			CAUSE_LOAD_PAGE_FAULT, DATA_ADDR + 3);
 	EXPECT_EQ(fake.loads, 1);
 
 	place_insn(sd(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "sd on a faulting page");
 	fake.stores = 0;
-	expect_redirect(EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 3,
-			EXC_STORE_PAGE_FAULT, DATA_ADDR + 3);
+	expect_redirect(CAUSE_MISALIGNED_STORE, DATA_ADDR + 3,
+			CAUSE_STORE_PAGE_FAULT, DATA_ADDR + 3);
 	EXPECT_EQ(fake.stores, 1);
 }
 
@@ -891,8 +893,8 @@ static void test_instruction_fetch_fault(void **state)
 	place_insn(lw(10, 11, 0), 4);
 	fake.deny[0] = DENY_FETCH;
 	snprintf(context, sizeof(context), "fetch from a faulting page");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_INSTRUCTION_PAGE_FAULT, CODE_ADDR);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1,
+			CAUSE_FETCH_PAGE_FAULT, CODE_ADDR);
 	EXPECT_EQ(fake.loads + fake.stores, 0);
 
 	/* a 32-bit instruction whose second half is on a faulting page */
@@ -902,8 +904,8 @@ static void test_instruction_fetch_fault(void **state)
 	place_insn(lw(10, 11, 0), 4);
 	fake.deny[1] = DENY_FETCH;
 	snprintf(context, sizeof(context), "fetch across into a faulting page");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_INSTRUCTION_PAGE_FAULT, MEM_BASE + PAGE_SIZE);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1,
+			CAUSE_FETCH_PAGE_FAULT, MEM_BASE + PAGE_SIZE);
 	EXPECT_EQ(fake.loads + fake.stores, 0);
 }
 
@@ -926,7 +928,7 @@ static void test_fp_with_fs_off_is_illegal_instruction(void **state)
 		default_regs(f, &reg, &base);
 		insn = prepare(f, reg, base, default_offset(f), DATA_ADDR + 1);
 		expect_redirect(mcause_of(f), DATA_ADDR + 1,
-				EXC_ILLEGAL_INSTRUCTION, insn);
+				CAUSE_ILLEGAL_INSN, insn);
 		EXPECT_EQ(fake.loads + fake.stores + fake.fp_writes, 0);
 	}
 }
@@ -937,18 +939,18 @@ static void test_fp_state_dirty_after_load_only(void **state)
 	struct trap_info redirect;
 
 	(void)state;
-	regs.mstatus = (regs.mstatus & ~MSTATUS_FS) | MSTATUS_FS_CLEAN;
+	regs.mstatus = (regs.mstatus & ~MSTATUS_FS) | FS_CLEAN;
 	regs.x[11] = DATA_ADDR + 1;
 	place_insn(fsd(5, 11, 0), 4);
 	snprintf(context, sizeof(context), "fsd with FS clean");
-	EXPECT_EQ(emulate(EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 1, &redirect), 0);
-	EXPECT_EQ(regs.mstatus & MSTATUS_FS, MSTATUS_FS_CLEAN);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_STORE, DATA_ADDR + 1, &redirect), 0);
+	EXPECT_EQ(regs.mstatus & MSTATUS_FS, FS_CLEAN);
 
 	regs.mepc = CODE_ADDR;
 	place_insn(fld(6, 11, 0), 4);
 	snprintf(context, sizeof(context), "fld with FS clean");
-	EXPECT_EQ(emulate(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1, &redirect), 0);
-	EXPECT_EQ(regs.mstatus & MSTATUS_FS, MSTATUS_FS_DIRTY);
+	EXPECT_EQ(emulate(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1, &redirect), 0);
+	EXPECT_EQ(regs.mstatus & MSTATUS_FS, FS_DIRTY);
 	EXPECT_EQ(fregs[6], fregs[5]);
 }
 
@@ -963,22 +965,22 @@ static void test_atomics_raise_access_fault(void **state)
 		bool aq, rl;
 		unsigned long cause;
 	} amos[] = {
-		{ 0x02, F3_W, false, false, EXC_LOAD_ACCESS_FAULT },   /* lr.w */
-		{ 0x02, F3_D, true, true, EXC_LOAD_ACCESS_FAULT },     /* lr.d.aqrl */
-		{ 0x03, F3_W, false, true, EXC_STORE_ACCESS_FAULT },   /* sc.w.rl */
-		{ 0x03, F3_D, false, false, EXC_STORE_ACCESS_FAULT },  /* sc.d */
-		{ 0x01, F3_W, false, false, EXC_STORE_ACCESS_FAULT },  /* amoswap.w */
-		{ 0x00, F3_D, true, false, EXC_STORE_ACCESS_FAULT },   /* amoadd.d.aq */
-		{ 0x08, F3_W, false, false, EXC_STORE_ACCESS_FAULT },  /* amoor.w */
-		{ 0x1c, F3_D, false, false, EXC_STORE_ACCESS_FAULT },  /* amomaxu.d */
+		{ 0x02, F3_W, false, false, CAUSE_LOAD_ACCESS },   /* lr.w */
+		{ 0x02, F3_D, true, true, CAUSE_LOAD_ACCESS },     /* lr.d.aqrl */
+		{ 0x03, F3_W, false, true, CAUSE_STORE_ACCESS },   /* sc.w.rl */
+		{ 0x03, F3_D, false, false, CAUSE_STORE_ACCESS },  /* sc.d */
+		{ 0x01, F3_W, false, false, CAUSE_STORE_ACCESS },  /* amoswap.w */
+		{ 0x00, F3_D, true, false, CAUSE_STORE_ACCESS },   /* amoadd.d.aq */
+		{ 0x08, F3_W, false, false, CAUSE_STORE_ACCESS },  /* amoor.w */
+		{ 0x1c, F3_D, false, false, CAUSE_STORE_ACCESS },  /* amomaxu.d */
 	};
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < sizeof(amos) / sizeof(amos[0]); i++) {
 		const unsigned long addr = DATA_ADDR + 1 + i;
-		unsigned long mcause = amos[i].cause == EXC_LOAD_ACCESS_FAULT ?
-			EXC_LOAD_ADDRESS_MISALIGNED : EXC_STORE_ADDRESS_MISALIGNED;
+		unsigned long mcause = amos[i].cause == CAUSE_LOAD_ACCESS ?
+			CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE;
 
 		reset_machine();
 		regs.x[11] = addr;
@@ -1022,10 +1024,10 @@ static void test_unknown_instruction_keeps_original_trap(void **state)
 		regs.x[11] = DATA_ADDR + 1;
 		place_insn(unknown[i].insn, unknown[i].length);
 		snprintf(context, sizeof(context), "%s", unknown[i].what);
-		expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 5,
-				EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 5);
-		expect_redirect(EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 6,
-				EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 6);
+		expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 5,
+				CAUSE_MISALIGNED_LOAD, DATA_ADDR + 5);
+		expect_redirect(CAUSE_MISALIGNED_STORE, DATA_ADDR + 6,
+				CAUSE_MISALIGNED_STORE, DATA_ADDR + 6);
 	}
 }
 
@@ -1035,12 +1037,12 @@ static void test_reserved_c_lwsp_ldsp_x0(void **state)
 	regs.x[SP] = DATA_ADDR + 1;
 	place_insn(enc_ci_word(2, 0, 0), 2);
 	snprintf(context, sizeof(context), "c.lwsp x0");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1,
+			CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1);
 	place_insn(enc_ci_double(3, 0, 0), 2);
 	snprintf(context, sizeof(context), "c.ldsp x0");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1,
+			CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1);
 }
 
 /* A load reported as a store misalignment (or the reverse) is not what
@@ -1051,15 +1053,15 @@ static void test_kind_mismatch_keeps_original_trap(void **state)
 	regs.x[11] = DATA_ADDR + 1;
 	place_insn(lw(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "lw reported as store");
-	expect_redirect(EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_STORE_ADDRESS_MISALIGNED, DATA_ADDR + 1);
+	expect_redirect(CAUSE_MISALIGNED_STORE, DATA_ADDR + 1,
+			CAUSE_MISALIGNED_STORE, DATA_ADDR + 1);
 	place_insn(sw(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "sw reported as load");
-	expect_redirect(EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1,
-			EXC_LOAD_ADDRESS_MISALIGNED, DATA_ADDR + 1);
+	expect_redirect(CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1,
+			CAUSE_MISALIGNED_LOAD, DATA_ADDR + 1);
 	place_insn(lw(10, 11, 0), 4);
 	snprintf(context, sizeof(context), "lw with an unrelated mcause");
-	expect_redirect(EXC_ILLEGAL_INSTRUCTION, 0, EXC_ILLEGAL_INSTRUCTION, 0);
+	expect_redirect(CAUSE_ILLEGAL_INSN, 0, CAUSE_ILLEGAL_INSN, 0);
 }
 
 /* ---- Cross-check of the encoders with the assembler --------------------- */
