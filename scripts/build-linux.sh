@@ -13,23 +13,23 @@
 #                               compilers); when it matches, nothing is run.
 # A change to the init source alone only rebuilds the initramfs and relinks.
 #
-# Environment: BUILD (default build), JOBS (default 2), TARBALL.
+# Environment: BUILD (default build), JOBS (default 2), TARBALL, FRAGMENT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-FRAGMENT=tests/linux/tracesbi.config
+FRAGMENT=${FRAGMENT:-tests/linux/tracesbi.config}
 INIT_SRC=tests/linux/init.c
 CROSS_LINUX=riscv64-linux-gnu-
 
-top=$(pwd)
-dir=$BUILD/linux
+mkdir -p "$BUILD/linux"
+# Absolute paths: the kernel's make runs in other directories.
+dir=$(cd "$BUILD/linux" && pwd)
 src=$dir/src
-obj=$top/$dir/obj
-initramfs_dir=$top/$dir/initramfs
-mkdir -p "$dir"
+obj=$dir/obj
+initramfs_dir=$dir/initramfs
 
 # One build at a time: two suites may ask for the kernel concurrently.
 exec 9>"$dir/.lock"
@@ -41,6 +41,7 @@ sum_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
 for f in "$TARBALL" "$FRAGMENT" "$INIT_SRC"; do
     [ -r "$f" ] || { log "error: cannot read $f"; exit 1; }
 done
+FRAGMENT=$(realpath "$FRAGMENT")
 
 # The tarball is 130 MB; hash it once per size+mtime, not on every run.
 tarball_id=$(stat -c '%s %Y' "$TARBALL")
@@ -57,7 +58,7 @@ image_key=$( {
     ${CROSS_LINUX}gcc --version | head -n1
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$dir/Image" ] && [ -f "$dir/Image.key" ] && [ "$(cat "$dir/Image.key")" = "$image_key" ]; then
-    log "kernel up to date ($dir/Image)"
+    log "kernel up to date ($BUILD/linux/Image)"
     exit 0
 fi
 start=$(date +%s)
@@ -102,8 +103,8 @@ if [ ! -f "$obj/.configured" ] || [ "$(cat "$obj/.configured")" != "$config_key"
     mkdir -p "$obj"
     rm -f "$obj/.configured"
     kmake tinyconfig >"$dir/config.log" 2>&1 || { cat "$dir/config.log" >&2; exit 1; }
-    (cd "$obj" && "$top/$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-        "$obj/.config" "$top/$FRAGMENT" "$top/$dir/initramfs.config") >>"$dir/config.log" 2>&1 ||
+    (cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+        "$obj/.config" "$FRAGMENT" "$dir/initramfs.config") >>"$dir/config.log" 2>&1 ||
         { cat "$dir/config.log" >&2; exit 1; }
     kmake olddefconfig >>"$dir/config.log" 2>&1 || { cat "$dir/config.log" >&2; exit 1; }
 
@@ -131,7 +132,7 @@ if [ ! -f "$obj/.configured" ] || [ "$(cat "$obj/.configured")" != "$config_key"
 fi
 
 # 4. Kernel.
-log "building Image (-j$JOBS, log in $dir/build.log)"
+log "building Image (-j$JOBS, log in $BUILD/linux/build.log)"
 if ! kmake Image >"$dir/build.log" 2>&1; then
     tail -n 40 "$dir/build.log" >&2
     log "error: kernel build failed"
@@ -139,4 +140,4 @@ if ! kmake Image >"$dir/build.log" 2>&1; then
 fi
 cp "$obj/arch/riscv/boot/Image" "$dir/Image"
 echo "$image_key" >"$dir/Image.key"
-log "built $dir/Image in $(( $(date +%s) - start )) s"
+log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"

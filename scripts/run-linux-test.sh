@@ -55,7 +55,7 @@ timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" \
     -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
     </dev/null >"$raw_log" 2>&1
 qemu_rc=$?
-elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+elapsed=$(printf "%.1f" "$(echo "$(date +%s.%N) - $start" | bc)")
 # The 8250 tty ends lines with CR LF.
 tr -d '\r' <"$raw_log" >"$log"
 echo "INFO: linux: QEMU exited with status $qemu_rc after ${elapsed}s"
