@@ -139,7 +139,10 @@ fi
 
 sbi_out=$(command_output sbi)
 echo "$sbi_out" | sed 's/^/INFO: uboot: sbi: /'
-spec=$(echo "$sbi_out" | sed -n -E 's/^SBI ([0-9]+)\.([0-9]+)$/\1 \2/p' | head -n1)
+# U-Boot 2023.01 prints no newline after the version when it does not know
+# the implementation ID ("SBI 3.0Unknown implementation ID ..."), and then
+# shows the spec version in place of the ID: only the version is parsed.
+spec=$(echo "$sbi_out" | sed -n -E 's/^SBI ([0-9]+)\.([0-9]+).*/\1 \2/p' | head -n1)
 if [ -z "$spec" ]; then
     fail sbi-version "\`sbi\` printed no \"SBI X.Y\" line"
 else
