@@ -17,8 +17,10 @@ RV_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
               -fno-common -fno-builtin-printf -fno-stack-protector -fno-pic \
               -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
               -mno-relax -ffunction-sections -fdata-sections
-RV_LDFLAGS := -nostdlib -static -Wl,--gc-sections -Wl,--no-relax
+RV_LDFLAGS := -nostdlib -static -Wl,--gc-sections -Wl,--no-relax -Wl,--no-warn-rwx-segments
 RV_LIBS    := -lgcc
+# libgcc of the multilib that matches RV_CFLAGS (the default one is rv64gc/lp64d).
+RV_LIBGCC  := $(shell $(CC_RV) -march=rv64imac -mabi=lp64 -print-libgcc-file-name 2>/dev/null)
 
 # Host tools and unit tests.
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g

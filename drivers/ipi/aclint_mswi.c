@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Machine software interrupts: ACLINT MSWI ("riscv,aclint-mswi") and the
+ * MSIP part of the older CLINT ("sifive,clint0", "riscv,clint0").  One
+ * 32-bit MSIP register per hart, in the order of the node's
+ * interrupts-extended entries (ACLINT spec, MSWI device).
+ */
+#include "drivers.h"
+#include "hart.h"
+#include "riscv_csr.h"
+
+#define CLINT_MSIP_OFFSET 0x0
+
+static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
+{
+	const uint8_t *ie;
+	int len, i, soft_index = 0;
+
+	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+	if (!ie || len < 0)
+		return;
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint32_t phandle = fdt_be32(ie + i), irq = fdt_be32(ie + i + 4);
+		long hartid;
+		struct hart *h;
+
+		if (irq != IRQ_M_SOFT)
+			continue;
+		hartid = fdt_intc_phandle_to_hartid(fdt, phandle);
+		h = hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
+		if (h)
+			h->msip = (volatile uint32_t *)(uintptr_t)(base + 4 * soft_index);
+		soft_index++;
+	}
+}
+
+int aclint_mswi_probe_all(const struct fdt *fdt)
+{
+	static const char *const compat[] = { "riscv,aclint-mswi", "sifive,clint0",
+					      "riscv,clint0" };
+	unsigned int c, found = 0;
+
+	for (c = 0; c < sizeof(compat) / sizeof(compat[0]); c++) {
+		int node = -1;
+
+		while ((node = fdt_find_compatible(fdt, node, compat[c])) >= 0) {
+			uint64_t base, size;
+
+			if (!fdt_node_is_enabled(fdt, node) ||
+			    fdt_get_reg(fdt, node, 0, &base, &size) < 0)
+				continue;
+			mswi_assign(fdt, node, base + CLINT_MSIP_OFFSET);
+			found++;
+		}
+	}
+	return found ? 0 : -1;
+}
+
+void aclint_mswi_send(volatile uint32_t *msip)
+{
+	if (msip)
+		*msip = 1;
+}
+
+void aclint_mswi_clear(volatile uint32_t *msip)
+{
+	if (msip)
+		*msip = 0;
+}

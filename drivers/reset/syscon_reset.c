@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * System reset devices: "syscon-poweroff" / "syscon-reboot" (a value written
+ * to a register of the syscon node their "regmap" phandle names, at
+ * "offset", under "mask") and, when those are absent, the "sifive,test0"
+ * finisher directly (0x5555 pass/poweroff, 0x7777 reset, 0x3333 fail).
+ */
+#include "drivers.h"
+#include "platform.h"
+
+#define SIFIVE_TEST_FAIL  0x3333
+#define SIFIVE_TEST_PASS  0x5555
+#define SIFIVE_TEST_RESET 0x7777
+
+static int syscon_action(const struct fdt *fdt, int node, struct reset_action *act)
+{
+	uint32_t regmap, offset = 0, value, mask = 0xffffffffu;
+	uint64_t base, size;
+	int syscon;
+
+	if (fdt_prop_u32(fdt, node, "regmap", &regmap) < 0 ||
+	    fdt_prop_u32(fdt, node, "value", &value) < 0)
+		return -1;
+	fdt_prop_u32(fdt, node, "offset", &offset);
+	fdt_prop_u32(fdt, node, "mask", &mask);
+	syscon = fdt_find_phandle(fdt, regmap);
+	if (syscon < 0 || fdt_get_reg(fdt, syscon, 0, &base, &size) < 0 ||
+	    offset + 4 > size)
+		return -1;
+	act->reg = (volatile void *)(uintptr_t)(base + offset);
+	act->value = value;
+	act->mask = mask;
+	act->width = 4;
+	act->present = true;
+	return 0;
+}
+
+static void find_action(const struct fdt *fdt, const char *compat, struct reset_action *act)
+{
+	int node = -1;
+
+	while ((node = fdt_find_compatible(fdt, node, compat)) >= 0)
+		if (fdt_node_is_enabled(fdt, node) && syscon_action(fdt, node, act) == 0)
+			return;
+}
+
+int syscon_reset_probe_all(const struct fdt *fdt)
+{
+	uint64_t base, size;
+	int node;
+
+	find_action(fdt, "syscon-poweroff", &platform.poweroff);
+	find_action(fdt, "syscon-reboot", &platform.reboot);
+
+	node = fdt_find_compatible(fdt, -1, "sifive,test0");
+	if (node >= 0 && fdt_get_reg(fdt, node, 0, &base, &size) == 0) {
+		volatile uint32_t *reg = (volatile uint32_t *)(uintptr_t)base;
+
+		platform.test_finisher = reg;
+		if (!platform.poweroff.present)
+			platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
+								   0xffffffffu, 4 };
+		if (!platform.reboot.present)
+			platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
+								 0xffffffffu, 4 };
+	}
+	return platform.poweroff.present || platform.reboot.present ? 0 : -1;
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Machine timer: ACLINT MTIMER ("riscv,aclint-mtimer": two reg ranges, the
+ * 8-byte MTIME register and the MTIMECMP array) and the CLINT
+ * ("sifive,clint0": MTIMECMP at +0x4000, MTIME at +0xbff8).  MTIMECMP
+ * registers are in the order of the interrupts-extended entries.
+ */
+#include "drivers.h"
+#include "hart.h"
+#include "platform.h"
+#include "riscv_csr.h"
+
+#define CLINT_MTIMECMP_OFFSET 0x4000
+#define CLINT_MTIME_OFFSET    0xbff8
+
+static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
+{
+	const uint8_t *ie;
+	int len, i, timer_index = 0;
+
+	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+	if (!ie || len < 0)
+		return;
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint32_t phandle = fdt_be32(ie + i), irq = fdt_be32(ie + i + 4);
+		long hartid;
+		struct hart *h;
+
+		if (irq != IRQ_M_TIMER)
+			continue;
+		hartid = fdt_intc_phandle_to_hartid(fdt, phandle);
+		h = hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
+		if (h)
+			h->mtimecmp = (volatile uint64_t *)(uintptr_t)(cmp_base + 8 * timer_index);
+		timer_index++;
+	}
+}
+
+static int probe_aclint(const struct fdt *fdt, int node)
+{
+	uint64_t a0, s0, a1, s1;
+
+	if (fdt_get_reg(fdt, node, 0, &a0, &s0) < 0 ||
+	    fdt_get_reg(fdt, node, 1, &a1, &s1) < 0)
+		return -1;
+	/* The 8-byte range is MTIME; the other one the MTIMECMP array. */
+	if (s0 == 8) {
+		platform.mtime = (volatile uint64_t *)(uintptr_t)a0;
+		mtimer_assign(fdt, node, a1);
+	} else {
+		platform.mtime = (volatile uint64_t *)(uintptr_t)a1;
+		mtimer_assign(fdt, node, a0);
+	}
+	return 0;
+}
+
+static int probe_clint(const struct fdt *fdt, int node)
+{
+	uint64_t base, size;
+
+	if (fdt_get_reg(fdt, node, 0, &base, &size) < 0 || size < CLINT_MTIME_OFFSET + 8)
+		return -1;
+	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
+	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
+	return 0;
+}
+
+int aclint_mtimer_probe_all(const struct fdt *fdt)
+{
+	int node = -1, found = 0;
+
+	while ((node = fdt_find_compatible(fdt, node, "riscv,aclint-mtimer")) >= 0)
+		if (fdt_node_is_enabled(fdt, node) && probe_aclint(fdt, node) == 0)
+			found++;
+	node = -1;
+	while ((node = fdt_find_compatible(fdt, node, "sifive,clint0")) >= 0)
+		if (fdt_node_is_enabled(fdt, node) && probe_clint(fdt, node) == 0)
+			found++;
+	node = -1;
+	while ((node = fdt_find_compatible(fdt, node, "riscv,clint0")) >= 0)
+		if (fdt_node_is_enabled(fdt, node) && probe_clint(fdt, node) == 0)
+			found++;
+	return found ? 0 : -1;
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Run-time feature detection.  Every optional CSR is touched under a trap
+ * guard (guard.h): an illegal-instruction trap means "not implemented".
+ */
+#include "features.h"
+#include "guard.h"
+#include "console.h"
+#include "riscv_csr.h"
+
+#define CSR_PMPCFG0      0x3A0
+#define CSR_PMPADDR0     0x3B0
+#define CSR_MHPMCOUNTER0 0xB00
+#define CSR_TSELECT      0x7A0
+#define CSR_TDATA1       0x7A1
+
+static unsigned int popcount(unsigned long v)
+{
+	return (unsigned int)__builtin_popcountl(v);
+}
+
+static void probe_pmp(struct hart_features *f)
+{
+	unsigned long v;
+	unsigned int i;
+
+	/* Entries are OFF at reset, so writing their address is harmless. */
+	for (i = 0; i < 64; i++) {
+		if (csr_write_num(CSR_PMPADDR0 + i, -1UL) ||
+		    csr_read_num(CSR_PMPADDR0 + i, &v) || !v)
+			break;
+		csr_write_num(CSR_PMPADDR0 + i, 0);
+	}
+	f->pmp_count = i;
+	if (!i)
+		return;
+	/* Granularity: with entry 0 OFF, the low G-1 bits read back as zero
+	 * (privileged spec, "Physical Memory Protection", granularity). */
+	csr_write_num(CSR_PMPCFG0, 0);
+	csr_write_num(CSR_PMPADDR0, -1UL);
+	csr_read_num(CSR_PMPADDR0, &v);
+	csr_write_num(CSR_PMPADDR0, 0);
+	f->pmp_granularity = (unsigned int)__builtin_ctzl(v) + 2;
+}
+
+static void probe_hpm(struct hart_features *f)
+{
+	unsigned long v;
+	unsigned int i;
+
+	for (i = 3; i < 32; i++) {
+		if (csr_write_num(CSR_MHPMCOUNTER0 + i, -1UL) ||
+		    csr_read_num(CSR_MHPMCOUNTER0 + i, &v) || !v)
+			continue;
+		csr_write_num(CSR_MHPMCOUNTER0 + i, 0);
+		f->hpm_mask |= 1u << i;
+		if (!f->hpm_width)
+			f->hpm_width = 64 - (unsigned int)__builtin_clzl(v);
+	}
+}
+
+static void probe_triggers(struct hart_features *f)
+{
+	unsigned long v, tdata1;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++) {
+		if (csr_write_num(CSR_TSELECT, i) || csr_read_num(CSR_TSELECT, &v) || v != i)
+			break;
+		if (csr_read_num(CSR_TDATA1, &tdata1))
+			break;
+		/* tdata1.type (top 4 bits): 0 means no trigger at this index. */
+		if ((tdata1 >> 60) == 0)
+			break;
+		f->trigger_types |= 1u << (tdata1 >> 60);
+	}
+	f->trigger_count = i;
+	if (i)
+		csr_write_num(CSR_TSELECT, 0);
+}
+
+/* Write all-ones into satp's / hgatp's ID field with a paging mode set and
+ * count what sticks.  M-mode does not translate, so this is harmless. */
+static void probe_id_bits(struct hart_features *f)
+{
+	unsigned long v;
+
+	csr_write(satp, (8UL << SATP_MODE_SHIFT) | (SATP_ASID_MASK << SATP_ASID_SHIFT));
+	v = csr_read(satp);
+	csr_write(satp, 0);
+	f->asid_bits = popcount((v >> SATP_ASID_SHIFT) & SATP_ASID_MASK);
+	if (f->h) {
+		csr_write_guarded(0x680, (8UL << 60) | (HGATP_VMID_MASK << HGATP_VMID_SHIFT));
+		csr_read_guarded(0x680, &v);
+		csr_write_guarded(0x680, 0);
+		f->vmid_bits = popcount((v >> HGATP_VMID_SHIFT) & HGATP_VMID_MASK);
+	}
+	sfence_vma_all();
+}
+
+void features_probe(struct hart_features *f)
+{
+	unsigned long misa = csr_read(misa), v;
+
+	*f = (struct hart_features){ 0 };
+	f->h = misa & (1UL << ('H' - 'A'));
+	f->f = misa & (1UL << ('F' - 'A'));
+	f->d = misa & (1UL << ('D' - 'A'));
+	f->v = misa & (1UL << ('V' - 'A'));
+	f->menvcfg = csr_read_guarded(0x30A, &v) == 0;
+	f->sstc = csr_read_guarded(0x14D, &v) == 0;
+	f->sscofpmf = csr_read_guarded(0xDA0, &v) == 0;
+	f->smstateen = csr_read_guarded(0x30C, &v) == 0;
+	probe_pmp(f);
+	probe_hpm(f);
+	probe_triggers(f);
+	probe_id_bits(f);
+}
+
+void features_print(const struct hart_features *f)
+{
+	unsigned int t;
+
+	printf("Features         : %s%s%s%s%s%s\n", f->sstc ? "sstc " : "",
+	       f->sscofpmf ? "sscofpmf " : "", f->h ? "h " : "",
+	       f->smstateen ? "smstateen " : "", f->f ? "f " : "", f->d ? "d" : "");
+	printf("PMP              : %u entries, granularity %lu bytes\n", f->pmp_count,
+	       f->pmp_count ? 1UL << f->pmp_granularity : 0UL);
+	printf("HPM counters     : %u (mask 0x%x), %u bits\n", popcount(f->hpm_mask),
+	       f->hpm_mask, f->hpm_width);
+	printf("Debug triggers   : %u, types", f->trigger_count);
+	for (t = 0; t < 16; t++)
+		if (f->trigger_types & (1u << t))
+			printf(" %u", t);
+	printf("\nASID / VMID bits : %u / %u\n", f->asid_bits, f->vmid_bits);
+}

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * HSM state machine (SBI spec, HSM extension).  A STOPPED hart waits in
+ * hsm_stopped_loop with only the machine software interrupt enabled;
+ * hart_start claims it with a compare-and-swap (so two starters cannot both
+ * win), fills in the entry point, publishes START_PENDING and sends an IPI.
+ */
+#include "hsm.h"
+#include "ipi.h"
+#include "platform.h"
+#include "riscv_csr.h"
+
+static bool hsm_cas(struct hart *h, int from, int to)
+{
+	return __atomic_compare_exchange_n(&h->hsm_state, &from, to, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* "Executable access to the address" by S-mode: in RAM, outside firmware. */
+bool hsm_entry_addr_ok(unsigned long addr)
+{
+	return platform_smode_range_ok(addr, 2);
+}
+
+long hsm_hart_start(unsigned long hartid, unsigned long addr, unsigned long opaque)
+{
+	struct hart *target = hart_by_id(hartid);
+
+	if (!target)
+		return SBI_ERR_INVALID_PARAM;
+	if (!hsm_entry_addr_ok(addr))
+		return SBI_ERR_INVALID_ADDRESS;
+	if (!hsm_cas(target, SBI_HSM_STATE_STOPPED, HSM_CLAIMED))
+		return SBI_ERR_ALREADY_AVAILABLE;
+	target->next_addr = addr;
+	target->next_arg1 = opaque;
+	target->next_mode = PRV_S;
+	__atomic_store_n(&target->hsm_state, SBI_HSM_STATE_START_PENDING, __ATOMIC_RELEASE);
+	ipi_post(target, IPI_EVENT_WAKE);
+	return SBI_SUCCESS;
+}
+
+static void hart_quiesce(struct hart *self)
+{
+	(void)self;
+	/* Nothing of S-mode's may fire while the hart is stopped. */
+	csr_write(mie, MIP_MSIP);
+	csr_clear(mip, MIP_SSIP | MIP_STIP);
+}
+
+void hsm_stopped_loop(struct hart *self)
+{
+	hart_quiesce(self);
+	/* From hart_stop; at boot the state is already STOPPED (or a start
+	 * may already be pending, which must not be lost). */
+	hsm_cas(self, SBI_HSM_STATE_STOP_PENDING, SBI_HSM_STATE_STOPPED);
+	while (__atomic_load_n(&self->hsm_state, __ATOMIC_ACQUIRE) != SBI_HSM_STATE_START_PENDING)
+		ipi_wait_and_handle(self);
+	ipi_handle_pending(self);
+	/* The fences this hart skipped while stopped. */
+	sfence_vma_all();
+	fence_i();
+	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
+	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, self->next_mode);
+}
+
+long hsm_hart_stop(void)
+{
+	struct hart *self = hart_self();
+
+	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
+		return SBI_ERR_FAILED;
+	hart_reset_stack_and_call(hsm_stopped_loop, self);
+}
+
+long hsm_hart_get_status(unsigned long hartid)
+{
+	struct hart *target = hart_by_id(hartid);
+	int state;
+
+	if (!target)
+		return SBI_ERR_INVALID_PARAM;
+	state = __atomic_load_n(&target->hsm_state, __ATOMIC_ACQUIRE);
+	return state == HSM_CLAIMED ? SBI_HSM_STATE_START_PENDING : state;
+}
+
+/* Sleep until an interrupt S-mode has enabled is pending.  M-level events
+ * (IPIs, the emulated S timer) are handled here and may make one pending. */
+static void suspend_wait(struct hart *self)
+{
+	while (!(csr_read(mip) & csr_read(mie) & MIP_S_ALL))
+		ipi_wait_and_handle(self);
+}
+
+static bool suspend_type_valid(uint32_t type)
+{
+	/* Only the two default types exist here; everything else is reserved
+	 * or an unimplemented platform-specific type: INVALID_PARAM. */
+	return type == SBI_HSM_SUSPEND_RET_DEFAULT || type == SBI_HSM_SUSPEND_NON_RET_DEFAULT;
+}
+
+static void non_retentive_resume(struct hart *self)
+{
+	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, PRV_S);
+}
+
+long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long opaque)
+{
+	struct hart *self = hart_self();
+	bool retentive = !(type & SBI_HSM_SUSPEND_NON_RET_BIT);
+
+	if (!suspend_type_valid(type))
+		return SBI_ERR_INVALID_PARAM;
+	if (!retentive && !hsm_entry_addr_ok(resume_addr))
+		return SBI_ERR_INVALID_ADDRESS;
+	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPENDED))
+		return SBI_ERR_FAILED;
+	suspend_wait(self);
+	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
+	if (retentive)
+		return SBI_SUCCESS;
+	self->next_addr = resume_addr;
+	self->next_arg1 = opaque;
+	hart_reset_stack_and_call(non_retentive_resume, self);
+}

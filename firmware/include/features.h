@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef FIRMWARE_FEATURES_H
+#define FIRMWARE_FEATURES_H
+
+#include "hart.h"
+
+/* Probe this hart's CSRs under trap guards (never assume a feature). */
+void features_probe(struct hart_features *f);
+void features_print(const struct hart_features *f);
+
+/* pmp.c: S/U-mode may use everything but the firmware region. */
+int pmp_protect_firmware(const struct hart_features *f, uint64_t base, uint64_t size);
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Per-hart state.  Each hart owns one HART_STACK_SIZE region, aligned to its
+ * size; struct hart sits at the top of the region and the M-mode stack grows
+ * down below it.  mscratch holds the struct's address while S/U-mode runs, and
+ * M-mode code finds its own struct from sp (hart_self), so no register of the
+ * interrupted context is needed to find it.
+ */
+#ifndef FIRMWARE_HART_H
+#define FIRMWARE_HART_H
+
+#define MAX_HARTS          32
+#define HART_STACK_SHIFT   13
+#define HART_STACK_SIZE    (1 << HART_STACK_SHIFT)
+#define HART_STRUCT_SIZE   512    /* space reserved for struct hart */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+#include <stdbool.h>
+#include "sbi_spec.h"
+
+/* Bits of hart.ipi_pending: work another hart asked this hart to do. */
+#define IPI_EVENT_SSIP   (1u << 0)   /* raise a supervisor software interrupt */
+#define IPI_EVENT_FENCE  (1u << 1)   /* run the fences in fence_from */
+#define IPI_EVENT_WAKE   (1u << 2)   /* just wake up and re-check state */
+
+enum fence_kind {
+	FENCE_I,
+	FENCE_SFENCE_VMA,
+	FENCE_SFENCE_VMA_ASID,
+	FENCE_HFENCE_GVMA_VMID,
+	FENCE_HFENCE_GVMA,
+	FENCE_HFENCE_VVMA_ASID,
+	FENCE_HFENCE_VVMA,
+};
+
+struct fence_request {
+	enum fence_kind kind;
+	unsigned long start, size, id;  /* id: ASID or VMID */
+};
+
+/* What probing found on this hart (features.c). */
+struct hart_features {
+	bool sstc, sscofpmf, h, smstateen, f, d, v;
+	bool menvcfg;
+	unsigned int pmp_count;          /* implemented pmpaddr registers */
+	unsigned int pmp_granularity;    /* log2 bytes */
+	uint32_t hpm_mask;               /* bit n: mhpmcounter n exists (3..31) */
+	unsigned int hpm_width;          /* bits of the first implemented one */
+	unsigned int trigger_count;
+	uint32_t trigger_types;          /* bit t: some trigger supports type t */
+	unsigned int asid_bits, vmid_bits;
+};
+
+struct hart {
+	unsigned long hartid;
+	unsigned int index;              /* position in the hart table */
+	volatile int hsm_state;          /* SBI_HSM_STATE_* or HSM_CLAIMED */
+	unsigned long next_addr, next_arg1;  /* hart_start / resume target */
+	unsigned long next_mode;         /* PRV_S or PRV_U */
+
+	volatile uint32_t ipi_pending;   /* IPI_EVENT_* */
+	volatile uint64_t fence_from;    /* bit i: hart i asked for a fence */
+	struct fence_request fence;      /* this hart's outstanding request */
+	volatile long fence_outstanding; /* acks still awaited */
+
+	volatile uint32_t *msip;         /* ACLINT MSWI / CLINT register */
+	volatile uint64_t *mtimecmp;     /* ACLINT MTIMER / CLINT register */
+
+	struct hart_features feat;
+};
+
+_Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");
+
+/* Internal HSM state: a starter has claimed a stopped hart and is filling
+ * in next_addr; reported as START_PENDING. */
+#define HSM_CLAIMED  100
+
+static inline struct hart *hart_self(void)
+{
+	unsigned long sp;
+	__asm__("mv %0, sp" : "=r"(sp));
+	return (struct hart *)((sp | (HART_STACK_SIZE - 1)) + 1 - HART_STRUCT_SIZE);
+}
+
+extern unsigned int hart_count;
+extern unsigned long hart_ids[MAX_HARTS];
+extern struct hart *hart_table[MAX_HARTS];
+
+/* The struct of hart `hartid`, or NULL when the platform has no such hart. */
+struct hart *hart_by_id(unsigned long hartid);
+struct hart *hart_by_index(unsigned int index);
+
+/*
+ * Walk a hart mask as the SBI binary encoding defines it (hart_mask_base -1:
+ * every hart).  Returns SBI_ERR_INVALID_PARAM if any selected hartid is not
+ * a hart of the platform, else calls fn for each (stopping at its first
+ * error, which is returned).
+ */
+typedef long (*hart_mask_fn)(struct hart *target, void *arg);
+long hart_mask_validate(unsigned long mask, unsigned long base);
+long hart_mask_for_each(unsigned long mask, unsigned long base, hart_mask_fn fn, void *arg);
+
+/* Never-returning transfers (entry.S). */
+void __attribute__((noreturn)) hart_enter_lower(unsigned long addr, unsigned long a0,
+						unsigned long a1, unsigned long mode);
+void __attribute__((noreturn)) hart_reset_stack_and_call(void (*fn)(struct hart *),
+							 struct hart *h);
+#endif
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Firmware IPIs: events one hart posts to another through the MSWI. */
+#ifndef FIRMWARE_IPI_H
+#define FIRMWARE_IPI_H
+
+#include "hart.h"
+
+void ipi_post(struct hart *target, uint32_t events);
+/* Run every event posted to this hart (machine software interrupt). */
+void ipi_handle_pending(struct hart *self);
+/* Sleep until an interrupt is pending, running posted events. */
+void ipi_wait_and_handle(struct hart *self);
+
+/* tlb.c */
+void fence_run_local(const struct fence_request *req);
+void fence_handle_requests(struct hart *self);
+long fence_remote(unsigned long mask, unsigned long base, const struct fence_request *req);
+
+/* timer.c */
+void timer_set_smode_deadline(struct hart *self, uint64_t stime);
+void timer_handle_mtip(struct hart *self);
+uint64_t timer_now(void);
+
+#endif

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What the firmware knows about the machine, all of it read from the DTB at
+ * cold boot (platform/generic.c) except the few per-board defaults a
+ * platform descriptor supplies (platform/qemu_virt.c).
+ */
+#ifndef FIRMWARE_PLATFORM_H
+#define FIRMWARE_PLATFORM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "fdt.h"
+
+#define PLATFORM_MAX_RAM 8
+
+struct mem_region {
+	uint64_t base, size;
+};
+
+struct reset_action {
+	bool present;
+	volatile void *reg;
+	uint32_t value, mask;
+	unsigned int width;          /* bytes: 1, 2 or 4 */
+};
+
+struct platform {
+	char model[64];
+	const char *name;            /* descriptor name */
+	struct mem_region ram[PLATFORM_MAX_RAM];
+	unsigned int ram_count;
+	uint64_t fw_base, fw_size;   /* firmware region, protected by PMP */
+	uint64_t timebase_hz;
+
+	volatile uint64_t *mtime;    /* NULL: no M-mode timer found */
+	struct reset_action poweroff, reboot;
+	/* sifive,test0 finisher, used to report "system failure" shutdowns. */
+	volatile uint32_t *test_finisher;
+
+	unsigned int dt_hart_count;  /* harts in the DTB (may exceed MAX_HARTS) */
+	unsigned long next_addr, next_mode, next_hartid;
+	unsigned long dtb_addr;
+};
+
+extern struct platform platform;
+
+/* A board: its name, how to recognise it and its fallbacks. */
+struct platform_desc {
+	const char *name;
+	const char *compatible;      /* root node compatible, NULL = any */
+	uintptr_t early_uart;        /* ns16550 for errors before the DTB is read */
+	unsigned int early_uart_shift;
+};
+
+const struct platform_desc *platform_match(const struct fdt *fdt);
+extern const struct platform_desc platform_qemu_virt, platform_generic;
+
+/* Parse the DTB into `platform` and the hart table; 0 or a message. */
+const char *platform_parse_fdt(const struct fdt *fdt);
+
+/* Memory checks for addresses S-mode passes in. */
+bool platform_range_in_ram(uint64_t base, uint64_t size);
+bool platform_range_overlaps_fw(uint64_t base, uint64_t size);
+/* S-mode may access [base, base + size): in RAM, not firmware, no wrap. */
+bool platform_smode_range_ok(uint64_t base, uint64_t size);
+
+#endif

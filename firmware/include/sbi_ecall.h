@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SBI extensions are data: each firmware/sbi/<ext>.c defines one
+ * struct sbi_extension and registers it with SBI_EXTENSION(); the linker
+ * collects them (section .sbi_ext) and sbi_ecall_init() builds the hashed
+ * EID table that sbi_ecall_handle() dispatches through.
+ */
+#ifndef FIRMWARE_SBI_ECALL_H
+#define FIRMWARE_SBI_ECALL_H
+
+#include <stdbool.h>
+#include "sbi_spec.h"
+
+struct sbiret {
+	long error;
+	long value;
+};
+
+typedef struct sbiret (*sbi_ext_handler)(unsigned long a0, unsigned long a1,
+					 unsigned long a2, unsigned long a3,
+					 unsigned long a4, unsigned long a5,
+					 unsigned long fid);
+
+struct sbi_extension {
+	const char *name;
+	unsigned long eid_first, eid_last;  /* a small range (legacy) or one EID */
+	bool (*available)(void);            /* NULL: always */
+	sbi_ext_handler handle;
+};
+
+#define SBI_EXTENSION(ext) \
+	static const struct sbi_extension *const sbi_ext_ptr_##ext \
+	__attribute__((used, section(".sbi_ext"))) = &ext
+
+#define SBI_RET(err, val) ((struct sbiret){ .error = (err), .value = (long)(val) })
+#define SBI_ERR(err) SBI_RET(err, 0)
+
+void sbi_ecall_init(void);
+bool sbi_extension_available(unsigned long eid);
+/* Names of the available extensions, for the banner. */
+void sbi_ecall_print_extensions(void);
+
+#define SBI_IMPL_ID       0x7ace      /* "tracesbi"; not in the spec's table */
+#define SBI_IMPL_VERSION  0x00010000  /* major << 16 | minor */
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef FIRMWARE_TRAP_H
+#define FIRMWARE_TRAP_H
+
+#include "trap_regs.h"
+
+void trap_entry(void);
+void trap_handler(struct trap_regs *regs);
+/* Deliver `trap` to S-mode as if delegation had: sepc/scause/stval, sstatus
+ * SPP/SPIE/SIE, then continue at stvec. */
+void trap_redirect(struct trap_regs *regs, const struct trap_info *trap);
+
+/*
+ * Emulation hooks for later work (CSR and MMIO emulation, counting of
+ * firmware events).  Return true when the trap was handled and regs->mepc
+ * advanced; false leaves it to be redirected to S-mode.
+ */
+bool trap_emulate_illegal_insn(struct trap_regs *regs, unsigned long insn);
+
+#endif

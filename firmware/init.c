@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Boot flow (see docs/ARCHITECTURE.md):
+ *   entry.S  lottery; the winner runs cold_boot on the boot stack
+ *   cold_boot  DTB -> platform + hart table + devices, DT fix-up, ecall table,
+ *              next stage from the fw_dynamic info, wakes the other harts
+ *   hart_warm_boot  on every hart, on its own stack: probe features, set the
+ *              M-mode CSRs and PMP; the winner prints the banner and starts
+ *              the next-stage hart; then every hart enters the HSM stopped
+ *              loop, from which the next-stage hart leaves at once.
+ */
+#include <string.h>
+#include "hart.h"
+#include "hsm.h"
+#include "ipi.h"
+#include "trap.h"
+#include "features.h"
+#include "platform.h"
+#include "drivers.h"
+#include "console.h"
+#include "sbi_ecall.h"
+#include "riscv_csr.h"
+#include "guard.h"
+
+#define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
+#define FW_DYNAMIC_MAX_VERSION 2
+#define FW_DEFAULT_NEXT    0x80200000UL
+#define TRACESBI_VERSION   "0.1"
+
+/* The fw_dynamic info block QEMU (and other loaders) pass in a2. */
+struct fw_dynamic_info {
+	unsigned long magic, version, next_addr, next_mode, options, boot_hart;
+};
+#define FW_DYNAMIC_MODE_U 0
+#define FW_DYNAMIC_MODE_S 1
+
+extern char hart_stacks[];
+extern volatile uint32_t boot_done;
+extern char _fw_start[], _fw_end[];
+int fdt_fixup(void *dtb);
+const char *platform_probe_devices(const struct fdt *fdt);
+
+static unsigned long boot_hartid;
+static const char *fixup_error;
+static const char *next_note;
+
+static void __attribute__((noreturn)) boot_fail(const struct platform_desc *pd, const char *what,
+						const char *why)
+{
+	if (!console_present() && pd && pd->early_uart)
+		ns16550_init_early(pd->early_uart, pd->early_uart_shift);
+	printf("\ntracesbi: boot failed: %s: %s\n", what, why);
+	for (;;)
+		wfi();
+}
+
+static void build_hart_table(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < hart_count; i++) {
+		struct hart *h = (struct hart *)(hart_stacks + (i + 1) * HART_STACK_SIZE -
+						 HART_STRUCT_SIZE);
+
+		h->hartid = hart_ids[i];
+		h->index = i;
+		h->hsm_state = SBI_HSM_STATE_STOPPED;
+		hart_table[i] = h;
+	}
+}
+
+/* Read the fw_dynamic block under a trap guard: QEMU puts it in its boot
+ * ROM, which is not RAM, and a2 may hold anything on other loaders. */
+static bool read_fw_dynamic(unsigned long addr, struct fw_dynamic_info *info)
+{
+	unsigned long *w = (unsigned long *)info;
+	unsigned int i, words = sizeof(*info) / sizeof(unsigned long);
+
+	if (!addr || addr & 7 || platform_range_overlaps_fw(addr, sizeof(*info)))
+		return false;
+	for (i = 0; i < words; i++)
+		if (load_u64_guarded(addr + i * sizeof(unsigned long), &w[i]))
+			return false;
+	return info->magic == FW_DYNAMIC_MAGIC && info->version <= FW_DYNAMIC_MAX_VERSION;
+}
+
+/* Next stage: the fw_dynamic block when it is valid, else the default. */
+static void choose_next_stage(unsigned long info_addr, unsigned long winner)
+{
+	struct fw_dynamic_info info;
+
+	platform.next_addr = FW_DEFAULT_NEXT;
+	platform.next_mode = PRV_S;
+	platform.next_hartid = winner;
+	if (!read_fw_dynamic(info_addr, &info)) {
+		next_note = "no fw_dynamic info: default address";
+		return;
+	}
+	if (!platform_smode_range_ok(info.next_addr, 4)) {
+		next_note = "fw_dynamic next_addr unusable: default address";
+	} else {
+		platform.next_addr = info.next_addr;
+		next_note = "from fw_dynamic info";
+	}
+	if (info.next_mode == FW_DYNAMIC_MODE_U)
+		platform.next_mode = PRV_U;
+	else if (info.next_mode != FW_DYNAMIC_MODE_S)
+		next_note = "fw_dynamic next_mode unsupported: S-mode";
+	if (info.version >= 2 && info.boot_hart != -1UL && hart_by_id(info.boot_hart))
+		platform.next_hartid = info.boot_hart;
+}
+
+void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
+{
+	const struct platform_desc *pd;
+	const char *err;
+	struct fdt fdt;
+	unsigned int i;
+	int rc;
+
+	boot_hartid = hartid;
+	if (!dtb || dtb & 7)
+		boot_fail(platform_match(NULL), "device tree", "no DTB address in a1");
+	rc = fdt_open(&fdt, (const void *)dtb, 4u << 20);
+	if (rc < 0)
+		boot_fail(&platform_qemu_virt, "device tree", fdt_strerror(rc));
+	pd = platform_match(&fdt);
+	platform.name = pd->name;
+	platform.dtb_addr = dtb;
+	err = platform_parse_fdt(&fdt);
+	if (err)
+		boot_fail(pd, "device tree", err);
+	build_hart_table();
+	err = platform_probe_devices(&fdt);
+	if (err)
+		boot_fail(pd, "devices", err);
+	choose_next_stage(info, hartid);
+	if (!hart_by_id(platform.next_hartid))
+		platform.next_hartid = hart_ids[0];
+	/* A winner the DTB does not list parks: the next-stage hart boots. */
+	if (!hart_by_id(hartid))
+		boot_hartid = platform.next_hartid;
+	rc = fdt_fixup((void *)dtb);
+	if (rc < 0)
+		fixup_error = fdt_strerror(rc);
+	sbi_ecall_init();
+
+	__atomic_store_n(&boot_done, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < hart_count; i++)
+		if (hart_ids[i] != hartid)
+			aclint_mswi_send(hart_table[i]->msip);
+}
+
+static void print_banner(const struct hart *self)
+{
+	unsigned int i;
+
+	printf("\ntracesbi v%s — SBI %d.%d, implementation ID 0x%x\n", TRACESBI_VERSION,
+	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID);
+	printf("Platform         : %s (%s)\n", platform.model, platform.name);
+	printf("Harts            : %u:", hart_count);
+	for (i = 0; i < hart_count; i++)
+		printf(" %lu", hart_ids[i]);
+	printf(" (boot hart %lu)\n", self->hartid);
+	if (platform.dt_hart_count > hart_count)
+		printf("WARNING          : the DTB has %u harts; tracesbi serves at most %u, "
+		       "the others stay parked\n", platform.dt_hart_count, MAX_HARTS);
+	printf("Firmware         : 0x%lx-0x%lx (%lu KiB region, %lu KiB used)\n",
+	       (unsigned long)platform.fw_base,
+	       (unsigned long)(platform.fw_base + platform.fw_size - 1),
+	       (unsigned long)platform.fw_size >> 10,
+	       (unsigned long)(_fw_end - _fw_start) >> 10);
+	for (i = 0; i < platform.ram_count; i++)
+		printf("RAM              : 0x%lx-0x%lx (%lu MiB)\n",
+		       (unsigned long)platform.ram[i].base,
+		       (unsigned long)(platform.ram[i].base + platform.ram[i].size - 1),
+		       (unsigned long)(platform.ram[i].size >> 20));
+	printf("Timer            : %lu Hz\n", (unsigned long)platform.timebase_hz);
+	features_print(&self->feat);
+	if (self->feat.pmp_count < 2)
+		printf("WARNING          : not enough PMP entries: firmware memory is NOT "
+		       "protected from S-mode\n");
+	printf("SBI extensions   :");
+	sbi_ecall_print_extensions();
+	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,
+	       fixup_error ? ", fix-up failed: " : "", fixup_error ? fixup_error : "");
+	printf("Next             : 0x%lx in %s-mode on hart %lu (%s)\n\n", platform.next_addr,
+	       platform.next_mode == PRV_U ? "U" : "S", platform.next_hartid, next_note);
+}
+
+/* M-mode state every hart sets up for S-mode (and again on HSM start,
+ * since nothing here changes after boot). */
+static void hart_setup_csrs(struct hart *self)
+{
+	const struct hart_features *f = &self->feat;
+	unsigned long deleg, mstatus;
+
+	csr_write(mtvec, trap_entry);
+	/* Delegated exceptions: those S-mode handles itself (as OpenSBI):
+	 * misaligned fetch, breakpoint, U-mode ecall, page faults.  Access
+	 * faults, misaligned loads/stores and illegal instructions come here
+	 * first (emulation), then go to S-mode via trap_redirect. */
+	deleg = (1UL << CAUSE_MISALIGNED_FETCH) | (1UL << CAUSE_BREAKPOINT) |
+		(1UL << CAUSE_USER_ECALL) | (1UL << CAUSE_FETCH_PAGE_FAULT) |
+		(1UL << CAUSE_LOAD_PAGE_FAULT) | (1UL << CAUSE_STORE_PAGE_FAULT);
+	if (f->h)
+		deleg |= (1UL << CAUSE_VS_ECALL) | (1UL << CAUSE_FETCH_GUEST_PAGE_FAULT) |
+			 (1UL << CAUSE_LOAD_GUEST_PAGE_FAULT) | (1UL << CAUSE_VIRTUAL_INSN) |
+			 (1UL << CAUSE_STORE_GUEST_PAGE_FAULT);
+	csr_write(medeleg, deleg);
+	deleg = MIP_SSIP | MIP_STIP | MIP_SEIP;
+	if (f->sscofpmf)
+		deleg |= MIP_LCOFIP;
+	csr_write(mideleg, deleg);
+	csr_write(mcounteren, -1UL);   /* CY, TM, IR and every HPM counter */
+	if (f->menvcfg)
+		csr_write(CSR_MENVCFG, (f->sstc ? MENVCFG_STCE : 0) | csr_read(CSR_MENVCFG));
+	if (f->sstc)
+		csr_write(CSR_STIMECMP, -1UL);
+	mstatus = csr_read(mstatus) & ~(MSTATUS_FS | MSTATUS_VS | MSTATUS_MPRV | MSTATUS_TVM |
+					MSTATUS_TW | MSTATUS_TSR);
+	if (f->f || f->d)
+		mstatus |= MSTATUS_FS_INITIAL;
+	if (f->v)
+		mstatus |= MSTATUS_VS_INITIAL;
+	csr_write(mstatus, mstatus);
+	pmp_protect_firmware(f, platform.fw_base, platform.fw_size);
+	csr_write(mie, MIP_MSIP);
+}
+
+void hart_warm_boot(unsigned long hartid, unsigned long index)
+{
+	struct hart *self = hart_self();
+	struct hart *next;
+
+	(void)index;
+	self->hartid = hartid;
+	aclint_mswi_clear(self->msip);
+	features_probe(&self->feat);
+	hart_setup_csrs(self);
+	if (hartid == boot_hartid) {
+		print_banner(self);
+		next = hart_by_id(platform.next_hartid);
+		next->next_addr = platform.next_addr;
+		next->next_arg1 = platform.dtb_addr;
+		next->next_mode = platform.next_mode;
+		__atomic_store_n(&next->hsm_state, SBI_HSM_STATE_START_PENDING, __ATOMIC_RELEASE);
+		if (next != self)
+			ipi_post(next, IPI_EVENT_WAKE);
+	}
+	hsm_stopped_loop(self);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Where an ecall goes: trap.S (fast path) calls sbi_ecall_handle with the
+ * caller's a0..a7; the EID selects an extension through a small open-
+ * addressed hash table built at boot from the registered descriptors, and
+ * the extension's handler decodes the FID.
+ */
+#include <stddef.h>
+#include "sbi_ecall.h"
+#include "console.h"
+
+#define EID_SLOTS 32     /* power of two, well above the extension count */
+
+struct eid_slot {
+	unsigned long eid;
+	sbi_ext_handler handle;
+};
+
+static struct eid_slot eid_table[EID_SLOTS];
+
+extern const struct sbi_extension *const __sbi_ext_start[], *const __sbi_ext_end[];
+
+static inline unsigned int eid_hash(unsigned long eid)
+{
+	return (unsigned int)(eid ^ (eid >> 7) ^ (eid >> 17)) & (EID_SLOTS - 1);
+}
+
+static void eid_insert(unsigned long eid, sbi_ext_handler handle)
+{
+	unsigned int i = eid_hash(eid);
+
+	while (eid_table[i].handle)
+		i = (i + 1) & (EID_SLOTS - 1);
+	eid_table[i] = (struct eid_slot){ eid, handle };
+}
+
+void sbi_ecall_init(void)
+{
+	const struct sbi_extension *const *p;
+
+	for (p = __sbi_ext_start; p < __sbi_ext_end; p++) {
+		const struct sbi_extension *ext = *p;
+		unsigned long eid;
+
+		if (ext->available && !ext->available())
+			continue;
+		for (eid = ext->eid_first; eid <= ext->eid_last; eid++)
+			eid_insert(eid, ext->handle);
+	}
+}
+
+static sbi_ext_handler eid_lookup(unsigned long eid)
+{
+	unsigned int i = eid_hash(eid);
+
+	for (; eid_table[i].handle; i = (i + 1) & (EID_SLOTS - 1))
+		if (eid_table[i].eid == eid)
+			return eid_table[i].handle;
+	return NULL;
+}
+
+bool sbi_extension_available(unsigned long eid)
+{
+	return eid_lookup(eid) != NULL;
+}
+
+void sbi_ecall_print_extensions(void)
+{
+	const struct sbi_extension *const *p;
+
+	for (p = __sbi_ext_start; p < __sbi_ext_end; p++)
+		if (!(*p)->available || (*p)->available())
+			printf(" %s", (*p)->name);
+}
+
+struct sbiret sbi_ecall_handle(unsigned long a0, unsigned long a1, unsigned long a2,
+			       unsigned long a3, unsigned long a4, unsigned long a5,
+			       unsigned long fid, unsigned long eid)
+{
+	sbi_ext_handler handle = eid_lookup(eid);
+
+	if (!handle)
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+	return handle(a0, a1, a2, a3, a4, a5, fid);
+}

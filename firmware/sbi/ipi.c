@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* IPI extension: send_ipi raises a supervisor software interrupt on each
+ * selected hart (this hart directly, the others through ipi.c). */
+#include "sbi_ecall.h"
+#include "ipi.h"
+#include "riscv_csr.h"
+
+static long send_ssip(struct hart *target, void *self)
+{
+	if (target == self)
+		csr_set(mip, MIP_SSIP);
+	else
+		ipi_post(target, IPI_EVENT_SSIP);
+	return 0;
+}
+
+static struct sbiret ipi_handle(unsigned long a0, unsigned long a1, unsigned long a2,
+				unsigned long a3, unsigned long a4, unsigned long a5,
+				unsigned long fid)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (fid != SBI_IPI_SEND_IPI)
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+	if (!a0 && a1 != (unsigned long)-1)
+		return SBI_ERR(SBI_SUCCESS);
+	return SBI_ERR(hart_mask_for_each(a0, a1, send_ssip, hart_self()));
+}
+
+static const struct sbi_extension sbi_ipi = {
+	.name = "IPI",
+	.eid_first = SBI_EXT_IPI,
+	.eid_last = SBI_EXT_IPI,
+	.handle = ipi_handle,
+};
+SBI_EXTENSION(sbi_ipi);

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The S-mode timer.  With Sstc, S-mode's deadline goes straight into
+ * stimecmp and the hart raises STIP itself.  Without it, the deadline goes
+ * into this hart's MTIMECMP; the machine timer interrupt then raises STIP
+ * for S-mode and masks itself until the next set_timer.
+ */
+#include "ipi.h"
+#include "platform.h"
+#include "riscv_csr.h"
+
+uint64_t timer_now(void)
+{
+	return platform.mtime ? *platform.mtime : csr_read(time);
+}
+
+void timer_set_smode_deadline(struct hart *self, uint64_t stime)
+{
+	if (self->feat.sstc) {
+		csr_write(CSR_STIMECMP, stime);
+		return;
+	}
+	/* TIME: "must clear the pending timer interrupt bit". */
+	csr_clear(mip, MIP_STIP);
+	if (self->mtimecmp)
+		*self->mtimecmp = stime;
+	csr_set(mie, MIP_MTIP);
+}
+
+void timer_handle_mtip(struct hart *self)
+{
+	(void)self;
+	csr_clear(mie, MIP_MTIP);
+	csr_set(mip, MIP_STIP);
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Remote fences (RFENCE).  The calling hart publishes one request in its own
+ * struct, flags itself in each target's fence_from mask, posts
+ * IPI_EVENT_FENCE and sleeps until every target has run the fence and
+ * counted down fence_outstanding.  The last target wakes it.
+ */
+#include "ipi.h"
+#include "riscv_csr.h"
+
+/* Ranges up to this many pages are flushed page by page; larger ones whole. */
+#define FENCE_PAGE_LIMIT 64
+#define PAGE_SIZE 4096UL
+
+static bool range_is_whole(const struct fence_request *r)
+{
+	/* RFENCE: "start_addr and size are both 0, or size is 2^XLEN-1". */
+	return (r->start == 0 && r->size == 0) || r->size == (unsigned long)-1 ||
+	       r->size > FENCE_PAGE_LIMIT * PAGE_SIZE;
+}
+
+static void sfence_range(const struct fence_request *r, bool asid)
+{
+	unsigned long a;
+
+	if (range_is_whole(r)) {
+		if (asid)
+			__asm__ __volatile__("sfence.vma zero, %0" :: "r"(r->id) : "memory");
+		else
+			sfence_vma_all();
+		return;
+	}
+	for (a = r->start & ~(PAGE_SIZE - 1); a < r->start + r->size; a += PAGE_SIZE) {
+		if (asid)
+			__asm__ __volatile__("sfence.vma %0, %1" :: "r"(a), "r"(r->id) : "memory");
+		else
+			__asm__ __volatile__("sfence.vma %0" :: "r"(a) : "memory");
+	}
+}
+
+/* hfence.gvma/hfence.vvma by encoding, so no H-aware assembler is needed:
+ * funct7 0110001 (gvma) / 0010001 (vvma), rs2, rs1, funct3 0, opcode SYSTEM. */
+#define HFENCE(f7, rs1, rs2) \
+	__asm__ __volatile__(".insn r 0x73, 0, " #f7 ", x0, %0, %1" :: "r"(rs1), "r"(rs2) : "memory")
+
+static void hfence_range(const struct fence_request *r, bool gvma, bool with_id)
+{
+	unsigned long a, id = with_id ? r->id : 0;
+
+	if (range_is_whole(r)) {
+		if (gvma) {
+			if (with_id)
+				HFENCE(0x31, 0UL, id);
+			else
+				HFENCE(0x31, 0UL, 0UL);
+		} else {
+			if (with_id)
+				HFENCE(0x11, 0UL, id);
+			else
+				HFENCE(0x11, 0UL, 0UL);
+		}
+		return;
+	}
+	for (a = r->start & ~(PAGE_SIZE - 1); a < r->start + r->size; a += PAGE_SIZE) {
+		/* HFENCE.GVMA takes the guest physical address shifted right by 2. */
+		if (gvma)
+			HFENCE(0x31, a >> 2, id);
+		else
+			HFENCE(0x11, a, id);
+	}
+}
+
+void fence_run_local(const struct fence_request *r)
+{
+	switch (r->kind) {
+	case FENCE_I:
+		fence_i();
+		break;
+	case FENCE_SFENCE_VMA:
+		sfence_range(r, false);
+		break;
+	case FENCE_SFENCE_VMA_ASID:
+		sfence_range(r, true);
+		break;
+	case FENCE_HFENCE_GVMA_VMID:
+		hfence_range(r, true, true);
+		break;
+	case FENCE_HFENCE_GVMA:
+		hfence_range(r, true, false);
+		break;
+	case FENCE_HFENCE_VVMA_ASID:
+		hfence_range(r, false, true);
+		break;
+	case FENCE_HFENCE_VVMA:
+		hfence_range(r, false, false);
+		break;
+	}
+}
+
+void fence_handle_requests(struct hart *self)
+{
+	uint64_t from = __atomic_exchange_n(&self->fence_from, 0, __ATOMIC_ACQUIRE);
+
+	while (from) {
+		unsigned int i = (unsigned int)__builtin_ctzll(from);
+		struct hart *src = hart_by_index(i);
+
+		from &= from - 1;
+		if (!src)
+			continue;
+		fence_run_local(&src->fence);
+		if (__atomic_sub_fetch(&src->fence_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
+			ipi_post(src, IPI_EVENT_WAKE);
+	}
+}
+
+struct fence_send {
+	struct hart *self;
+	bool local;
+};
+
+static long fence_send_one(struct hart *target, void *arg)
+{
+	struct fence_send *s = arg;
+	int state = target->hsm_state;
+
+	if (target == s->self) {
+		s->local = true;
+		return 0;
+	}
+	/* A hart that is not running S-mode has no translations to fence: it
+	 * flushes everything when it next starts. */
+	if (state == SBI_HSM_STATE_STOPPED || state == HSM_CLAIMED)
+		return 0;
+	__atomic_add_fetch(&s->self->fence_outstanding, 1, __ATOMIC_ACQ_REL);
+	__atomic_fetch_or(&target->fence_from, 1ULL << s->self->index, __ATOMIC_ACQ_REL);
+	ipi_post(target, IPI_EVENT_FENCE);
+	return 0;
+}
+
+long fence_remote(unsigned long mask, unsigned long base, const struct fence_request *req)
+{
+	struct hart *self = hart_self();
+	struct fence_send s = { self, false };
+	long ret = hart_mask_validate(mask, base);
+
+	if (ret)
+		return ret;
+	self->fence = *req;
+	self->fence_outstanding = 0;
+	hart_mask_for_each(mask, base, fence_send_one, &s);
+	if (s.local)
+		fence_run_local(req);
+	while (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE))
+		ipi_wait_and_handle(self);
+	return SBI_SUCCESS;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Trap entry (mtvec, direct mode).  An ecall from S-mode takes the fast path:
+ * only the registers a C call may clobber are saved, a0..a7 go straight to
+ * sbi_ecall_handle (sbi/ecall.c) as its arguments, and its struct sbiret
+ * comes back in a0/a1.  Every other trap saves the full frame and goes to
+ * trap_handler (trap.c).
+ *
+ * While S/U-mode runs, mscratch holds the top of this hart's M-mode stack
+ * (where struct hart sits, see hart.h).  Traps from M-mode never come here:
+ * M-mode runs with MIE clear, and code that may fault runs under a trap guard
+ * (guard.h) with its own mtvec.
+ */
+#include "trap_regs.h"
+#include "riscv_csr.h"
+
+#define X(n) TRAP_REGS_X(n)
+
+	.section .text.trap, "ax"
+	.balign 4
+	.globl trap_entry
+trap_entry:
+	csrrw	sp, mscratch, sp
+	addi	sp, sp, -TRAP_REGS_SIZE
+	sd	t0, X(5)(sp)
+	csrr	t0, mcause
+	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
+	bnez	t0, trap_slow
+
+	/* SBI call.  a0/a1 are results; a2..a7, ra, t0..t6 must survive. */
+	sd	ra, X(1)(sp)
+	sd	t1, X(6)(sp)
+	sd	t2, X(7)(sp)
+	sd	a2, X(12)(sp)
+	sd	a3, X(13)(sp)
+	sd	a4, X(14)(sp)
+	sd	a5, X(15)(sp)
+	sd	a6, X(16)(sp)
+	sd	a7, X(17)(sp)
+	sd	t3, X(28)(sp)
+	sd	t4, X(29)(sp)
+	sd	t5, X(30)(sp)
+	sd	t6, X(31)(sp)
+	call	sbi_ecall_handle
+	csrr	t0, mepc
+	addi	t0, t0, 4
+	csrw	mepc, t0
+	ld	ra, X(1)(sp)
+	ld	t0, X(5)(sp)
+	ld	t1, X(6)(sp)
+	ld	t2, X(7)(sp)
+	ld	a2, X(12)(sp)
+	ld	a3, X(13)(sp)
+	ld	a4, X(14)(sp)
+	ld	a5, X(15)(sp)
+	ld	a6, X(16)(sp)
+	ld	a7, X(17)(sp)
+	ld	t3, X(28)(sp)
+	ld	t4, X(29)(sp)
+	ld	t5, X(30)(sp)
+	ld	t6, X(31)(sp)
+	addi	sp, sp, TRAP_REGS_SIZE
+	csrrw	sp, mscratch, sp
+	mret
+
+trap_slow:
+	sd	x1, X(1)(sp)
+	sd	x3, X(3)(sp)
+	sd	x4, X(4)(sp)
+	sd	x6, X(6)(sp)
+	sd	x7, X(7)(sp)
+	sd	x8, X(8)(sp)
+	sd	x9, X(9)(sp)
+	sd	x10, X(10)(sp)
+	sd	x11, X(11)(sp)
+	sd	x12, X(12)(sp)
+	sd	x13, X(13)(sp)
+	sd	x14, X(14)(sp)
+	sd	x15, X(15)(sp)
+	sd	x16, X(16)(sp)
+	sd	x17, X(17)(sp)
+	sd	x18, X(18)(sp)
+	sd	x19, X(19)(sp)
+	sd	x20, X(20)(sp)
+	sd	x21, X(21)(sp)
+	sd	x22, X(22)(sp)
+	sd	x23, X(23)(sp)
+	sd	x24, X(24)(sp)
+	sd	x25, X(25)(sp)
+	sd	x26, X(26)(sp)
+	sd	x27, X(27)(sp)
+	sd	x28, X(28)(sp)
+	sd	x29, X(29)(sp)
+	sd	x30, X(30)(sp)
+	sd	x31, X(31)(sp)
+	sd	zero, X(0)(sp)
+	csrr	t0, mscratch
+	sd	t0, X(2)(sp)
+	csrr	t0, mepc
+	sd	t0, TRAP_REGS_MEPC(sp)
+	csrr	t0, mstatus
+	sd	t0, TRAP_REGS_MSTATUS(sp)
+
+	mv	a0, sp
+	call	trap_handler
+
+	ld	t0, TRAP_REGS_MEPC(sp)
+	csrw	mepc, t0
+	ld	t0, TRAP_REGS_MSTATUS(sp)
+	csrw	mstatus, t0
+	ld	t0, X(2)(sp)
+	csrw	mscratch, t0
+	ld	x1, X(1)(sp)
+	ld	x3, X(3)(sp)
+	ld	x4, X(4)(sp)
+	ld	x5, X(5)(sp)
+	ld	x6, X(6)(sp)
+	ld	x7, X(7)(sp)
+	ld	x8, X(8)(sp)
+	ld	x9, X(9)(sp)
+	ld	x10, X(10)(sp)
+	ld	x11, X(11)(sp)
+	ld	x12, X(12)(sp)
+	ld	x13, X(13)(sp)
+	ld	x14, X(14)(sp)
+	ld	x15, X(15)(sp)
+	ld	x16, X(16)(sp)
+	ld	x17, X(17)(sp)
+	ld	x18, X(18)(sp)
+	ld	x19, X(19)(sp)
+	ld	x20, X(20)(sp)
+	ld	x21, X(21)(sp)
+	ld	x22, X(22)(sp)
+	ld	x23, X(23)(sp)
+	ld	x24, X(24)(sp)
+	ld	x25, X(25)(sp)
+	ld	x26, X(26)(sp)
+	ld	x27, X(27)(sp)
+	ld	x28, X(28)(sp)
+	ld	x29, X(29)(sp)
+	ld	x30, X(30)(sp)
+	ld	x31, X(31)(sp)
+	addi	sp, sp, TRAP_REGS_SIZE
+	csrrw	sp, mscratch, sp
+	mret

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Accesses made on behalf of the interrupted S/U-mode context: mstatus.MPRV
+ * with MPP (and MPV) of that context, so its translation and permissions
+ * apply, under a trap guard so a fault comes back as data.  Each sequence
+ * sets mstatus, does one access and restores mstatus with 4-byte
+ * instructions only (guard.h).
+ */
+#include <stdbool.h>
+#include "umem.h"
+#include "guard.h"
+#include "riscv_csr.h"
+
+static unsigned long access_mstatus(unsigned long ctx_mstatus, bool exec)
+{
+	unsigned long m = csr_read(mstatus);
+
+	m &= ~(MSTATUS_MPP | MSTATUS_MPV | MSTATUS_MXR | MSTATUS_SUM);
+	m |= ctx_mstatus & (MSTATUS_MPP | MSTATUS_MPV | MSTATUS_SUM | MSTATUS_MXR);
+	if (exec)
+		m |= MSTATUS_MXR;   /* fetch permission: execute-only pages readable */
+	return m | MSTATUS_MPRV;
+}
+
+#define GUARDED_ACCESS(insn, reg_constraint, value, addr, newm)                   \
+	({                                                                        \
+		register unsigned long __flag __asm__("t6");                      \
+		register unsigned long __tval __asm__("t5");                      \
+		unsigned long __old_tvec, __old_m;                                \
+		__asm__ __volatile__(".option push\n.option norvc\n"              \
+			"li t6, 0\n"                                              \
+			"csrrw %[otv], mtvec, %[g]\n"                             \
+			"csrrw %[om], mstatus, %[nm]\n"                           \
+			insn "\n"                                                 \
+			"csrw mstatus, %[om]\n"                                   \
+			"csrw mtvec, %[otv]\n"                                    \
+			".option pop\n"                                           \
+			: [otv] "=&r"(__old_tvec), [om] "=&r"(__old_m),          \
+			  "=&r"(__flag), "=&r"(__tval), reg_constraint(value)     \
+			: [g] "r"(guard_trap_handler), [nm] "r"(newm),            \
+			  [a] "r"(addr)                                           \
+			: "memory");                                              \
+		fault_info(__flag, __tval, fault);                                \
+	})
+
+static int fault_info(unsigned long flag, unsigned long tval, struct trap_info *fault)
+{
+	if (!flag)
+		return 0;
+	fault->cause = flag - 1;
+	fault->tval = tval;
+	return -1;
+}
+
+#define OUT(v) [v] "+&r"(v)
+
+int umem_load_u8(unsigned long mstatus, unsigned long addr, uint8_t *val,
+		 struct trap_info *fault)
+{
+	unsigned long v = 0;
+	int ret = GUARDED_ACCESS("lbu %[v], 0(%[a])", OUT, v, addr,
+				 access_mstatus(mstatus, false));
+	*val = (uint8_t)v;
+	return ret;
+}
+
+int umem_store_u8(unsigned long mstatus, unsigned long addr, uint8_t val,
+		  struct trap_info *fault)
+{
+	unsigned long v = val;
+
+	return GUARDED_ACCESS("sb %[v], 0(%[a])", OUT, v, addr, access_mstatus(mstatus, false));
+}
+
+static int fetch_u16(unsigned long mstatus, unsigned long addr, uint16_t *out,
+		     struct trap_info *fault)
+{
+	unsigned long v = 0;
+	int ret = GUARDED_ACCESS("lhu %[v], 0(%[a])", OUT, v, addr,
+				 access_mstatus(mstatus, true));
+
+	*out = (uint16_t)v;
+	/* A fetch fault is reported as one: load causes become fetch causes. */
+	if (ret && fault->cause == CAUSE_LOAD_PAGE_FAULT)
+		fault->cause = CAUSE_FETCH_PAGE_FAULT;
+	else if (ret && fault->cause == CAUSE_LOAD_ACCESS)
+		fault->cause = CAUSE_FETCH_ACCESS;
+	else if (ret && fault->cause == CAUSE_LOAD_GUEST_PAGE_FAULT)
+		fault->cause = CAUSE_FETCH_GUEST_PAGE_FAULT;
+	return ret;
+}
+
+int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
+		    struct trap_info *fault)
+{
+	uint16_t lo, hi;
+
+	/* Two halves: a 4-byte instruction may straddle a page boundary. */
+	if (fetch_u16(mstatus, addr, &lo, fault))
+		return -1;
+	if ((lo & 3) != 3) {
+		*insn = lo;
+		return 0;
+	}
+	if (fetch_u16(mstatus, addr + 2, &hi, fault))
+		return -1;
+	*insn = (uint32_t)lo | ((uint32_t)hi << 16);
+	return 0;
+}

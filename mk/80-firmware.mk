@@ -1,0 +1,31 @@
+# (Numbered 80 so lib fragments that define FDT_SRCS etc. are read first.)
+# The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
+FW_BUILD   := $(BUILD)/fw
+PICOLIBC   := /usr/lib/picolibc/riscv64-unknown-elf
+FW_INCLUDE := -Ifirmware/include -Ilib/fdt -I$(PICOLIBC)/include
+
+FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c platform/*.c drivers/*/*.c) \
+              $(FDT_SRCS)
+FW_S_SRCS  := $(wildcard firmware/*.S)
+FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
+              $(patsubst %.S,$(FW_BUILD)/%.S.o,$(FW_S_SRCS))
+
+ALL_TARGETS += $(BUILD)/tracesbi.elf $(BUILD)/tracesbi.bin
+
+$(FW_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC_RV) $(RV_CFLAGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
+
+$(FW_BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) $(RV_CFLAGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
+
+$(BUILD)/tracesbi.elf: $(FW_OBJS) linker/tracesbi.ld
+	$(CC_RV) $(RV_CFLAGS) $(RV_LDFLAGS) -T linker/tracesbi.ld -o $@ $(FW_OBJS) \
+		-L$(PICOLIBC)/lib/rv64imac/lp64 -lc $(RV_LIBGCC) -Wl,-Map,$(BUILD)/tracesbi.map
+	@$(CROSS)size $@
+
+$(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
+	$(OBJCOPY_RV) -O binary $< $@
+
+-include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d)
