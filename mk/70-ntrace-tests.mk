@@ -50,3 +50,55 @@ TEST_SUITES += ntrace
 test-ntrace: $(NT_PCS) $(NTRACE_TOOL_BIN)
 	@$(NT_DIR)/selftest.sh $(NT_BUILD)
 	@$(NT_DIR)/roundtrip.sh $(NTRACE_TOOL_BIN) $(NT_BUILD)/roundtrip $(NT_PCS)
+
+# ---- Fuzzing ----------------------------------------------------------------
+# libFuzzer targets: the N-Trace decoder (fixed program image: the corpus
+# program "interp"), the message parser (the dump path) and, when another
+# fragment provides tests/fuzz/fuzz_fdt.c, the devicetree reader.
+
+FUZZ_CC     ?= clang
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_DIR    := $(BUILD)/fuzz
+FUZZ_TIME   ?= 20
+FUZZ_NTRACE_INC  := -Ilib/ntrace -Ilib/rvinsn -I$(FUZZ_DIR)
+FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(wildcard lib/ntrace/*.h lib/rvinsn/*.h)
+
+$(FUZZ_DIR)/fuzz_image.h: tests/fuzz/bin2c.py $(NT_BUILD)/rv64/interp.elf $(NT_BUILD)/rv32/interp.elf
+	@mkdir -p $(@D)
+	python3 $< $@ interp64=$(NT_BUILD)/rv64/interp.elf interp32=$(NT_BUILD)/rv32/interp.elf
+
+$(FUZZ_DIR)/fuzz_ntrace_decoder: tests/fuzz/fuzz_ntrace_decoder.c $(FUZZ_DIR)/fuzz_image.h $(FUZZ_NTRACE_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
+
+$(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DEPS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
+
+# target[:seed directory] for tests/fuzz/run-fuzz.sh
+FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder \
+             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser
+FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser
+
+ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
+$(FUZZ_DIR)/fuzz_fdt: tests/fuzz/fuzz_fdt.c $(FDT_SRCS) $(FDT_HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/fdt -Ilib -o $@ $< $(FDT_SRCS)
+
+# Seeds: the devicetree blobs of the fdt unit tests.
+$(FUZZ_DIR)/seeds/fdt/.done: $(filter %.dtb,$(FDT_TEST_BLOBS))
+	@mkdir -p $(@D)
+	cp $^ $(@D)/ && touch $@
+
+FUZZ_RUNS += $(FUZZ_DIR)/fuzz_fdt:$(FUZZ_DIR)/seeds/fdt
+FUZZ_BINS += $(FUZZ_DIR)/fuzz_fdt $(FUZZ_DIR)/seeds/fdt/.done
+endif
+
+.PHONY: test-fuzz fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+TEST_SUITES += fuzz
+test-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_PCS)
+	@rc=0; tests/fuzz/make-seeds.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(FUZZ_DIR)/seeds || rc=1; \
+	tests/fuzz/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_DIR) $(FUZZ_RUNS) || rc=1; exit $$rc

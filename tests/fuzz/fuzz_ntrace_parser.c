@@ -1,0 +1,86 @@
+/*
+ * libFuzzer target: the N-Trace message parser (the path of `ntrace dump`)
+ * on arbitrary bytes.
+ *
+ * Input: byte 0 = stream format (XLEN, SRC width, address MSB extension),
+ * then the stream.  Checks, besides the sanitizers:
+ *  - every call consumes input or reports the end (no endless loop), and
+ *    parsed messages lie inside the buffer;
+ *  - every message parsed without error is written back by ntrace_msg_write
+ *    and parses again to the same fields: writer and parser share one layout
+ *    table (Table 8) and must agree.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace.h"
+
+#define OPT_RV32      (1u << 0)
+#define OPT_EXT_ADDR  (1u << 1)
+#define OPT_SRC_SHIFT 2         /* bits 2..5: SRC width 0..15, > 12 = 12 */
+
+static void check_rewrite(const struct ntrace_format *fmt, const struct ntrace_msg *m)
+{
+	uint8_t out[NTRACE_MAX_MSG_BYTES + 32];
+	struct ntrace_msg again;
+	struct ntrace_error err;
+	size_t pos = 0;
+	int n;
+
+	n = ntrace_msg_write(fmt, m, out, sizeof(out));
+	if (n <= 0)
+		abort();        /* the parser accepted what the writer refuses */
+	if (ntrace_msg_parse(fmt, out, (size_t)n, &pos, &again, &err) != 1 ||
+	    pos != (size_t)n)
+		abort();
+	if (again.present != m->present)
+		abort();
+	for (unsigned f = 0; f < NTRACE_FLD_COUNT; f++)
+		if (ntrace_msg_has(m, f) && again.val[f] != m->val[f])
+			abort();
+	/* Names used by the dump path. */
+	if (!ntrace_tcode_name((unsigned)m->val[NTRACE_FLD_TCODE]))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ntrace_format fmt;
+	struct ntrace_msg m;
+	struct ntrace_error err;
+	size_t pos = 0;
+	unsigned src;
+
+	if (size < 1)
+		return 0;
+	memset(&fmt, 0, sizeof(fmt));
+	fmt.xlen = (data[0] & OPT_RV32) ? 32 : 64;
+	fmt.extend_addr_msb = data[0] & OPT_EXT_ADDR;
+	src = (data[0] >> OPT_SRC_SHIFT) & 0xf;
+	fmt.src_bits = (uint8_t)(src > NTRACE_MAX_SRC ? NTRACE_MAX_SRC : src);
+	data++;
+	size--;
+
+	for (;;) {
+		size_t before = pos;
+		int rc = ntrace_msg_parse(&fmt, data, size, &pos, &m, &err);
+
+		if (rc == 0) {
+			if (pos != size)
+				abort();
+			break;
+		}
+		if (pos <= before || pos > size)
+			abort();        /* no progress, or beyond the input */
+		if (rc == 1) {
+			if (m.offset < before || m.offset + m.length > pos)
+				abort();
+			check_rewrite(&fmt, &m);
+		} else if (rc > 0 || -rc >= NTRACE_ERR_COUNT ||
+			   !ntrace_strerror(rc) || err.offset > size) {
+			abort();
+		}
+	}
+	return 0;
+}

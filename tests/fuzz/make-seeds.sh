@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Seed corpora for the N-Trace fuzz targets: real encodings of the corpus
+# program "interp" (the image fuzz_ntrace_decoder embeds), one per option
+# set, prefixed with the option bytes each target reads first.
+#
+#   make-seeds.sh NTRACE_TOOL CORPUS_DIR OUTDIR
+#
+# Writes OUTDIR/decoder/* and OUTDIR/parser/*.  Prints one PASS:/FAIL: line.
+set -u
+tool=$1
+corpus=$2
+out=$3
+mkdir -p "$out/decoder" "$out/parser"
+rm -f "$out"/decoder/* "$out"/parser/*
+
+# name|decoder option byte (see fuzz_ntrace_decoder.c, without the RV32
+# bit)|call-stack depth|parser format byte (fuzz_ntrace_parser.c, without
+# the RV32 bit)|encoder options
+SETS=(
+    "btm|2|0|0|--mode btm"
+    "htm|0|0|0|--mode htm"
+    "htm-cs8-irm1|4|8|0|--mode htm --callstack 8 --implicit-return-mode 1"
+    "htm-cs8-irm3|4|8|0|--mode htm --callstack 8 --implicit-return-mode 3"
+    "htm-seq-jump|8|0|0|--mode htm --seq-jump"
+    "htm-ext-addr|16|0|2|--mode htm --ext-addr"
+    "htm-src4|128|0|16|--mode htm --src 5 --src-bits 4"
+    "htm-timestamp|0|0|0|--mode htm --timestamp"
+    "htm-repeat-history|0|0|0|--mode htm --repeat-history"
+    "btm-repeat-branch|2|0|0|--mode btm --repeat-branch"
+)
+made=0
+failed=""
+for xlen in 64 32; do
+    elf=$corpus/rv$xlen/interp.elf
+    pcs=$corpus/rv$xlen/interp.pcs
+    rv32bit=$([ $xlen = 32 ] && echo 1 || echo 0)
+    for entry in "${SETS[@]}"; do
+        IFS='|' read -r name dopt depth popt opts <<<"$entry"
+        nex=$out/interp-rv$xlen-$name.nex
+        # shellcheck disable=SC2086
+        if ! "$tool" encode --elf "$elf" --pcs "$pcs" --out "$nex" --xlen $xlen $opts \
+                2>"$out/err"; then
+            failed="$failed rv$xlen-$name($(head -c 100 "$out/err"))"
+            continue
+        fi
+        { printf "\\$(printf %03o $((dopt | rv32bit)))\\$(printf %03o "$depth")"; cat "$nex"; } \
+            >"$out/decoder/interp-rv$xlen-$name"
+        { printf "\\$(printf %03o $((popt | rv32bit)))"; cat "$nex"; } \
+            >"$out/parser/interp-rv$xlen-$name"
+        rm -f "$nex"
+        made=$((made + 1))
+    done
+done
+rm -f "$out/err"
+if [ -n "$failed" ]; then
+    echo "FAIL: fuzz seeds: encoding failed for:$failed"
+    exit 1
+fi
+echo "PASS: fuzz seeds: $made real .nex encodings of interp"

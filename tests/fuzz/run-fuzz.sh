@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs libFuzzer targets for a bounded time each and prints one PASS:/FAIL:
+# line per target (FAIL names the crash file libFuzzer wrote).
+#
+#   run-fuzz.sh SECONDS WORKDIR TARGET[:SEEDDIR]...
+#
+# WORKDIR/corpus/NAME keeps the inputs found so far (reused by later runs),
+# WORKDIR/artifacts/ receives crash/leak/timeout files.
+set -u
+secs=$1
+work=$2
+shift 2
+failed=0
+mkdir -p "$work/artifacts"
+for spec in "$@"; do
+    bin=${spec%%:*}
+    seeds=
+    [ "$spec" != "$bin" ] && seeds=${spec#*:}
+    name=$(basename "$bin")
+    mkdir -p "$work/corpus/$name"
+    log=$work/$name.log
+    before=$(ls "$work/artifacts" | wc -l)
+    # shellcheck disable=SC2086
+    "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$work/artifacts/$name-" "$work/corpus/$name" $seeds >"$log" 2>&1
+    rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ $rc -eq 0 ]; then
+        echo "PASS: fuzz $name: ${runs:-?} runs in ${secs}s, no crash"
+    else
+        crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        [ -z "$crash" ] && [ "$(ls "$work/artifacts" | wc -l)" -gt "$before" ] &&
+            crash="$work/artifacts/$(ls -t "$work/artifacts" | head -1)"
+        echo "FAIL: fuzz $name: exit status $rc, crash file ${crash:-none} (log $log)"
+        grep -m3 -E "ERROR: |SUMMARY: |runtime error" "$log" | sed 's/^/    /'
+        failed=1
+    fi
+done
+exit $failed
