@@ -19,11 +19,18 @@ TEST_SUITES += linux linux-opensbi uboot uboot-opensbi
 linux-kernel:
 	@BUILD=$(BUILD) scripts/build-linux.sh
 
+# Two boots: the kernel's timer through Sstc, then through SBI TIME.
 test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
-	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW)))
+	@rc=0; for timer in sstc sbi; do \
+	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) \
+	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) $$timer || rc=1; \
+	done; exit $$rc
 
 test-linux-opensbi: linux-kernel
-	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) scripts/run-linux-test.sh opensbi
+	@rc=0; for timer in sstc sbi; do \
+	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) \
+	    scripts/run-linux-test.sh opensbi $$timer || rc=1; \
+	done; exit $$rc
 
 test-uboot: $(BOOT_TEST_FW_DEP)
 	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) scripts/run-uboot-test.sh $(notdir $(basename $(BOOT_TEST_FW)))

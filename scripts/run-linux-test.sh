@@ -2,10 +2,13 @@
 # Boots the minimal Linux of scripts/build-linux.sh on QEMU's virt machine
 # under a firmware and turns the boot log into PASS/FAIL lines.
 #
-# Usage: run-linux-test.sh [NAME]   (NAME labels the log, default "tracesbi")
+# Usage: run-linux-test.sh [NAME [TIMER]]
+#   NAME labels the log (default "tracesbi").
+#   TIMER is "sstc" (default: QEMU's CPU has Sstc, the kernel writes
+#   stimecmp itself) or "sbi" (Sstc off, every timer goes through the SBI
+#   TIME extension); with "sbi" the check names start with linux/sbi-timer/.
 # Environment: FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4),
-#   TIMEOUT (seconds, 120), KERNEL (build/linux/Image), QEMU_CPU
-#   (rv64,sscofpmf=true), BUILD (build).
+#   TIMEOUT (seconds, 120), KERNEL (build/linux/Image), BUILD (build).
 #
 # The init program (tests/linux/init.c) prints its own PASS/FAIL lines; they
 # are passed through.  Checks made here on the kernel log:
@@ -19,18 +22,24 @@
 #   init-complete       init finished and every check it counted was seen
 #   poweroff            the kernel powered down and QEMU exited by itself,
 #                       with status 0, before the timeout
+#   timer-via-sbi       (TIMER=sbi) the kernel did not use Sstc
 #   no-panic-oops-warning  no panic, oops, BUG or WARNING in the log
 set -u
 cd "$(dirname "$0")/.."
 
 name=${1:-tracesbi}
+timer=${2:-sstc}
 BUILD=${BUILD:-build}
 FW=${FW:-$BUILD/tracesbi.elf}
 QEMU=${QEMU:-qemu-system-riscv64}
 SMP=${SMP:-4}
 TIMEOUT=${TIMEOUT:-120}
 KERNEL=${KERNEL:-$BUILD/linux/Image}
-QEMU_CPU=${QEMU_CPU:-rv64,sscofpmf=true}
+case "$timer" in
+sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
+sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
+*)    echo "usage: $0 [NAME [sstc|sbi]]" >&2; exit 2 ;;
+esac
 APPEND="console=ttyS0 earlycon=sbi tracesbi.cpus=$SMP"
 
 mkdir -p "$BUILD/logs"
@@ -39,8 +48,8 @@ log=$BUILD/logs/linux-$name.log
 pmu_log=$BUILD/logs/linux-$name.pmu.txt
 
 failed=0
-pass() { echo "PASS: linux/$1"; }
-fail() { echo "FAIL: linux/$1: $2"; failed=1; }
+pass() { echo "PASS: linux/$prefix$1"; }
+fail() { echo "FAIL: linux/$prefix$1: $2"; failed=1; }
 
 for f in "$FW" "$KERNEL"; do
     if [ ! -r "$f" ]; then
@@ -49,7 +58,7 @@ for f in "$FW" "$KERNEL"; do
     fi
 done
 
-echo "INFO: linux: booting $KERNEL under $FW ($SMP harts, timeout ${TIMEOUT}s, log $log)"
+echo "INFO: linux: booting $KERNEL under $FW ($SMP harts, -cpu $QEMU_CPU, timeout ${TIMEOUT}s, log $log)"
 start=$(date +%s.%N)
 timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" \
     -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
@@ -128,7 +137,7 @@ fi
 
 # The init's own results, then whether all of them made it to the log.
 grep -E '^INFO: linux/(cpus|perf)' "$log"
-grep -E '^(PASS|FAIL): linux/' "$log"
+grep -E '^(PASS|FAIL): linux/' "$log" | sed "s|^\([A-Z]*\): linux/|\1: linux/$prefix|"
 grep -q -E '^FAIL: linux/' "$log" && failed=1
 init_results=$(grep -c -E '^(PASS|FAIL): linux/' "$log")
 done_line=$(grep -m1 -E '^tracesbi-init: done checks=[0-9]+ failed=[0-9]+' "$log")
@@ -140,6 +149,16 @@ else
         pass init-complete
     else
         fail init-complete "init ran $declared checks but $init_results result lines reached the log"
+    fi
+fi
+
+if [ "$timer" = sbi ]; then
+    if has 'riscv-timer: .*sstc'; then
+        fail timer-via-sbi "the kernel used Sstc although QEMU was given sstc=false"
+    elif [ "$version_at" -eq 0 ]; then
+        fail timer-via-sbi "no kernel log to check"
+    else
+        pass timer-via-sbi
     fi
 fi
 
