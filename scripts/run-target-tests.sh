@@ -2,7 +2,7 @@
 # Runs the S-mode test kernel on one firmware in three QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
-#   nosstc  -cpu ...,sstc=false: the TIME group again, without Sstc
+#   nosstc  -cpu ...,sstc=false: TIME and suspend again (timer wake-ups without Sstc)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
 # A run that times out or ends without the kernel's done marker adds a FAIL
 # line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
@@ -54,7 +54,7 @@ run() {
 
 fwarg="fw=$fw_name"
 run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1" "DONE: target-tests"
-run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time variant=nosstc" \
+run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time,suspend variant=nosstc" \
     "DONE: target-tests nosstc"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 exit $status

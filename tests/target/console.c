@@ -167,7 +167,7 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 /* Whole lines under a lock so that lines of two harts never interleave. */
 void kprintf(const char *fmt, ...)
 {
-	char line[256];
+	char line[512];
 	va_list ap;
 
 	va_start(ap, fmt);

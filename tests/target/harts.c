@@ -74,6 +74,7 @@ void secondary_main(unsigned long hartid, unsigned long opaque, unsigned long sa
 	csr_write(sscratch, hartid);
 	trap_init_hart();
 	csr_write(sie, SIE_SSIE);
+	sbi_set_timer(UINT64_MAX);   /* a resumed hart may have its wake-up timer pending */
 	mb->entry.a0 = hartid;
 	mb->entry.a1 = opaque;
 	mb->entry.satp = satp;

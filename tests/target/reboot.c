@@ -1,2 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SRST reboots (bootargs mode=reboot): boot 1 requests a cold reboot, boot 2
+ * a warm reboot, boot 3 shuts down.  The boot count is kept in the page
+ * after the image, which no ELF segment covers, so QEMU's reset (which
+ * reloads the image and zeroes .bss) leaves it alone.  The runner checks the
+ * done marker; each boot prints its number so the log shows the sequence.
+ */
 #include "testlib.h"
-void reboot_test_main(void) { sbi_shutdown(); }
+
+#define REBOOT_MAGIC 0x5245424F4F540000ul   /* "REBOOT" + boot number */
+
+struct reboot_state {
+	volatile unsigned long magic_and_boot;
+	volatile unsigned long check;   /* ~magic_and_boot */
+};
+
+static unsigned long boot_number(struct reboot_state *st)
+{
+	unsigned long v = st->magic_and_boot;
+
+	if ((v & ~0xFFFFul) != REBOOT_MAGIC || st->check != ~v)
+		return 1;
+	return (v & 0xFFFF) + 1;
+}
+
+static void remember_boot(struct reboot_state *st, unsigned long n)
+{
+	st->magic_and_boot = REBOOT_MAGIC | n;
+	st->check = ~(REBOOT_MAGIC | n);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+static void request_reset(unsigned long type, const char *name)
+{
+	struct sbiret r = sbi_system_reset(type, SBI_SRST_REASON_NONE);
+
+	kprintf("FAIL: target/srst/%s: system_reset returned %s\n", name, sbi_error_name(r.error));
+	sbi_shutdown();
+}
+
+void reboot_test_main(void)
+{
+	struct reboot_state *st = (struct reboot_state *)__noinit_page;
+	uintptr_t page = (uintptr_t)__noinit_page;
+	unsigned long n;
+
+	if (plat.dtb < page + 4096 && page < plat.dtb + plat.dtb_size) {
+		kprintf("FAIL: target/srst/reboot_setup: the DTB at %lx overlaps the boot-count page\n",
+			(unsigned long)plat.dtb);
+		sbi_shutdown();
+	}
+	n = boot_number(st);
+	kprintf("reboot-test: boot %lu on hart %lu\n", n, plat.boot_hart);
+	switch (n) {
+	case 1:
+		remember_boot(st, 1);
+		request_reset(SBI_SRST_TYPE_COLD_REBOOT, "cold_reboot");
+		break;
+	case 2:
+		kprintf("PASS: target/srst/cold_reboot\n");
+		remember_boot(st, 2);
+		request_reset(SBI_SRST_TYPE_WARM_REBOOT, "warm_reboot");
+		break;
+	case 3:
+		kprintf("PASS: target/srst/warm_reboot\n");
+		remember_boot(st, 0);
+		kprintf("DONE: reboot-test\n");
+		sbi_shutdown();
+		break;
+	default:
+		kprintf("FAIL: target/srst/reboot_sequence: unexpected boot %lu\n", n);
+		remember_boot(st, 0);
+		sbi_shutdown();
+	}
+	sbi_shutdown();
+}

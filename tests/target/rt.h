@@ -137,6 +137,7 @@ bool probe_store64(uintptr_t addr, uint64_t val, unsigned long *cause);
 bool probe_exec(uintptr_t addr, unsigned long *cause);
 bool probe_csr_stimecmp(uint64_t *val);
 bool probe_hfence_gvma(void);
+uint64_t raw_load64(uintptr_t addr);   /* unguarded: pair with fault_expect */
 
 /* ---- Platform facts from the DTB ---- */
 struct platform {

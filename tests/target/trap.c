@@ -115,7 +115,6 @@ bool fault_end(unsigned long *cause, unsigned long *tval)
 	return faulted;
 }
 
-uint64_t raw_load64(uintptr_t addr);
 void raw_store64(uintptr_t addr, uint64_t val);
 void raw_exec(uintptr_t addr);
 uint64_t raw_read_stimecmp(void);
