@@ -3,7 +3,7 @@
  * Run-time feature detection.  Every optional CSR is touched under a trap
  * guard (guard.h): an illegal-instruction trap means "not implemented".
  */
-#include "features.h"
+#include "cpu_features.h"
 #include "guard.h"
 #include "console.h"
 #include "riscv_csr.h"

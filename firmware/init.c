@@ -14,7 +14,7 @@
 #include "hsm.h"
 #include "ipi.h"
 #include "trap.h"
-#include "features.h"
+#include "cpu_features.h"
 #include "platform.h"
 #include "drivers.h"
 #include "console.h"

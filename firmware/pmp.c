@@ -5,7 +5,7 @@
  * (privileged spec, PMP priority), so S/U-mode can use everything except the
  * firmware; neither entry is locked, so M-mode is unaffected.
  */
-#include "features.h"
+#include "cpu_features.h"
 #include "guard.h"
 #include "console.h"
 #include "riscv_csr.h"

@@ -8,8 +8,13 @@
 #ifndef FIRMWARE_SBI_ECALL_H
 #define FIRMWARE_SBI_ECALL_H
 
-#include <stdbool.h>
 #include "sbi_spec.h"
+
+/* The EID table trap.S probes: EID_SLOTS entries of { eid, handler }. */
+#define EID_SLOTS 32
+
+#ifndef __ASSEMBLER__
+#include <stdbool.h>
 
 struct sbiret {
 	long error;
@@ -39,6 +44,8 @@ void sbi_ecall_init(void);
 bool sbi_extension_available(unsigned long eid);
 /* Names of the available extensions, for the banner. */
 void sbi_ecall_print_extensions(void);
+
+#endif /* __ASSEMBLER__ */
 
 #define SBI_IMPL_ID       0x7ace      /* "tracesbi"; not in the spec's table */
 #define SBI_IMPL_VERSION  0x00010000  /* major << 16 | minor */

@@ -1,28 +1,32 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Where an ecall goes: trap.S (fast path) calls sbi_ecall_handle with the
- * caller's a0..a7; the EID selects an extension through a small open-
- * addressed hash table built at boot from the registered descriptors, and
- * the extension's handler decodes the FID.
+ * Where an ecall goes: trap.S (fast path) hashes the EID in a7 into
+ * eid_table, built at boot from the registered extension descriptors, and
+ * calls the extension's handler with the caller's a0..a5 and FID (a6); the
+ * handler decodes the FID.  When the home slot does not hold the EID (a
+ * collision or an unknown EID), trap.S calls sbi_ecall_handle, which probes
+ * on or answers SBI_ERR_NOT_SUPPORTED.
  */
 #include <stddef.h>
 #include "sbi_ecall.h"
 #include "console.h"
-
-#define EID_SLOTS 32     /* power of two, well above the extension count */
 
 struct eid_slot {
 	unsigned long eid;
 	sbi_ext_handler handle;
 };
 
-static struct eid_slot eid_table[EID_SLOTS];
+/* Read by trap.S; its layout (16 bytes a slot) is fixed there too. */
+struct eid_slot eid_table[EID_SLOTS];
+_Static_assert(sizeof(struct eid_slot) == 16, "trap.S indexes eid_table by 16");
 
 extern const struct sbi_extension *const __sbi_ext_start[], *const __sbi_ext_end[];
 
 static inline unsigned int eid_hash(unsigned long eid)
 {
-	return (unsigned int)(eid ^ (eid >> 7) ^ (eid >> 17)) & (EID_SLOTS - 1);
+	/* Folds the four ASCII bytes of an EID: the standard EIDs land in
+	 * distinct slots, so a lookup is one probe. */
+	return (unsigned int)(eid ^ (eid >> 8) ^ (eid >> 16) ^ (eid >> 24)) & (EID_SLOTS - 1);
 }
 
 static void eid_insert(unsigned long eid, sbi_ext_handler handle)
