@@ -17,7 +17,7 @@ fw_name=$1 fw=$2 kernel=$3
 TIMEOUT=${TARGET_TIMEOUT:-60}
 CPU_SSTC="rv64,sscofpmf=true"
 CPU_NOSSTC="rv64,sscofpmf=true,sstc=false"
-logdir=build/logs
+logdir=build/logs/target
 mkdir -p "$logdir"
 status=0
 prefix=target
@@ -39,9 +39,9 @@ run() {
     rc=$?
     tr -d '\r' <"$log.raw" >"$log"
     rm -f "$log.raw"
-    grep -E '^(PASS|FAIL|INFO): ' "$log" | sed -E "s#^(PASS|FAIL|INFO): target/#\1: $prefix/#"
-    grep -q '^FAIL: ' "$log" && status=1
-    if ! grep -qx "$done_line" "$log"; then
+    grep -aE '^(PASS|FAIL|INFO): ' "$log" | sed -E "s#^(PASS|FAIL|INFO): target/#\1: $prefix/#"
+    grep -aq '^FAIL: ' "$log" && status=1
+    if ! grep -aqx "$done_line" "$log"; then
         status=1
         if [ "$rc" -eq 124 ]; then
             echo "FAIL: $prefix/run-$name: QEMU timed out after ${TIMEOUT}s without \"$done_line\" (log: $log)"
