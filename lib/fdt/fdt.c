@@ -69,11 +69,12 @@ const char *fdt_strerror(int err)
 		[FDT_ERR_DEPTH] = "nodes nested too deeply",
 	};
 
-	if (err < 0)
-		err = -err;
-	if (err >= (int)(sizeof(msgs) / sizeof(msgs[0])) || !msgs[err])
+	/* Unsigned negation: INT_MIN has no positive int. */
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	if (e >= sizeof(msgs) / sizeof(msgs[0]) || !msgs[e])
 		return "unknown error";
-	return msgs[err];
+	return msgs[e];
 }
 
 /* ---- Structure block tokens (spec 5.4) ---------------------------------- */

@@ -1247,6 +1247,8 @@ static void strerror_names_every_error(void **state)
 	}
 	assert_string_equal(fdt_strerror(FDT_ERR_DEPTH + 1), "unknown error");
 	assert_string_equal(fdt_strerror(INT_MIN + 1), "unknown error");
+	assert_string_equal(fdt_strerror(INT_MIN), "unknown error");
+	assert_string_equal(fdt_strerror(INT_MAX), "unknown error");
 }
 
 /* ---- Sweeps: truncation and corruption --------------------------------------- */
