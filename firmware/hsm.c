@@ -57,6 +57,8 @@ void hsm_stopped_loop(struct hart *self)
 	while (__atomic_load_n(&self->hsm_state, __ATOMIC_ACQUIRE) != SBI_HSM_STATE_START_PENDING)
 		ipi_wait_and_handle(self);
 	ipi_handle_pending(self);
+	/* Interrupts posted to a stopped hart are not S-mode's to see. */
+	csr_clear(mip, MIP_SSIP | MIP_STIP);
 	/* The fences this hart skipped while stopped. */
 	sfence_vma_all();
 	fence_i();
