@@ -11,7 +11,7 @@ OPENSBI_FW     ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 # memcpy from being compiled into calls to themselves.
 TARGET_CFLAGS  := $(RV_CFLAGS) -fno-tree-loop-distribute-patterns \
                   -I$(TARGET_DIR) -Ifirmware/include -MMD -MP
-TARGET_LDFLAGS := $(RV_LDFLAGS) -Wl,--no-warn-rwx-segments -T $(TARGET_DIR)/link.ld
+TARGET_LDFLAGS := $(RV_LDFLAGS) -T $(TARGET_DIR)/link.ld
 
 # Shared runtime of every payload.
 TARGET_RT_SRCS := crt0.S console.c libc.c sbi.c trap.c platform.c harts.c
@@ -47,3 +47,28 @@ test-target: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 
 test-target-opensbi: $(PAYLOAD_DIR)/target-tests.elf
 	@scripts/run-target-tests.sh opensbi $(OPENSBI_FW) $(PAYLOAD_DIR)/target-tests.elf
+
+# ---- demo payload, make run / make debug ---------------------------------
+$(PAYLOAD_DIR)/demo.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(TARGET_DIR)/link.ld
+	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(RV_LIBS)
+
+ALL_TARGETS += $(PAYLOAD_DIR)/demo.elf
+
+# KERNEL= replaces the demo (any -kernel image), INITRD= and APPEND= are
+# passed through, SMP= sets the hart count.
+RUN_KERNEL = $(if $(KERNEL),$(KERNEL),$(PAYLOAD_DIR)/demo.elf)
+RUN_QEMU_ARGS = -M virt -m 256M -smp $(SMP) -cpu rv64,sscofpmf=true -nographic \
+                -bios $(BUILD)/tracesbi.elf -kernel $(RUN_KERNEL) \
+                $(if $(INITRD),-initrd $(INITRD)) $(if $(APPEND),-append "$(APPEND)")
+
+.PHONY: run debug
+run: $(BUILD)/tracesbi.elf $(RUN_KERNEL)
+	$(QEMU) $(RUN_QEMU_ARGS)
+
+# QEMU waits for gdb (-s -S) in the background, its console on this terminal
+# (no console input); it is killed when gdb exits.
+debug: $(BUILD)/tracesbi.elf $(RUN_KERNEL)
+	@$(QEMU) $(RUN_QEMU_ARGS) -s -S </dev/null & qemu=$$!; \
+	trap 'kill $$qemu 2>/dev/null' EXIT INT TERM; \
+	gdb-multiarch -q $(BUILD)/tracesbi.elf -ex 'target remote :1234'; \
+	kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null; true

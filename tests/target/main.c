@@ -14,7 +14,6 @@
 #include "testlib.h"
 
 struct run_state run;
-unsigned long boot_instret;
 
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst;

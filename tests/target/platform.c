@@ -8,6 +8,7 @@
 #include "rt.h"
 
 struct platform plat;
+unsigned long boot_instret;   /* written by crt0 before .bss users run */
 
 #define FDT_MAGIC      0xd00dfeedu
 #define FDT_BEGIN_NODE 1

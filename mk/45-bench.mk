@@ -1,0 +1,11 @@
+# SBI call cost benchmark: instructions per call and boot instructions of
+# tracesbi and of Debian's OpenSBI, under -icount shift=0 on one hart.
+$(PAYLOAD_DIR)/bench.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench.o $(TARGET_DIR)/link.ld
+	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench.o $(RV_LIBS)
+
+ALL_TARGETS += $(PAYLOAD_DIR)/bench.elf
+BENCH_TARGETS += bench-sbi
+
+.PHONY: bench-sbi
+bench-sbi: $(PAYLOAD_DIR)/bench.elf $(BUILD)/tracesbi.elf
+	@scripts/bench-sbi.sh $(BUILD)/tracesbi.elf $(OPENSBI_FW) $(PAYLOAD_DIR)/bench.elf
