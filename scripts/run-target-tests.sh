@@ -49,6 +49,12 @@ run() {
             echo "FAIL: $prefix/run-$name: QEMU exited ($rc) without \"$done_line\" (log: $log)"
         fi
         tail -n 5 "$log" | sed 's/^/    | /'
+    elif [ "$rc" -ne 0 ]; then
+        # The kernel's last act is an SRST shutdown, which ends QEMU with 0.
+        status=1
+        echo "FAIL: $prefix/srst/shutdown-$name: after \"$done_line\" QEMU ended with status $rc (124: timeout, the shutdown did not power off)"
+    else
+        echo "PASS: $prefix/srst/shutdown-$name"
     fi
 }
 

@@ -23,8 +23,11 @@ const char *sbi_error_name(long error)
 
 void sbi_shutdown(void)
 {
-	sbi_system_reset(SBI_SRST_TYPE_SHUTDOWN, SBI_SRST_REASON_NONE);
-	/* SRST missing or broken: nothing else to do but stop. */
+	struct sbiret r = sbi_system_reset(SBI_SRST_TYPE_SHUTDOWN, SBI_SRST_REASON_NONE);
+
+	/* SRST missing or broken: say so, then stop (the runner's timeout
+	 * reports the run). */
+	kprintf("shutdown: system_reset returned %s\n", sbi_error_name(r.error));
 	for (;;)
 		wfi();
 }

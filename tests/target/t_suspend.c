@@ -62,16 +62,15 @@ static long suspend_retentive_call(unsigned long us)
 	return read_time() >= target ? 0 : -100;
 }
 
-static void retentive_status_suspended(void)
+/* Retentive suspend on a secondary, woken by its own timer. */
+static void retentive_timer_wakes_secondary(void)
 {
-	long h = other_hart(0), last, result;
+	long h = other_hart(0), last, result = 0;
 
 	if (!need_secondaries())
 		return;
-	hart_post(h, suspend_retentive_call, 300000);
-	CHECK(hart_wait_state(h, SBI_HSM_STATE_SUSPENDED, 250000, &last),
-	      "hart %ld status while suspended: %ld", h, last);
-	if (!CHECK(hart_wait(h, 2000000, &result), "hart %ld did not come back", h))
+	if (!CHECK(hart_call(h, suspend_retentive_call, 20000, 2000000, &result),
+		   "hart %ld did not come back", h))
 		return;
 	if (result == -100)
 		check_failed("retentive suspend on hart %ld returned before its timer", h);
@@ -100,6 +99,7 @@ static long suspend_until_ipi_call(unsigned long arg)
 	return 0;
 }
 
+/* A suspended hart reports SUSPENDED, and an IPI wakes it. */
 static void retentive_woken_by_ipi(void)
 {
 	long h = other_hart(0), last, result;
@@ -115,6 +115,8 @@ static void retentive_woken_by_ipi(void)
 	sbi_send_ipi(1, h);
 	if (CHECK(hart_wait(h, 2000000, &result), "IPI did not wake suspended hart %ld", h))
 		CHECK_ERR(result, SBI_SUCCESS, "hart_suspend(retentive) on hart %ld", h);
+	CHECK(hart_wait_state(h, SBI_HSM_STATE_STARTED, 1000000, &last),
+	      "hart %ld status after resuming: %ld", h, last);
 }
 
 static long suspend_non_retentive_call(unsigned long opaque)
@@ -226,7 +228,7 @@ static void resume_addr_outside_ram(void)
 
 static const struct target_test tests[] = {
 	{ "retentive_on_boot_hart", retentive_on_boot_hart, DEV_NONE },
-	{ "retentive_status_suspended", retentive_status_suspended, DEV_NONE },
+	{ "retentive_timer_wakes_secondary", retentive_timer_wakes_secondary, DEV_NONE },
 	{ "retentive_woken_by_ipi", retentive_woken_by_ipi, DEV_NONE },
 	{ "non_retentive_resumes", non_retentive_resumes, DEV_NONE },
 	{ "reserved_types", reserved_types, DEV_NONE },

@@ -182,6 +182,53 @@ static void masked_timer_stays_pending(void)
 	quiesce_timer();
 }
 
+/* On a secondary: its own timer, arg us from now, interrupts it; 0, or -1
+ * (no interrupt within a second) or -2 (interrupt too early). */
+static long secondary_timer_call(unsigned long us)
+{
+	struct trap_record *rec = trap_record_of(csr_read(sscratch));
+	unsigned long before = rec->sti_count;
+	uint64_t target = read_time() + us_to_ticks(us);
+	uint64_t limit = target + us_to_ticks(LATE_LIMIT_US);
+	long result = 0;
+
+	csr_write(sie, SIE_STIE);
+	sbi_set_timer(target);
+	irq_enable();
+	while (rec->sti_count == before && read_time() < limit)
+		wfi();
+	irq_disable();
+	if (rec->sti_count == before)
+		result = -1;
+	else if (rec->sti_time < target)
+		result = -2;
+	sbi_set_timer(UINT64_MAX);
+	csr_write(sie, SIE_SSIE);
+	return result;
+}
+
+/* Every hart has its own timer: set_timer on a secondary interrupts it. */
+static void secondary_harts_timer(void)
+{
+	int i;
+
+	if (!need_secondaries())
+		return;
+	for (i = 0; i < plat.nharts; i++) {
+		unsigned long h = plat.hart_ids[i];
+		long result = 0;
+
+		if (h == plat.boot_hart)
+			continue;
+		if (!CHECK(hart_call(h, secondary_timer_call, 5000, 3000000, &result),
+			   "hart %lu did not come back from its timer wait", h))
+			continue;
+		CHECK(result == 0, "hart %lu: %s", h,
+		      result == -1 ? "no timer interrupt within a second" :
+				     "timer interrupt before the requested time");
+	}
+}
+
 static const struct target_test tests[] = {
 	{ "sstc_detection", sstc_detection, DEV_NONE },
 	{ "interrupt_delivered_on_time", interrupt_delivered_on_time, DEV_NONE },
@@ -192,5 +239,6 @@ static const struct target_test tests[] = {
 	{ "rearm_earlier_wins", rearm_earlier_wins, DEV_NONE },
 	{ "rearm_later_wins", rearm_later_wins, DEV_NONE },
 	{ "masked_timer_stays_pending", masked_timer_stays_pending, DEV_NONE },
+	{ "secondary_harts_timer", secondary_harts_timer, DEV_NONE },
 };
 GROUP(time, tests);
