@@ -5,10 +5,10 @@
 
 NTRACE_TOOL_DIR      := tools/ntrace
 NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
-NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) $(NTRACE_TOOL_DIR)/classify.c \
+NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/dump.c \
                         $(NTRACE_TOOL_DIR)/stats.c
-NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/main.c
+NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h)
 NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace
 NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS)

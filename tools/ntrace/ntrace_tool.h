@@ -8,6 +8,7 @@
 #define NTRACE_TOOL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -120,5 +121,106 @@ int nt_pcs_write(FILE *f, const struct nt_trace *t);
 /* Whole-file helper: reads path into a malloc'ed buffer. */
 int nt_read_file(const char *path, uint8_t **buf, size_t *len,
 		 struct nt_err *err);
+
+/* ---- Codec configuration (command-line view) --------------------------- */
+
+enum nt_tool_mode {
+	NT_TOOL_HTM = 0,        /* History Trace Messaging (trTeInstMode=6) */
+	NT_TOOL_BTM = 1,        /* Branch Trace Messaging (trTeInstMode=3) */
+};
+
+struct nt_tool_config {
+	int mode;                       /* enum nt_tool_mode */
+	unsigned callstack;             /* implicit-return stack depth, 0 = off */
+	unsigned implicit_return_mode;  /* trTeInstImplicitReturnMode, 0..3 */
+	bool repeat_history;            /* trTeInstEnRepeatedHistory */
+	bool repeat_branch;             /* RepeatBranch messages (BTM) */
+	bool seq_jump;                  /* trTeInstEnSequentialJump */
+	bool ext_addr;                  /* trTeInstExtendAddrMSB */
+	bool timestamp;                 /* TSTAMP = index of the instruction */
+	uint32_t sync_period;           /* periodic sync every N messages, 0 = off */
+	uint32_t src_id;                /* trTeSrcID */
+	unsigned src_bits;              /* trTeSrcBits, 0 = no SRC field */
+	unsigned xlen;                  /* 32 or 64 */
+};
+
+void nt_tool_config_default(struct nt_tool_config *cfg);
+
+/* ---- Encode / decode drivers (codec.c) ---------------------------------- */
+
+#include "ntrace.h"
+
+/* Library configurations for the command-line configuration. */
+void nt_tool_enc_config(const struct nt_tool_config *cfg, struct ntrace_enc_config *out);
+void nt_tool_dec_config(const struct nt_tool_config *cfg, struct ntrace_dec_config *out);
+void nt_tool_format(const struct nt_tool_config *cfg, struct ntrace_format *out);
+
+/* Growing byte buffer. */
+struct nt_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+void nt_buf_free(struct nt_buf *b);
+
+/* Ingress records for the encoder, one per retired instruction. */
+struct nt_records {
+	struct ntrace_retired *v;
+	size_t count;
+	uint64_t end_addr;      /* where execution would continue after the last */
+};
+
+void nt_records_free(struct nt_records *r);
+
+/*
+ * Trace text -> ingress records.  .pcs lines (seq_class 0) are classified
+ * from the images with rvinsn, and each transition to the next line is
+ * checked: an unmarked transition the instruction cannot make, or a pc in no
+ * image, is an error naming the line (name:line).  pcseq lines carry their
+ * own class and size; the images are then not used.
+ * itype: 4-bit form when implicit return is on, else 3-bit (Table 2);
+ * tstamp = index of the record (0, 1, 2, ...) when cfg->timestamp.
+ */
+int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *trace,
+			  const struct nt_tool_config *cfg, const char *name,
+			  struct nt_records *out, struct nt_err *err);
+
+/* Runs the encoder over the records (start: ProgTraceSync, stop:
+ * ProgTraceCorrelation) and appends the bytes to out.  stats may be NULL. */
+int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records *recs,
+		      struct nt_buf *out, struct ntrace_enc_stats *stats,
+		      struct nt_err *err);
+
+/*
+ * Decodes a whole N-Trace stream against the images into out (pc + exc/int
+ * marker per retired instruction; out may be NULL to only count).  Each
+ * decoding error is printed to diag (if not NULL) as
+ * "name: byte offset N: <reason>".  Returns the number of errors (>= 0), or
+ * -1 with err set when the decoder could not run at all.
+ */
+long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		      const uint8_t *nex, size_t len, struct nt_trace *out,
+		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		      struct nt_err *err);
+
+/* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
+
+/* Table 6 style listing of every byte and message; returns the number of
+ * malformed messages found (reported on diag as "name: byte offset N: ..."). */
+long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
+		    FILE *out, const char *name, FILE *diag);
+
+struct nt_stream_stats {
+	uint64_t bytes;
+	uint64_t idle_bytes;
+	uint64_t messages;
+	uint64_t malformed;
+	uint64_t per_tcode[64];
+};
+
+/* Counts messages per TCODE with the message parser. */
+void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
+		     struct nt_stream_stats *st);
 
 #endif

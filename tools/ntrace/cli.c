@@ -1,0 +1,180 @@
+/* The four ntrace commands: file handling around the ntrace_tool.h core. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace_cli.h"
+
+static int fail(const struct nt_err *err)
+{
+	fprintf(stderr, "ntrace: %s\n", err->msg);
+	return 1;
+}
+
+/* Loads --elf and --raw images, then picks XLEN from the first ELF when
+ * --xlen was not given. */
+static int load_images(struct cli_args *a, struct nt_image_set *set, struct nt_err *err)
+{
+	nt_images_init(set);
+	for (size_t i = 0; i < a->elves.count; i++)
+		if (nt_images_add_elf(set, a->elves.v[i], err))
+			return -1;
+	for (size_t i = 0; i < a->raws.count; i++)
+		if (nt_images_add_raw(set, a->raws.v[i], err))
+			return -1;
+	if (!a->xlen_given && set->elf_class)
+		a->cfg.xlen = (unsigned)set->elf_class;
+	return 0;
+}
+
+static int write_file(const char *path, const void *data, size_t len, struct nt_err *err)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) {
+		nt_err_set(err, "%s: cannot create: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t done = fwrite(data, 1, len, f);
+	if (fclose(f) != 0 || done != len) {
+		nt_err_set(err, "%s: write error", path);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_encode(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_trace trace;
+	struct nt_records recs = { 0 };
+	struct nt_buf out = { 0 };
+	uint8_t *text = NULL;
+	size_t text_len = 0;
+	int rc = 1;
+
+	nt_trace_init(&trace);
+	if (load_images(a, &images, &err))
+		goto done;
+	if (nt_read_file(a->trace_path, &text, &text_len, &err))
+		goto done;
+	if ((a->trace_is_pcseq ? nt_pcseq_parse : nt_pcs_parse)((const char *)text, text_len,
+								  a->trace_path, &trace, &err))
+		goto done;
+	if (nt_records_from_trace(&images, &trace, &a->cfg, a->trace_path, &recs, &err))
+		goto done;
+	if (nt_encode_records(&a->cfg, &recs, &out, NULL, &err))
+		goto done;
+	if (write_file(a->out_path, out.data, out.len, &err))
+		goto done;
+	rc = 0;
+done:
+	if (rc)
+		fail(&err);
+	free(text);
+	nt_buf_free(&out);
+	nt_records_free(&recs);
+	nt_trace_free(&trace);
+	nt_images_free(&images);
+	return rc;
+}
+
+int cli_decode(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_trace trace;
+	uint8_t *nex = NULL;
+	size_t len = 0;
+	int rc = 1;
+
+	nt_trace_init(&trace);
+	if (load_images(a, &images, &err) || nt_read_file(a->input_path, &nex, &len, &err)) {
+		fail(&err);
+		goto done;
+	}
+	long errors = nt_decode_stream(&a->cfg, &images, nex, len, &trace, NULL,
+				       a->input_path, stderr, &err);
+	if (errors < 0) {
+		fail(&err);
+		goto done;
+	}
+	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+		goto done;
+	}
+	int werr = nt_pcs_write(f, &trace);
+	if ((f != stdout ? fclose(f) : fflush(f)) != 0 || werr) {
+		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
+		goto done;
+	}
+	if (errors)
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s\n", a->input_path, errors,
+			errors == 1 ? "" : "s");
+	rc = errors ? 1 : 0;
+done:
+	free(nex);
+	nt_trace_free(&trace);
+	nt_images_free(&images);
+	return rc;
+}
+
+int cli_dump(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	uint8_t *nex;
+	size_t len;
+	if (nt_read_file(a->input_path, &nex, &len, &err))
+		return fail(&err);
+	long bad = nt_dump_stream(&a->cfg, nex, len, stdout, a->input_path, stderr);
+	free(nex);
+	if (fflush(stdout) != 0)
+		return 1;
+	return bad ? 1 : 0;
+}
+
+int cli_stats(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	uint8_t *nex = NULL;
+	size_t len = 0;
+	int rc = 1;
+
+	if (load_images(a, &images, &err) || nt_read_file(a->input_path, &nex, &len, &err)) {
+		fail(&err);
+		goto done;
+	}
+	struct nt_stream_stats st;
+	nt_stream_stats(&a->cfg, nex, len, &st);
+	printf("file: %s\n", a->input_path);
+	printf("bytes: %" PRIu64 " (idle %" PRIu64 ")\n", st.bytes, st.idle_bytes);
+	printf("messages: %" PRIu64 "\n", st.messages);
+	for (unsigned t = 0; t < 64; t++)
+		if (st.per_tcode[t])
+			printf("  tcode %2u %-24s %10" PRIu64 "\n", t, ntrace_tcode_name(t),
+			       st.per_tcode[t]);
+	printf("malformed messages: %" PRIu64 "\n", st.malformed);
+	long errors = 0;
+	if (images.count) {
+		struct ntrace_dec_stats ds;
+		errors = nt_decode_stream(&a->cfg, &images, nex, len, NULL, &ds,
+					  a->input_path, stderr, &err);
+		if (errors < 0) {
+			fail(&err);
+			goto done;
+		}
+		printf("instructions: %" PRIu64 "\n", ds.instructions);
+		printf("decoding errors: %ld\n", errors);
+		if (ds.instructions)
+			printf("bits per instruction: %.4f\n",
+			       (double)st.bytes * 8.0 / (double)ds.instructions);
+	}
+	rc = st.malformed || errors ? 1 : 0;
+done:
+	free(nex);
+	nt_images_free(&images);
+	return rc;
+}

@@ -1,0 +1,449 @@
+/*
+ * Encode/decode drivers: trace text -> Trace Ingress Port records
+ * (classified with rvinsn), records -> N-Trace bytes (lib/ntrace encoder),
+ * N-Trace bytes -> retired instruction sequence (lib/ntrace decoder).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace_tool.h"
+
+/* Privilege reported in every record: the traces carry none, so all code is
+ * reported as M-mode (only visible in Ownership messages, which are off). */
+#define NT_TOOL_PRIV NTRACE_PRV_M
+
+/* Highest trTeInstSyncMax: sync every 2^(15+4) messages. */
+#define NT_TOOL_SYNC_MAX_LIMIT 15
+
+void nt_tool_config_default(struct nt_tool_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->mode = NT_TOOL_HTM;
+	cfg->xlen = 64;
+}
+
+static bool implicit_return_on(const struct nt_tool_config *cfg)
+{
+	return cfg->implicit_return_mode != 0;
+}
+
+void nt_tool_format(const struct nt_tool_config *cfg, struct ntrace_format *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->xlen = (uint8_t)cfg->xlen;
+	out->src_bits = (uint8_t)cfg->src_bits;
+	out->extend_addr_msb = cfg->ext_addr;
+}
+
+/* --sync-period N: periodic sync messages (trTeInstSyncMode = 1) every
+ * 2^(trTeInstSyncMax + 4) messages, the largest such period <= N (>= 16). */
+static uint8_t sync_max_for_period(uint32_t period)
+{
+	uint8_t max = 0;
+	while (max < NT_TOOL_SYNC_MAX_LIMIT && ((uint64_t)1 << (max + 5)) <= period)
+		max++;
+	return max;
+}
+
+void nt_tool_enc_config(const struct nt_tool_config *cfg, struct ntrace_enc_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->trTeInstMode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	out->trTeInhibitSrc = cfg->src_bits == 0;
+	if (cfg->sync_period) {
+		out->trTeInstSyncMode = NTRACE_SYNC_MODE_MESSAGES;
+		out->trTeInstSyncMax = sync_max_for_period(cfg->sync_period);
+	}
+	out->trTeInstEnSequentialJump = cfg->seq_jump;
+	out->trTeInstEnImplicitReturn = implicit_return_on(cfg);
+	out->trTeInstImplicitReturnMode = (uint8_t)cfg->implicit_return_mode;
+	/* One control bit: repeated HIST in HTM, RepeatBranch in BTM. */
+	out->trTeInstEnRepeatedHistory = cfg->mode == NT_TOOL_BTM ? cfg->repeat_branch
+								  : cfg->repeat_history;
+	out->trTeInstExtendAddrMSB = cfg->ext_addr;
+	out->trTeSrcID = (uint16_t)cfg->src_id;
+	out->trTeSrcBits = (uint8_t)cfg->src_bits;
+	out->trTsEnable = cfg->timestamp;
+	out->xlen = (uint8_t)cfg->xlen;
+	out->call_stack_depth = (uint8_t)cfg->callstack;
+	/* B-TYPE 2/3 keep exceptions and interrupts apart (the exc/int markers). */
+	out->btype_trap_as_1 = false;
+}
+
+void nt_tool_dec_config(const struct nt_tool_config *cfg, struct ntrace_dec_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	nt_tool_format(cfg, &out->fmt);
+	out->src_id = cfg->src_bits ? (int32_t)cfg->src_id : -1;
+	out->inst_mode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	out->isa_ext = RV_EXT_C;
+	out->implicit_return = implicit_return_on(cfg);
+	out->call_stack_depth = (uint8_t)cfg->callstack;
+	out->sequential_jump = cfg->seq_jump;
+}
+
+void nt_buf_free(struct nt_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+void nt_records_free(struct nt_records *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- Classification --------------------------------------------------------- */
+
+struct classifier {
+	struct nt_image_set *images;
+	const struct nt_tool_config *cfg;
+	const char *name;
+	struct nt_err *err;
+	bool itype4;
+};
+
+static const char *kind_name(unsigned kind)
+{
+	static const char *const names[] = {
+		[RV_INSN_INVALID] = "invalid instruction",
+		[RV_INSN_LINEAR] = "linear instruction",
+		[RV_INSN_BRANCH] = "conditional branch",
+		[RV_INSN_JUMP] = "direct jump",
+		[RV_INSN_JUMP_REG] = "indirect jump",
+		[RV_INSN_TABLE_JUMP] = "table jump",
+		[RV_INSN_POPRET] = "cm.popret",
+		[RV_INSN_TRAP_RETURN] = "trap return",
+		[RV_INSN_TRAP] = "ecall/ebreak",
+	};
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "instruction";
+}
+
+/* Decodes the instruction at r->pc from the images. */
+static int fetch_insn(struct classifier *c, const struct nt_retired *r, struct rv_insn *in)
+{
+	uint64_t avail = 0;
+	const uint8_t *p = nt_images_lookup(c->images, r->pc, &avail);
+	if (!p || avail < 2) {
+		nt_err_set(c->err, "%s:%u: pc %" PRIx64 " is outside every program image",
+			   c->name, r->line, r->pc);
+		return -1;
+	}
+	uint16_t parcel = (uint16_t)(p[0] | p[1] << 8);
+	unsigned len = rv_insn_length(parcel, RV_EXT_C);
+	if (len == 0 || len > avail) {
+		nt_err_set(c->err, len == 0
+			   ? "%s:%u: pc %" PRIx64 ": unsupported instruction length"
+			   : "%s:%u: pc %" PRIx64 ": instruction runs past the end of its image",
+			   c->name, r->line, r->pc);
+		return -1;
+	}
+	uint32_t raw = parcel;
+	if (len >= 4)
+		raw |= (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if (rv_insn_decode(raw, c->cfg->xlen, RV_EXT_C, in) == 0) {
+		nt_err_set(c->err, "%s:%u: pc %" PRIx64 ": invalid instruction 0x%0*" PRIx32,
+			   c->name, r->line, r->pc, len == 2 ? 4 : 8, raw);
+		return -1;
+	}
+	return 0;
+}
+
+static int bad_transition(struct classifier *c, const struct nt_retired *r,
+			  const struct rv_insn *in, const struct nt_retired *next)
+{
+	nt_err_set(c->err, "%s:%u: pc %" PRIx64 " (%s) cannot continue at %" PRIx64
+		   " (line %u); mark the line 'exc' or 'int' if a trap was taken",
+		   c->name, r->line, r->pc, kind_name(in->kind), next->pc, next->line);
+	return -1;
+}
+
+/*
+ * Fills rec for trace line r given the following line (NULL at the end of
+ * the trace).  *after is where execution continues when that is known from
+ * the instruction alone.
+ */
+static int classify_line(struct classifier *c, const struct nt_retired *r,
+			 const struct nt_retired *next, struct rv_insn *in,
+			 struct ntrace_retired *rec, uint64_t *after)
+{
+	unsigned xlen = c->cfg->xlen;
+	if (fetch_insn(c, r, in))
+		return -1;
+	uint64_t fall = rv_xlen_mask(r->pc + in->size, xlen);
+	bool taken = false;
+	*after = fall;
+	if (in->kind == RV_INSN_BRANCH || in->kind == RV_INSN_JUMP) {
+		uint64_t target = rv_insn_direct_target(in, r->pc, xlen);
+		/* A branch to pc+size looks the same either way: not taken. */
+		taken = in->kind == RV_INSN_JUMP || (next && next->pc != fall && next->pc == target);
+		if (taken)
+			*after = target;
+	}
+	rec->addr = r->pc;
+	rec->size = in->size;
+	rec->itype = (uint8_t)rv_insn_itype(in, taken, c->itype4, false);
+	if (r->event == NT_EVENT_EXCEPTION) {
+		rec->itype = RV_ITYPE_EXCEPTION;
+		return 0;
+	}
+	if (r->event == NT_EVENT_INTERRUPT) {
+		rec->itype = RV_ITYPE_INTERRUPT;
+		return 0;
+	}
+	if (!next)
+		return 0;
+	switch (in->kind) {
+	case RV_INSN_LINEAR:
+	case RV_INSN_BRANCH:
+	case RV_INSN_JUMP:
+		if (next->pc != *after)
+			return bad_transition(c, r, in, next);
+		return 0;
+	default:        /* indirect, trap return, ecall/ebreak: any target */
+		return 0;
+	}
+}
+
+/* Table 2 itype of a pcseq class. */
+static unsigned seq_class_itype(unsigned cls, bool itype4)
+{
+	switch (cls) {
+	case NT_SEQ_BRANCH_TAKEN: return RV_ITYPE_TAKEN_BRANCH;
+	case NT_SEQ_BRANCH_NOT_TAKEN: return RV_ITYPE_NOT_TAKEN_BRANCH;
+	case NT_SEQ_JUMP_DIRECT: return itype4 ? RV_ITYPE_OTHER_INFERABLE_JUMP : RV_ITYPE_NONE;
+	case NT_SEQ_JUMP_INDIRECT: return itype4 ? RV_ITYPE_OTHER_UNINFERABLE_JUMP : RV_ITYPE_UNINFERABLE_JUMP;
+	case NT_SEQ_CALL_DIRECT: return itype4 ? RV_ITYPE_INFERABLE_CALL : RV_ITYPE_NONE;
+	case NT_SEQ_CALL_INDIRECT: return itype4 ? RV_ITYPE_UNINFERABLE_CALL : RV_ITYPE_UNINFERABLE_JUMP;
+	case NT_SEQ_RETURN: return itype4 ? RV_ITYPE_RETURN : RV_ITYPE_UNINFERABLE_JUMP;
+	case NT_SEQ_TRAP_RETURN: return RV_ITYPE_TRAP_RETURN;
+	case NT_SEQ_TRAP_INSN: return RV_ITYPE_EXCEPTION;
+	default: return RV_ITYPE_NONE;
+	}
+}
+
+static void classify_seq_line(struct classifier *c, const struct nt_retired *r,
+			      struct ntrace_retired *rec)
+{
+	rec->addr = r->pc;
+	rec->size = r->seq_size;
+	rec->itype = (uint8_t)seq_class_itype(r->seq_class, c->itype4);
+	if (r->event == NT_EVENT_EXCEPTION)
+		rec->itype = RV_ITYPE_EXCEPTION;
+	else if (r->event == NT_EVENT_INTERRUPT)
+		rec->itype = RV_ITYPE_INTERRUPT;
+}
+
+int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *trace,
+			  const struct nt_tool_config *cfg, const char *name,
+			  struct nt_records *out, struct nt_err *err)
+{
+	struct classifier c = { images, cfg, name, err, implicit_return_on(cfg) };
+	memset(out, 0, sizeof(*out));
+	if (trace->count == 0) {
+		nt_err_set(err, "%s: no instructions in the trace", name);
+		return -1;
+	}
+	out->v = calloc(trace->count, sizeof(*out->v));
+	if (!out->v) {
+		nt_err_set(err, "%s: out of memory for %zu records", name, trace->count);
+		return -1;
+	}
+	struct rv_insn prev = { 0 }, cur;
+	bool prev_ok = false;       /* prev is the instruction retired just before */
+	uint64_t after = 0;
+	for (size_t i = 0; i < trace->count; i++) {
+		const struct nt_retired *r = &trace->v[i];
+		const struct nt_retired *next = i + 1 < trace->count ? &trace->v[i + 1] : NULL;
+		struct ntrace_retired *rec = &out->v[i];
+		if (cfg->xlen == 32 && r->pc > UINT32_MAX) {
+			nt_err_set(err, "%s:%u: pc %" PRIx64 " does not fit in XLEN=32",
+				   name, r->line, r->pc);
+			goto fail;
+		}
+		if (r->seq_class != NT_SEQ_UNKNOWN) {
+			classify_seq_line(&c, r, rec);
+			after = r->pc + r->seq_size;
+			prev_ok = false;
+		} else {
+			if (classify_line(&c, r, next, &cur, rec, &after))
+				goto fail;
+			/* 9.1: jump through a register just loaded by lui/auipc. */
+			if (cfg->seq_jump && prev_ok && !r->event && cur.kind == RV_INSN_JUMP_REG &&
+			    rv_insn_seq_inferable(&prev, &cur) &&
+			    (!next || next->pc == rv_insn_seq_target(&prev, trace->v[i - 1].pc, &cur, cfg->xlen)))
+				rec->flags |= NTRACE_REC_SEQ_INFERABLE;
+			prev = cur;
+			prev_ok = !r->event;
+		}
+		rec->priv = NT_TOOL_PRIV;
+		if (cfg->timestamp)
+			rec->tstamp = i;
+	}
+	out->count = trace->count;
+	out->end_addr = rv_xlen_mask(after, cfg->xlen);
+	return 0;
+fail:
+	nt_records_free(out);
+	return -1;
+}
+
+/* ---- Encoding ------------------------------------------------------------------ */
+
+static int buf_append(void *ctx, const uint8_t *data, size_t len)
+{
+	struct nt_buf *b = ctx;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + len)
+			cap *= 2;
+		uint8_t *d = realloc(b->data, cap);
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records *recs,
+		      struct nt_buf *out, struct ntrace_enc_stats *stats,
+		      struct nt_err *err)
+{
+	struct ntrace_enc_config ecfg;
+	nt_tool_enc_config(cfg, &ecfg);
+	struct ntrace_sink sink = { buf_append, out };
+	struct ntrace_encoder *e = malloc(sizeof(*e));
+	if (!e) {
+		nt_err_set(err, "out of memory");
+		return -1;
+	}
+	int rc = ntrace_enc_init(e, &ecfg, &sink);
+	if (rc < 0) {
+		nt_err_set(err, "encoder rejected the configuration: %s", ntrace_strerror(rc));
+		free(e);
+		return -1;
+	}
+	ntrace_enc_start(e, NTRACE_SYNC_TRACE_ENABLE);
+	ntrace_enc_retire(e, recs->v, recs->count);
+	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED, recs->end_addr,
+			cfg->timestamp ? recs->count : 0);
+	rc = ntrace_enc_flush(e);
+	if (rc < 0 || e->stats.lost_bytes) {
+		nt_err_set(err, "encoder output lost (%" PRIu64 " bytes): out of memory",
+			   e->stats.lost_bytes);
+		rc = -1;
+	}
+	if (stats)
+		*stats = e->stats;
+	free(e);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- Decoding ------------------------------------------------------------------ */
+
+struct decode_ctx {
+	struct nt_image_set *images;
+	struct nt_trace *out;
+	const char *name;
+	FILE *diag;
+	long errors;
+	bool oom;
+};
+
+static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct decode_ctx *d = ctx;
+	uint64_t avail = 0;
+	const uint8_t *p = nt_images_lookup(d->images, addr, &avail);
+	if (!p || avail < len)
+		return -1;
+	memcpy(dst, p, len);
+	return 0;
+}
+
+static void on_retired(void *ctx, const uint64_t *addrs, size_t n)
+{
+	struct decode_ctx *d = ctx;
+	if (!d->out)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct nt_retired r = { .pc = addrs[i] };
+		if (nt_trace_push(d->out, &r))
+			d->oom = true;
+	}
+}
+
+static void report(struct decode_ctx *d, size_t offset, const char *fmt, const char *what)
+{
+	if (!d->diag)
+		return;
+	fprintf(d->diag, "%s: byte offset %zu: ", d->name, offset);
+	fprintf(d->diag, fmt, what);
+	fputc('\n', d->diag);
+}
+
+static void on_event(void *ctx, const struct ntrace_event *ev)
+{
+	struct decode_ctx *d = ctx;
+	switch (ev->kind) {
+	case NTRACE_EV_TRAP:
+		/* The trap was taken right after the last retired instruction. */
+		if (d->out && d->out->count)
+			d->out->v[d->out->count - 1].event =
+				ev->btype == NTRACE_BTYPE_INTERRUPT ? NT_EVENT_INTERRUPT
+								    : NT_EVENT_EXCEPTION;
+		break;
+	case NTRACE_EV_ERROR:
+		d->errors++;
+		report(d, ev->offset, "%s (decoding resumes at the next sync message)",
+		       ntrace_strerror(ev->error));
+		break;
+	case NTRACE_EV_OVERFLOW:
+		d->errors++;
+		report(d, ev->offset, "%s", "Error message: trace lost (encoder overflow)");
+		break;
+	case NTRACE_EV_IGNORED:
+		d->errors++;
+		report(d, ev->offset, "message with TCODE %s skipped", ntrace_tcode_name(ev->tcode));
+		break;
+	default:
+		break;
+	}
+}
+
+long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		      const uint8_t *nex, size_t len, struct nt_trace *out,
+		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		      struct nt_err *err)
+{
+	struct ntrace_dec_config dcfg;
+	nt_tool_dec_config(cfg, &dcfg);
+	struct decode_ctx ctx = { images, out, name, diag, 0, false };
+	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, &ctx };
+	struct ntrace_decoder *d = malloc(sizeof(*d));
+	if (!d) {
+		nt_err_set(err, "%s: out of memory", name);
+		return -1;
+	}
+	int rc = ntrace_dec_init(d, &dcfg, &ops);
+	if (rc < 0) {
+		nt_err_set(err, "decoder rejected the configuration: %s", ntrace_strerror(rc));
+		free(d);
+		return -1;
+	}
+	ntrace_dec_decode(d, nex, len);
+	ntrace_dec_flush(d);
+	if (stats)
+		*stats = d->stats;
+	free(d);
+	if (ctx.oom) {
+		nt_err_set(err, "%s: out of memory for the decoded trace", name);
+		return -1;
+	}
+	return ctx.errors;
+}

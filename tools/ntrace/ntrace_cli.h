@@ -1,0 +1,31 @@
+/* ntrace tool: parsed command line and the command implementations. */
+#ifndef NTRACE_CLI_H
+#define NTRACE_CLI_H
+
+#include "ntrace_tool.h"
+
+struct cli_list {
+	const char **v;
+	size_t count;
+};
+
+struct cli_args {
+	struct cli_list elves;          /* --elf, in order */
+	struct cli_list raws;           /* --raw FILE@ADDR, in order */
+	const char *trace_path;         /* --pcs or --pcseq */
+	bool trace_is_pcseq;
+	const char *out_path;           /* --out */
+	const char *input_path;         /* positional .nex */
+	struct nt_tool_config cfg;
+	bool src_given;
+	bool xlen_given;
+	bool all_opt;
+};
+
+/* Each returns the process exit status (0 ok, 1 error). */
+int cli_encode(struct cli_args *a);
+int cli_decode(struct cli_args *a);
+int cli_dump(struct cli_args *a);
+int cli_stats(struct cli_args *a);
+
+#endif
