@@ -72,3 +72,9 @@ debug: $(BUILD)/tracesbi.elf $(RUN_KERNEL)
 	trap 'kill $$qemu 2>/dev/null' EXIT INT TERM; \
 	gdb-multiarch -q $(BUILD)/tracesbi.elf -ex 'target remote :1234'; \
 	kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null; true
+
+# Differential report: every test whose outcome differs between tracesbi and
+# OpenSBI (not a suite: DIFF lines, exit 0).
+.PHONY: target-diff
+target-diff: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+	@scripts/run-target-tests.sh diff $(BUILD)/tracesbi.elf $(OPENSBI_FW) $(PAYLOAD_DIR)/target-tests.elf

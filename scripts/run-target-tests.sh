@@ -10,9 +10,34 @@
 # target-opensbi/.
 #
 # usage: run-target-tests.sh tracesbi|opensbi FIRMWARE.elf KERNEL.elf
+#        run-target-tests.sh diff TRACESBI.elf OPENSBI.elf KERNEL.elf
+# The diff form runs both and lists every test whose outcome differs (known
+# deviations included), one "DIFF:" line each; it is a report, not a suite.
 set -u
 cd "$(dirname "$0")/.."
-[ $# -eq 3 ] || { echo "usage: $0 tracesbi|opensbi FIRMWARE KERNEL" >&2; exit 2; }
+if [ $# -eq 4 ] && [ "$1" = diff ]; then
+    out=build/logs/target
+    mkdir -p "$out"
+    "$0" tracesbi "$2" "$4" >"$out/diff-tracesbi.txt"
+    "$0" opensbi "$3" "$4" >"$out/diff-opensbi.txt"
+    awk '
+        /^(PASS|FAIL|INFO): / {
+            split($0, f, ": "); name = f[2]; sub(/^target(-opensbi)?\//, "", name)
+            outcome = f[1]; if (outcome == "INFO") outcome = "deviation (not run)"
+            if (FILENAME ~ /tracesbi/) t[name] = outcome; else o[name] = outcome
+            if (!(name in seen)) { seen[name] = 1; order[n++] = name }
+        }
+        END {
+            for (i = 0; i < n; i++) {
+                k = order[i]
+                if (t[k] != o[k])
+                    printf "DIFF: %s: tracesbi %s, OpenSBI %s\n", k,
+                           (k in t) ? t[k] : "absent", (k in o) ? o[k] : "absent"
+            }
+        }' "$out/diff-tracesbi.txt" "$out/diff-opensbi.txt"
+    exit 0
+fi
+[ $# -eq 3 ] || { echo "usage: $0 tracesbi|opensbi FIRMWARE KERNEL | diff TRACESBI OPENSBI KERNEL" >&2; exit 2; }
 fw_name=$1 fw=$2 kernel=$3
 TIMEOUT=${TARGET_TIMEOUT:-60}
 CPU_SSTC="rv64,sscofpmf=true"
