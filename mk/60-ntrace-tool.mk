@@ -11,11 +11,13 @@ NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h)
 NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace
-NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS)
+# (the library's own file lists when mk/30-ntrace-lib.mk defines them)
+NTRACE_TOOL_LIBSRCS  := $(or $(RVINSN_SRCS),$(wildcard lib/rvinsn/*.c)) \
+                        $(or $(NTRACE_SRCS),$(wildcard lib/ntrace/*.c))
 
 # Built by `make` once its sources and the codec library are in the tree.
 ifeq ($(sort $(wildcard $(NTRACE_TOOL_SRCS))),$(sort $(NTRACE_TOOL_SRCS)))
-ifneq ($(NTRACE_SRCS),)
+ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
 ALL_TARGETS += $(BUILD)/tools/ntrace
 endif
 endif

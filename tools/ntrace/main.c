@@ -94,18 +94,24 @@ static const char decode_usage[] =
 	"\n";
 
 static const char dump_usage[] =
-	"usage: ntrace dump FILE.nex [--src-bits B] [--timestamp] [--mode htm|btm]\n"
+	"usage: ntrace dump FILE.nex [--src-bits B] [--ext-addr] [--xlen 32|64]\n"
 	"\n"
 	"Lists every byte (offset, value, MDO[5:0] and MSEO[1:0] bits) and the decoded\n"
-	"fields of each message, as in Table 6 of the N-Trace specification.\n"
+	"fields of each message, as in Table 6 of the N-Trace specification: each\n"
+	"field is shown on the byte where it ends, as NAME[MDO bits] = value.\n"
+	"Without --src-bits the SRC field width is detected (the smallest width under\n"
+	"which every message parses).  TSTAMP fields are recognised without options.\n"
 	"Malformed bytes are shown and reported; the exit status is then 1.\n"
+	"Other codec options are accepted (and ignored) so the encoder's can be reused.\n"
 	"\n";
 
 static const char stats_usage[] =
 	"usage: ntrace stats FILE.nex [--elf FILE | --raw FILE@ADDR]... [codec options]\n"
 	"\n"
 	"Prints the size, the number of messages per TCODE and, with program images,\n"
-	"the number of decoded instructions and bits per instruction.\n"
+	"the number of decoded instructions and bits per instruction (decoding needs\n"
+	"the encoder's codec options).  Without --src-bits the SRC width is detected.\n"
+	"Exit status 1 when a message is malformed or decoding reports an error.\n"
 	"\n";
 
 enum {
@@ -291,6 +297,7 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		if (parse_uint(arg, 12, &v))   /* NTRACE_MAX_SRC, spec Table 10 */
 			return usage_error(cmd, "--src-bits must be 0..12, not '%s'", arg);
 		a->cfg.src_bits = (unsigned)v;
+		a->src_bits_given = true;
 		return 0;
 	case OPT_TIMESTAMP:
 		a->cfg.timestamp = true;
@@ -352,8 +359,8 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 			goto out;
 		}
 		if (!(cmd->accepted & OPTBIT(opt))) {
-			rc = usage_error(cmd, "option '%s' does not apply to this command",
-					 argv[optind - 1]);
+			rc = usage_error(cmd, "option '--%s' does not apply to this command",
+					 long_options[idx].name);
 			goto out;
 		}
 		rc = parse_option(cmd, opt, optarg, &a, &set);

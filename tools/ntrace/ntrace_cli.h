@@ -19,6 +19,7 @@ struct cli_args {
 	struct nt_tool_config cfg;
 	bool src_given;
 	bool xlen_given;
+	bool src_bits_given;
 	bool all_opt;
 };
 

@@ -223,4 +223,9 @@ struct nt_stream_stats {
 void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
 		     struct nt_stream_stats *st);
 
+/* SRC field width (0..12) under which the stream parses with the fewest
+ * malformed messages (the smallest width without any): for dump and stats
+ * when --src-bits is not given. */
+unsigned nt_detect_src_bits(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len);
+
 #endif

@@ -33,3 +33,22 @@ void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_
 			pos = start + 1;
 	}
 }
+
+unsigned nt_detect_src_bits(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len)
+{
+	struct nt_tool_config try = *cfg;
+	unsigned best = 0;
+	uint64_t best_bad = UINT64_MAX;
+	for (unsigned bits = 0; bits <= NTRACE_MAX_SRC; bits++) {
+		struct nt_stream_stats st;
+		try.src_bits = bits;
+		nt_stream_stats(&try, nex, len, &st);
+		if (st.malformed < best_bad) {
+			best = bits;
+			best_bad = st.malformed;
+		}
+		if (st.malformed == 0)
+			break;
+	}
+	return best;
+}
