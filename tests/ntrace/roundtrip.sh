@@ -64,14 +64,18 @@ for pcs in "$@"; do
         id="ntrace $prog rv$xlen $name"
         base=$outdir/$prog-rv$xlen-$name
         err=$base.err
-        if ! "$tool" encode --elf "$elf" --pcs "$pcs" --out "$base.nex" \
-                --xlen "$xlen" "${opts[@]}" 2>"$err"; then
-            fail "$id: encode exited with status $?"; show_err "$err"
+        "$tool" encode --elf "$elf" --pcs "$pcs" --out "$base.nex" \
+            --xlen "$xlen" "${opts[@]}" 2>"$err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$id: encode exited with status $rc"; show_err "$err"
             continue
         fi
-        if ! "$tool" decode --elf "$elf" "$base.nex" --out "$base.pcs" \
-                --xlen "$xlen" "${opts[@]}" 2>"$err"; then
-            fail "$id: decode exited with status $?"; show_err "$err"
+        "$tool" decode --elf "$elf" "$base.nex" --out "$base.pcs" \
+            --xlen "$xlen" "${opts[@]}" 2>"$err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$id: decode exited with status $rc"; show_err "$err"
         elif ! cmp -s "$pcs" "$base.pcs"; then
             line=$(cmp "$pcs" "$base.pcs" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
             fail "$id: decoded trace differs from the input at line ${line:-?} ($base.pcs)"
@@ -86,11 +90,17 @@ for pcs in "$@"; do
         else
             fail "$id: dump failed or printed nothing"; show_err "$err"
         fi
-        if "$tool" stats "$base.nex" --elf "$elf" --xlen "$xlen" "${opts[@]}" \
-                >"$base.stats" 2>"$err" && [ -s "$base.stats" ]; then
-            pass "$id: stats"
+        # stats decodes too: it must count every instruction, without error.
+        "$tool" stats "$base.nex" --elf "$elf" --xlen "$xlen" "${opts[@]}" \
+            >"$base.stats" 2>"$err"
+        rc=$?
+        counted=$(sed -n 's/^instructions: *//p' "$base.stats")
+        if [ $rc -eq 0 ] && [ "$counted" = "$ninsn" ] &&
+                grep -q '^decoding errors: 0$' "$base.stats"; then
+            pass "$id: stats ($counted instructions)"
         else
-            fail "$id: stats failed or printed nothing"; show_err "$err"
+            fail "$id: stats exited with status $rc, counted '${counted}' of $ninsn instructions"
+            show_err "$err"
         fi
         rm -f "$err" "$base.dump"
     done
