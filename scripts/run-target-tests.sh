@@ -2,7 +2,8 @@
 # Runs the S-mode test kernel on one firmware in three QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
-#   nosstc  -cpu ...,sstc=false: TIME and suspend again (timer wake-ups without Sstc)
+#   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE and suspend again
+#           (timer wake-ups without Sstc, HFENCE without H)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
 # A run that times out or ends without the kernel's done marker adds a FAIL
 # line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
@@ -41,7 +42,7 @@ fi
 fw_name=$1 fw=$2 kernel=$3
 TIMEOUT=${TARGET_TIMEOUT:-60}
 CPU_SSTC="rv64,sscofpmf=true"
-CPU_NOSSTC="rv64,sscofpmf=true,sstc=false"
+CPU_NOSSTC="rv64,sscofpmf=true,sstc=false,h=false"
 logdir=build/logs/target
 mkdir -p "$logdir"
 status=0
@@ -85,7 +86,7 @@ run() {
 
 fwarg="fw=$fw_name"
 run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1" "DONE: target-tests"
-run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time,suspend variant=nosstc" \
-    "DONE: target-tests nosstc"
+run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time,rfence,suspend variant=nosstc-noh" \
+    "DONE: target-tests nosstc-noh"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 exit $status
