@@ -12,6 +12,30 @@ char hart_stacks[MAX_HARTS][STACK_SIZE] __attribute__((aligned(16)));
 
 #define WAIT_TICK_US 1000
 
+/* Sv39 identity map of the low 4 GiB in 1 GiB pages (privileged spec,
+ * "Sv39"): lets a hart run with satp != 0 so that the satp = 0 rule of
+ * HSM start/resume is observable. */
+#define PTE_V 0x01ul
+#define PTE_R 0x02ul
+#define PTE_W 0x04ul
+#define PTE_X 0x08ul
+#define PTE_A 0x40ul
+#define PTE_D 0x80ul
+#define SATP_MODE_SV39 (8ul << 60)
+static uint64_t identity_root[512] __attribute__((aligned(4096)));
+
+void mmu_enable_identity(void)
+{
+	unsigned long gib;
+
+	for (gib = 0; gib < 4; gib++)
+		identity_root[gib] = (gib << 30) >> 12 << 10 |
+				     PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D;
+	__asm__ volatile("sfence.vma" ::: "memory");
+	csr_write(satp, SATP_MODE_SV39 | (uintptr_t)identity_root >> 12);
+	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
 uint64_t us_to_ticks(uint64_t us)
 {
 	return us * plat.timebase_hz / 1000000u;

@@ -204,6 +204,8 @@ bool hart_wait_entry(unsigned long hartid, unsigned long old, uint64_t timeout_u
 bool hart_wait_state(unsigned long hartid, long state, uint64_t timeout_us, long *last);
 /* Start every stopped secondary hart; false when one does not come up. */
 bool secondaries_start_all(char *why, size_t size);
+/* Turn on an Sv39 identity map of the low 4 GiB on this hart. */
+void mmu_enable_identity(void);
 /* Wait (wfi, bounded) until cond(arg) holds. */
 bool wait_for(bool (*cond)(unsigned long), unsigned long arg, uint64_t timeout_us);
 

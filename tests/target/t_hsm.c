@@ -161,6 +161,9 @@ static long stop_self(unsigned long arg)
 
 	(void)arg;
 	irq_disable();   /* "must be called with supervisor-mode interrupts disabled" */
+	mmu_enable_identity();   /* the restart must still begin with satp = 0 */
+	if (!csr_read(satp))
+		return -101;
 	r = sbi_hart_stop();
 	return r.error ? r.error : -100;   /* returned: the stop failed */
 }
@@ -179,7 +182,8 @@ static void stop_and_restart(void)
 	if (!CHECK(hart_wait_state(victim, SBI_HSM_STATE_STOPPED, 2000000, &last),
 		   "hart %ld status %ld after hart_stop", victim, last)) {
 		if (hart_wait(victim, 0, &result))
-			check_failed("hart_stop returned %s", sbi_error_name(result));
+			check_failed(result == -101 ? "cannot enable paging before the stop" :
+				     "hart_stop returned %s", sbi_error_name(result));
 		return;
 	}
 	CHECK_EQ(e->count, old, "entries of hart %ld while stopped", victim);

@@ -123,8 +123,14 @@ static long suspend_non_retentive_call(unsigned long opaque)
 {
 	struct sbiret r;
 
+	/* Paging on and SIE = 1: the resume must still see satp = 0, SIE = 0. */
+	mmu_enable_identity();
 	arm_wake_timer(100000);
+	irq_enable();
 	r = sbi_hart_suspend(SBI_HSM_SUSPEND_NON_RET_DEFAULT, (uintptr_t)secondary_entry, opaque);
+	irq_disable();
+	csr_write(satp, 0);
+	__asm__ volatile("sfence.vma" ::: "memory");
 	disarm_wake_timer();
 	return r.error ? r.error : -100;   /* it must not return */
 }
