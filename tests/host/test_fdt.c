@@ -226,8 +226,8 @@ static struct blob b_finish(struct builder *b, size_t extra)
 	fdt_put_be32(out.data + FDT_HDR_LAST_COMP_VERSION, 16);
 	fdt_put_be32(out.data + FDT_HDR_SIZE_DT_STRINGS, (uint32_t)b->str_len);
 	fdt_put_be32(out.data + FDT_HDR_SIZE_DT_STRUCT, (uint32_t)b->st_len);
-	/* One reservation {0x1000, 0x1000}, then the terminator if wanted. */
-	fdt_put_be32(out.data + rsv_off + 4, 0x1000);
+	/* One reservation {0, 0x1000} (address 0 does not end the map), then
+	 * the terminator if wanted. */
 	fdt_put_be32(out.data + rsv_off + 12, 0x1000);
 	memcpy(out.data + st_off, b->st, b->st_len);
 	memcpy(out.data + str_off, b->strings, b->str_len);
@@ -437,9 +437,19 @@ static void rsvmap_must_be_terminated(void **state)
 	(void)state;
 	struct builder b;
 
+	struct blob blob;
+	struct fdt fdt;
+	uint64_t addr = 1, size = 0;
+
 	b_minimal(&b);
 	b.rsv_last = true;
-	assert_int_equal(open_built(&b), 0);
+	blob = b_finish(&b, 0);
+	assert_int_equal(fdt_open(&fdt, blob.data, blob.size), 0);
+	assert_int_equal(fdt_get_mem_rsv(&fdt, 0, &addr, &size), 0);
+	assert_int_equal(addr, 0);
+	assert_int_equal(size, 0x1000);
+	assert_int_equal(fdt_get_mem_rsv(&fdt, 1, &addr, &size), -FDT_ERR_NOTFOUND);
+	free(blob.data);
 	b.rsv_unterminated = true;
 	assert_int_equal(open_built(&b), -FDT_ERR_TRUNCATED);
 }
@@ -582,6 +592,20 @@ static void struct_prop_value_inside_struct_block(void **state)
 		b_u32(&b, bad_lens[i]);
 		b_u32(&b, b_string(&b, "p"));
 		b_bytes(&b, one, 4);
+		b_end(&b);
+		b_u32(&b, FDT_END);
+		assert_int_equal(open_built(&b), -FDT_ERR_BADSTRUCTURE);
+	}
+	/* A length whose padding wraps 32 bits must not make the value (here
+	 * the END_NODE and END tokens) look like the next tokens. */
+	for (uint32_t len = 0xfffffffdu; len != 0; len++) {
+		struct builder b;
+
+		b_init(&b);
+		b_begin(&b, "");
+		b_u32(&b, FDT_PROP);
+		b_u32(&b, len);
+		b_u32(&b, b_string(&b, "p"));
 		b_end(&b);
 		b_u32(&b, FDT_END);
 		assert_int_equal(open_built(&b), -FDT_ERR_BADSTRUCTURE);
@@ -1662,10 +1686,22 @@ static void props_signature(const struct fdt *f, int node, const char *skip,
 	}
 }
 
+/* Values are padded with zero bytes to the next token (spec 5.4.1). */
+static void assert_value_padding_zero(const struct fdt *f, int node, const char *name)
+{
+	int len;
+	const uint8_t *v = fdt_getprop(f, node, name, &len);
+
+	assert_non_null(v);
+	for (int i = len; i % 4; i++)
+		assert_int_equal(v[i], 0);
+}
+
 static void writer_replaces_value_any_size(void **state)
 {
 	(void)state;
-	const char *values[] = { "a", "abcd", "", "a much longer string than before", "abc", "xyz" };
+	const char *values[] = { "a", "abcdefg", "abcd", "", "a much longer string than before",
+				 "abc", "xyz" };
 	struct blob b = load_blob("basic.dtb", 256);
 	char before[2048], after[2048];
 	struct fdt_rw rw;
@@ -1681,6 +1717,7 @@ static void writer_replaces_value_any_size(void **state)
 		node = fdt_path_offset(&rw.fdt, "/values");
 		assert_string_equal(fdt_getprop(&rw.fdt, node, "single", &len), values[i]);
 		assert_int_equal(len, (int)strlen(values[i]) + 1);
+		assert_value_padding_zero(&rw.fdt, node, "single");
 		props_signature(&rw.fdt, node, "single", after, sizeof(after));
 		assert_string_equal(before, after);
 		/* Nodes after the edit are intact. */
