@@ -172,6 +172,9 @@ static int check_header(struct fdt *view, const uint8_t *blob, size_t max_size,
 	totalsize = header_field(blob, FDT_HDR_TOTALSIZE);
 	if (totalsize > max_size || totalsize < FDT_V16_HEADER_SIZE)
 		return -FDT_ERR_TRUNCATED;
+	/* Offsets and lengths are handed out as non-negative ints. */
+	if (totalsize > INT32_MAX)
+		return -FDT_ERR_BADLAYOUT;
 	version = header_field(blob, FDT_HDR_VERSION);
 	if (version < FDT_FIRST_VERSION ||
 	    header_field(blob, FDT_HDR_LAST_COMP_VERSION) > FDT_LAST_COMP_VERSION)

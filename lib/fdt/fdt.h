@@ -77,7 +77,8 @@ void fdt_put_be32(void *p, uint32_t v);
 
 /*
  * Validate the header of the blob at `blob`; `max_size` bounds totalsize (pass
- * the size of the memory known to hold it).  Also walks the whole structure
+ * the size of the memory known to hold it).  Blobs over 2 GiB are refused
+ * (-FDT_ERR_BADLAYOUT): offsets are ints.  Also walks the whole structure
  * block once, so every later walk can trust token framing.
  */
 int fdt_open(struct fdt *fdt, const void *blob, size_t max_size);

@@ -325,6 +325,9 @@ static void header_totalsize_bounded_by_max_size(void **state)
 	assert_int_equal(fdt_open(&fdt, NULL, 100), -FDT_ERR_TRUNCATED);
 	set_hdr(&b, FDT_HDR_TOTALSIZE, 20);   /* smaller than a header */
 	assert_int_equal(fdt_open(&fdt, b.data, b.size), -FDT_ERR_TRUNCATED);
+	/* Offsets are ints: no blob over 2 GiB, whatever memory holds it. */
+	set_hdr(&b, FDT_HDR_TOTALSIZE, 0x80000000u);
+	assert_int_equal(fdt_open(&fdt, b.data, SIZE_MAX), -FDT_ERR_BADLAYOUT);
 	free(b.data);
 }
 
