@@ -43,6 +43,7 @@
 #define EXC_ILLEGAL_INSN        2
 #define EXC_LOAD_ACCESS_FAULT   5
 #define EXC_STORE_ACCESS_FAULT  7
+#define EXC_INSN_PAGE_FAULT     12
 
 #define csr_read(csr) ({ unsigned long __v; \
 	__asm__ volatile("csrr %0, " #csr : "=r"(__v) :: "memory"); __v; })
@@ -137,7 +138,9 @@ bool probe_store64(uintptr_t addr, uint64_t val, unsigned long *cause);
 bool probe_exec(uintptr_t addr, unsigned long *cause);
 bool probe_csr_stimecmp(uint64_t *val);
 bool probe_hfence_gvma(void);
-uint64_t raw_load64(uintptr_t addr);   /* unguarded: pair with fault_expect */
+/* Unguarded accesses: pair with fault_expect/fault_end. */
+uint64_t raw_load64(uintptr_t addr);
+void raw_store64(uintptr_t addr, uint64_t val);
 
 /* ---- Platform facts from the DTB ---- */
 struct platform {

@@ -45,21 +45,25 @@ static void load_fault_stval(void)
 	if (!CHECK(fault_end(&cause, &tval), "load from %lx did not fault",
 		   (unsigned long)fw_base() + 0x40))
 		return;
+	CHECK_EQ(cause, EXC_LOAD_ACCESS_FAULT, "scause of the load");
 	CHECK_EQ(tval, fw_base() + 0x40, "stval of the load access fault");
 }
 
 static void store_faults(void)
 {
-	unsigned long cause;
+	unsigned long cause, tval;
 
 	/* The firmware's first word is its cold-boot entry: the least harmful
 	 * place to scribble on should the protection be missing. */
-	if (probe_store64(fw_base(), 0, &cause)) {
+	fault_expect(false);
+	raw_store64(fw_base(), 0);
+	if (!fault_end(&cause, &tval)) {
 		check_failed("store to %lx did not fault", (unsigned long)fw_base());
 		return;
 	}
 	CHECK_EQ(cause, EXC_STORE_ACCESS_FAULT, "scause of a store to %lx",
 		 (unsigned long)fw_base());
+	CHECK_EQ(tval, fw_base(), "stval of the store access fault");
 }
 
 static void fetch_faults(void)

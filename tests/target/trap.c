@@ -61,7 +61,7 @@ void trap_handler(struct trap_frame *tf);
 void trap_handler(struct trap_frame *tf)
 {
 	struct trap_record *rec = trap_record_of(current_hart());
-	bool fetch = tf->scause == EXC_INSN_ACCESS_FAULT || tf->scause == 12;
+	bool fetch = tf->scause == EXC_INSN_ACCESS_FAULT || tf->scause == EXC_INSN_PAGE_FAULT;
 
 	if (tf->scause & SCAUSE_INTERRUPT) {
 		handle_interrupt(rec, tf->scause & ~SCAUSE_INTERRUPT);
@@ -115,7 +115,6 @@ bool fault_end(unsigned long *cause, unsigned long *tval)
 	return faulted;
 }
 
-void raw_store64(uintptr_t addr, uint64_t val);
 void raw_exec(uintptr_t addr);
 uint64_t raw_read_stimecmp(void);
 void raw_hfence_gvma(void);
