@@ -69,10 +69,13 @@ run() {
     grep -aq '^FAIL: ' "$log" && status=1
     if ! grep -aqx "$done_line" "$log"; then
         status=1
+        local last
+        last=$(grep -a '^RUN: ' "$log" | tail -n 1 | sed 's/^RUN: //')
+        last=${last:+, last test started: $last}
         if [ "$rc" -eq 124 ]; then
-            echo "FAIL: $prefix/run-$name: QEMU timed out after ${TIMEOUT}s without \"$done_line\" (log: $log)"
+            echo "FAIL: $prefix/run-$name: QEMU timed out after ${TIMEOUT}s without \"$done_line\"$last (log: $log)"
         else
-            echo "FAIL: $prefix/run-$name: QEMU exited ($rc) without \"$done_line\" (log: $log)"
+            echo "FAIL: $prefix/run-$name: QEMU exited ($rc) without \"$done_line\"$last (log: $log)"
         fi
         tail -n 5 "$log" | sed 's/^/    | /'
     elif [ "$rc" -ne 0 ]; then

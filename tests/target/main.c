@@ -148,6 +148,8 @@ static void run_one(const struct test_group *g, const struct target_test *t)
 			deviation_text[t->deviation]);
 		return;
 	}
+	/* Lets the runner name the test a hung run was in. */
+	kprintf("RUN: %s\n", name);
 	test_failed = false;
 	fail_reason[0] = '\0';
 	t->run();
