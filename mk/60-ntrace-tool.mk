@@ -53,3 +53,15 @@ $(BUILD)/host/test_ntrace_tool_io: tests/host/test_ntrace_tool_io.c $(NTRACE_TOO
 	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_IO_SRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_io
+
+# End to end with the codec library: classification, round trips, dump, stats.
+$(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) $(NTRACE_TOOL_FIXTURES) \
+		$(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny-int.pcs
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+
+ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
+endif

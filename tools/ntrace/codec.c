@@ -154,6 +154,12 @@ static int fetch_insn(struct classifier *c, const struct nt_retired *r, struct r
 static int bad_transition(struct classifier *c, const struct nt_retired *r,
 			  const struct rv_insn *in, const struct nt_retired *next)
 {
+	uint64_t avail;
+	if (!nt_images_lookup(c->images, next->pc, &avail)) {
+		nt_err_set(c->err, "%s:%u: pc %" PRIx64 " is outside every program image",
+			   c->name, next->line, next->pc);
+		return -1;
+	}
 	nt_err_set(c->err, "%s:%u: pc %" PRIx64 " (%s) cannot continue at %" PRIx64
 		   " (line %u); mark the line 'exc' or 'int' if a trap was taken",
 		   c->name, r->line, r->pc, kind_name(in->kind), next->pc, next->line);

@@ -216,6 +216,7 @@ struct nt_stream_stats {
 	uint64_t idle_bytes;
 	uint64_t messages;
 	uint64_t malformed;
+	uint64_t reserved_values;       /* well-formed messages with reserved field values */
 	uint64_t per_tcode[64];
 };
 
@@ -224,8 +225,9 @@ void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_
 		     struct nt_stream_stats *st);
 
 /* SRC field width (0..12) under which the stream parses with the fewest
- * malformed messages (the smallest width without any): for dump and stats
- * when --src-bits is not given. */
+ * malformed messages, then the fewest reserved SYNC/EVCODE/RCODE/ETYPE
+ * values (the smallest width without any): for dump and stats when
+ * --src-bits is not given.  A heuristic: short streams can be ambiguous. */
 unsigned nt_detect_src_bits(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len);
 
 #endif

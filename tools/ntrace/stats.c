@@ -3,6 +3,25 @@
 
 #include "ntrace_tool.h"
 
+/* Fixed fields holding values the spec reserves (Tables 15, 19, 23, 25). */
+static bool has_reserved_value(const struct ntrace_msg *m)
+{
+	if (ntrace_msg_has(m, NTRACE_FLD_SYNC)) {
+		uint64_t v = m->val[NTRACE_FLD_SYNC];
+		if (v == 8 || v > NTRACE_SYNC_POWER_UP)
+			return true;
+	}
+	if (ntrace_msg_has(m, NTRACE_FLD_EVCODE)) {
+		uint64_t v = m->val[NTRACE_FLD_EVCODE];
+		if (v != NTRACE_EVCODE_DEBUG_ENTRY && v != NTRACE_EVCODE_LOW_POWER &&
+		    v != NTRACE_EVCODE_TRACE_DISABLED)
+			return true;
+	}
+	if (ntrace_msg_has(m, NTRACE_FLD_RCODE) && m->val[NTRACE_FLD_RCODE] > NTRACE_RCODE_HIST_REPEAT)
+		return true;
+	return ntrace_msg_has(m, NTRACE_FLD_ETYPE) && m->val[NTRACE_FLD_ETYPE] != NTRACE_ETYPE_QUEUE_OVERRUN;
+}
+
 void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
 		     struct nt_stream_stats *st)
 {
@@ -27,6 +46,8 @@ void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_
 			st->messages++;
 			st->per_tcode[m.val[NTRACE_FLD_TCODE] & 63]++;
 		}
+		if (rc == 1 && has_reserved_value(&m))
+			st->reserved_values++;
 		if (rc != 1 && rc != -NTRACE_ERR_VENDOR_TCODE)
 			st->malformed++;
 		if (pos <= start)
@@ -38,16 +59,18 @@ unsigned nt_detect_src_bits(const struct nt_tool_config *cfg, const uint8_t *nex
 {
 	struct nt_tool_config try = *cfg;
 	unsigned best = 0;
-	uint64_t best_bad = UINT64_MAX;
+	uint64_t best_score = UINT64_MAX;
 	for (unsigned bits = 0; bits <= NTRACE_MAX_SRC; bits++) {
 		struct nt_stream_stats st;
 		try.src_bits = bits;
 		nt_stream_stats(&try, nex, len, &st);
-		if (st.malformed < best_bad) {
+		/* malformed messages weigh most, then reserved field values */
+		uint64_t score = st.malformed * 1024 + st.reserved_values;
+		if (score < best_score) {
 			best = bits;
-			best_bad = st.malformed;
+			best_score = score;
 		}
-		if (st.malformed == 0)
+		if (score == 0)
 			break;
 	}
 	return best;
