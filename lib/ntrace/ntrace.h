@@ -356,7 +356,7 @@ struct ntrace_encoder {
 	uint64_t last_tstamp;   /* last reported timestamp                    */
 	uint64_t sync_count;    /* units since last sync (trTeInstSyncMode)   */
 	uint64_t sync_limit;
-	uint64_t next_addr_hint;
+	uint64_t sync_tstamp;   /* timestamp of the last sync (mode 2)      */
 	/* repeated branch (BTM) / repeated history (HTM) */
 	uint32_t repeat_count;
 	uint8_t repeat_tcode;
@@ -516,7 +516,9 @@ struct ntrace_decoder {
 	uint64_t context;
 	size_t base_offset;     /* stream offset of the current input buffer  */
 	/* HIST bits being consumed: current word and queue behind it */
-	uint32_t hist_cur;      /* remaining bits below the stop bit          */
+	uint32_t hist_cur;      /* HIST record being consumed                 */
+	uint8_t hist_left;      /* its bits not yet consumed                  */
+	uint64_t walk_budget;   /* instructions left for this message         */
 	struct ntrace_dec_hist_entry hq[NTRACE_DEC_HIST_QUEUE];
 	uint8_t hq_head, hq_len;
 	/* last branch message for RepeatBranch */

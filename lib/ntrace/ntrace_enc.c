@@ -1,0 +1,746 @@
+/*
+ * N-Trace encoder: Trace Ingress Port records in, MDO/MSEO messages out.
+ *
+ * Every address-carrying message is deferred to the next record, whose
+ * address is the jump target / trap handler (Table 3: "An address emitted is
+ * known at the next ingress port cycle").  The common case, a linear
+ * instruction with nothing pending, only adds to I-CNT (ntrace_enc_retire).
+ */
+#include <string.h>
+
+#include "ntrace.h"
+
+/* What the next record's address completes (struct ntrace_encoder.pending). */
+enum pending_kind {
+	PEND_NONE = 0,
+	PEND_START,        /* ProgTraceSync after start/restart              */
+	PEND_DIRECT,       /* BTM taken branch: DirectBranch                  */
+	PEND_INDIRECT,     /* indirect jump / trap / trap return              */
+	PEND_RETURN_CHECK, /* 9.2 modes 2/3: compare the return address       */
+	PEND_ICNT_SYNC,    /* 8.4.4: I-CNT overflow reported with SYNC=4      */
+};
+
+#define NO_ADDR (~0ull)
+#define MAX_REPEAT 0xFFFFFFFFu /* B-CNT / HREPEAT limit: 32-bit fields   */
+#define SYNC_NONE 0xFF
+
+/* ------------------------------------------------------------ output */
+
+static void sink_overflow(struct ntrace_encoder *e, size_t n)
+{
+	e->stats.lost_bytes += n;
+	e->overflowed = 1;
+	e->slow = 1;
+}
+
+int ntrace_enc_flush(struct ntrace_encoder *e)
+{
+	int rc = 0;
+
+	if (e->buf_len && e->sink.write && e->sink.write(e->sink.ctx, e->buf, e->buf_len)) {
+		sink_overflow(e, e->buf_len);
+		rc = -NTRACE_ERR_SINK;
+	}
+	e->buf_len = 0;
+	return rc;
+}
+
+static bool is_sync_tcode(unsigned tcode)
+{
+	return tcode == NTRACE_TCODE_PROG_TRACE_SYNC || tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+}
+
+static void recompute_icnt_check(struct ntrace_encoder *e);
+
+/* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
+ * on synchronisation messages, relative to the last reported otherwise). */
+static void write_msg(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t tstamp)
+{
+	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
+	int n;
+
+	if (e->fmt.src_bits)
+		ntrace_msg_set(m, NTRACE_FLD_SRC, e->cfg.trTeSrcID & ((1u << e->fmt.src_bits) - 1));
+	if (e->cfg.trTsEnable) {
+		ntrace_msg_set(m, NTRACE_FLD_TSTAMP,
+			       is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp);
+		e->last_tstamp = tstamp;
+	}
+	if (e->buf_len + NTRACE_MAX_MSG_BYTES + 16 > NTRACE_ENC_BUF_SIZE)
+		ntrace_enc_flush(e);
+	n = ntrace_msg_write(&e->fmt, m, e->buf + e->buf_len, NTRACE_ENC_BUF_SIZE - e->buf_len);
+	if (n < 0)
+		return; /* cannot happen with valid state: layouts are fixed */
+	e->buf_len += (uint32_t)n;
+	e->stats.bytes += (uint64_t)n;
+	e->stats.messages++;
+	e->stats.per_tcode[tcode & 63]++;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
+	    tstamp - e->sync_tstamp >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->sync_due)
+		e->slow = 1;
+}
+
+static void emit_resource_full(struct ntrace_encoder *e, unsigned rcode, uint64_t rdata,
+			       uint32_t hrepeat, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+
+	ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
+	ntrace_msg_set(&m, NTRACE_FLD_RCODE, rcode);
+	ntrace_msg_set(&m, NTRACE_FLD_RDATA, rdata);
+	if (rcode == NTRACE_RCODE_HIST_REPEAT)
+		ntrace_msg_set(&m, NTRACE_FLD_HREPEAT, hrepeat);
+	write_msg(e, &m, tstamp);
+}
+
+/* 9.3: a held HIST overflow goes out as RCODE=1 (seen once) or RCODE=2
+ * with HREPEAT = number of identical HIST records. */
+static void flush_held_hist(struct ntrace_encoder *e)
+{
+	uint32_t n = e->held_count;
+
+	if (!n)
+		return;
+	e->held_count = 0;
+	if (n == 1)
+		emit_resource_full(e, NTRACE_RCODE_HIST, e->held_hist, 0, e->held_tstamp);
+	else
+		emit_resource_full(e, NTRACE_RCODE_HIST_REPEAT, e->held_hist, n, e->held_tstamp);
+}
+
+/* 7.11: identical branch messages in a row are counted in one RepeatBranch. */
+static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+
+	if (!e->repeat_count)
+		return;
+	ntrace_msg_init(&m, NTRACE_TCODE_REPEAT_BRANCH);
+	ntrace_msg_set(&m, NTRACE_FLD_BCNT, e->repeat_count);
+	e->repeat_count = 0;
+	write_msg(e, &m, tstamp);
+}
+
+/* Anything held back for compression goes out before another message, so
+ * the order of messages is the order of events. */
+static void emit(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t tstamp)
+{
+	flush_held_hist(e);
+	flush_repeat_branch(e, tstamp);
+	e->repeat_tcode = 0;
+	write_msg(e, m, tstamp);
+}
+
+/* ------------------------------------------------------------ state */
+
+static void stack_reset(struct ntrace_encoder *e)
+{
+	e->stack_count = 0;
+	e->stack_top = 0;
+}
+
+static void stack_push(struct ntrace_encoder *e, uint64_t v)
+{
+	unsigned depth = e->cfg.call_stack_depth;
+
+	e->stack_top = (uint8_t)((e->stack_top + 1) % depth);
+	e->stack[e->stack_top] = v;
+	if (e->stack_count < depth)
+		e->stack_count++; /* when full the oldest entry is overwritten */
+}
+
+static bool stack_pop(struct ntrace_encoder *e, uint64_t *v)
+{
+	unsigned depth = e->cfg.call_stack_depth;
+
+	if (!e->stack_count)
+		return false;
+	*v = e->stack[e->stack_top];
+	e->stack_top = (uint8_t)((e->stack_top + depth - 1) % depth);
+	e->stack_count--;
+	return true;
+}
+
+/* I-CNT was transmitted (or reset): 8.4.3. */
+static void reset_icnt(struct ntrace_encoder *e)
+{
+	e->stats.halfwords += e->icnt;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS)
+		e->sync_count += e->icnt;
+	e->icnt = 0;
+	recompute_icnt_check(e);
+}
+
+/* Slow path is needed once I-CNT reaches the overflow marker (Table 10: the
+ * MSB of the counter) or the half-word periodic sync threshold. */
+static void recompute_icnt_check(struct ntrace_encoder *e)
+{
+	uint64_t check = 1ull << (e->cfg.icnt_bits - 1);
+
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS) {
+		uint64_t left = e->sync_count >= e->sync_limit ? 1 : e->sync_limit - e->sync_count;
+
+		if (left < check)
+			check = left;
+	}
+	e->icnt_check = (uint32_t)check;
+}
+
+static void restart_sync_counter(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	e->sync_count = 0;
+	e->sync_due = 0;
+	e->sync_tstamp = tstamp; /* start of the cycle-count interval */
+	recompute_icnt_check(e);
+}
+
+static uint64_t encode_addr_ref(struct ntrace_encoder *e, uint64_t addr)
+{
+	uint64_t u = ntrace_addr_to_field(addr ^ e->ref_addr);
+
+	e->ref_addr = addr; /* 8.1: every address becomes the new reference */
+	return u;
+}
+
+/* Sync codes that reset the encoder state (Table 25 "Encoder Reset"). */
+static bool sync_resets_state(unsigned sync)
+{
+	return sync != NTRACE_SYNC_EXT_TRIGGER && sync != NTRACE_SYNC_ICNT &&
+	       sync != NTRACE_SYNC_TRACE_EVENT;
+}
+
+static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t priv,
+			   uint64_t context, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+	uint64_t process = format | (uint64_t)(priv & 3) << 2 | (uint64_t)((priv >> 2) & 1) << 4;
+
+	if (format >= NTRACE_PROCESS_FORMAT_SCONTEXT)
+		process |= (context & ((1ull << 59) - 1)) << 5;
+	ntrace_msg_init(&m, NTRACE_TCODE_OWNERSHIP);
+	ntrace_msg_set(&m, NTRACE_FLD_PROCESS, process);
+	write_msg(e, &m, tstamp);
+}
+
+/*
+ * Emit the synchronisation message that carries F-ADDR = addr.  `tcode` is
+ * the message type; sync messages reset HIST and I-CNT like any message and,
+ * for most SYNC codes, the call stack (9.2) and the periodic counter.
+ */
+static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, unsigned btype,
+		      uint64_t addr, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+
+	ntrace_msg_init(&m, tcode);
+	ntrace_msg_set(&m, NTRACE_FLD_SYNC, sync);
+	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC || tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+		ntrace_msg_set(&m, NTRACE_FLD_BTYPE, btype);
+	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
+	ntrace_msg_set(&m, NTRACE_FLD_FADDR, ntrace_addr_to_field(addr));
+	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
+		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
+	emit(e, &m, tstamp);
+	e->ref_addr = addr;
+	e->hist = 1;
+	reset_icnt(e);
+	e->block_start = addr;
+	if (sync_resets_state(sync)) {
+		stack_reset(e);
+		restart_sync_counter(e, tstamp);
+	}
+	if (e->cfg.trTeContext)
+		e->need_ownership = 2; /* 7.1: Ownership with context after every sync */
+}
+
+/* Sync message at an arbitrary point (periodic, I-CNT overflow): HTM with
+ * branch history uses IndirectBranchHistSync (8.4.4 example), otherwise
+ * ProgTraceSync with the I-CNT so far. */
+static void emit_standalone_sync(struct ntrace_encoder *e, unsigned sync, uint64_t addr,
+				 uint64_t tstamp)
+{
+	if (e->htm && e->hist != 1)
+		emit_sync(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, sync, NTRACE_BTYPE_INDIRECT, addr,
+			  tstamp);
+	else
+		emit_sync(e, NTRACE_TCODE_PROG_TRACE_SYNC, sync, 0, addr, tstamp);
+}
+
+/* BTM RepeatBranch: same message type, I-CNT, block start and target as the
+ * previous branch message means the decoder can replay it (7.11). */
+static bool try_repeat(struct ntrace_encoder *e, unsigned tcode, uint64_t target)
+{
+	if (!e->cfg.trTeInstEnRepeatedHistory || e->htm)
+		return false;
+	if (e->repeat_tcode == tcode && e->repeat_icnt == e->icnt && e->repeat_start == e->block_start &&
+	    e->repeat_target == target && e->block_start != NO_ADDR && e->repeat_count < MAX_REPEAT) {
+		e->repeat_count++;
+		return true;
+	}
+	return false;
+}
+
+static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t target)
+{
+	if (!e->cfg.trTeInstEnRepeatedHistory || e->htm)
+		return;
+	e->repeat_tcode = (uint8_t)tcode;
+	e->repeat_icnt = e->icnt;
+	e->repeat_start = e->block_start;
+	e->repeat_target = target;
+}
+
+/* A branch message completed by the next record's address `addr`. */
+static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
+			uint64_t tstamp)
+{
+	struct ntrace_msg m;
+	unsigned tcode;
+
+	if (e->sync_due) {
+		/* Periodic sync rides on the branch message (Table 25, SYNC=2). */
+		if (direct)
+			tcode = NTRACE_TCODE_DIRECT_BRANCH_SYNC;
+		else if (e->htm && e->hist != 1)
+			tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+		else
+			tcode = NTRACE_TCODE_INDIRECT_BRANCH_SYNC;
+		emit_sync(e, tcode, NTRACE_SYNC_PERIODIC, btype, addr, tstamp);
+		return;
+	}
+	if (direct) {
+		tcode = NTRACE_TCODE_DIRECT_BRANCH;
+	} else if (e->htm && e->hist != 1) {
+		tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST;
+	} else {
+		/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
+		tcode = NTRACE_TCODE_INDIRECT_BRANCH;
+	}
+	if (btype == NTRACE_BTYPE_INDIRECT && try_repeat(e, tcode, addr)) {
+		reset_icnt(e);
+		e->block_start = addr;
+		return;
+	}
+	ntrace_msg_init(&m, tcode);
+	if (!direct)
+		ntrace_msg_set(&m, NTRACE_FLD_BTYPE, btype);
+	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
+	if (!direct)
+		ntrace_msg_set(&m, NTRACE_FLD_UADDR, encode_addr_ref(e, addr));
+	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST)
+		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
+	emit(e, &m, tstamp);
+	if (btype == NTRACE_BTYPE_INDIRECT)
+		remember_branch(e, tcode, addr);
+	e->hist = 1;
+	reset_icnt(e);
+	e->block_start = addr;
+	if (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext && !e->need_ownership)
+		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
+}
+
+/* 8.3.1: the HIST register is full when its stop bit reached the MSB. */
+static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	uint32_t h = e->hist;
+
+	e->hist = 1;
+	if (!e->cfg.trTeInstEnRepeatedHistory) {
+		struct ntrace_msg m;
+
+		ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
+		ntrace_msg_set(&m, NTRACE_FLD_RCODE, NTRACE_RCODE_HIST);
+		ntrace_msg_set(&m, NTRACE_FLD_RDATA, h);
+		emit(e, &m, tstamp);
+		return;
+	}
+	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
+		e->held_count++;
+		return;
+	}
+	flush_held_hist(e);
+	flush_repeat_branch(e, tstamp);
+	e->held_hist = h;
+	e->held_count = 1;
+	e->held_tstamp = tstamp;
+}
+
+static void add_hist_bit(struct ntrace_encoder *e, unsigned bit, uint64_t tstamp)
+{
+	if (e->hist & e->hist_full)
+		hist_overflow(e, tstamp);
+	e->hist = (e->hist << 1) | bit; /* 8.3: LSB is the latest branch */
+}
+
+static void update_slow(struct ntrace_encoder *e)
+{
+	e->slow = !e->active || e->pending || e->sync_due || e->overflowed;
+}
+
+/* I-CNT reached the slow-path threshold with no message pending. */
+static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS &&
+	    e->sync_count + e->icnt >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->icnt >= (1u << (e->cfg.icnt_bits - 1))) {
+		/* 8.4.4: overflow marker (MSB) set; the count includes this record */
+		if (e->htm && e->hist != 1 && e->cfg.icnt_overflow_sync) {
+			e->pending = PEND_ICNT_SYNC;
+			e->pending_tstamp = tstamp;
+		} else {
+			struct ntrace_msg m;
+
+			if (e->htm && e->hist != 1)
+				hist_overflow(e, tstamp); /* HIST bits precede the I-CNT ones */
+			ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
+			ntrace_msg_set(&m, NTRACE_FLD_RCODE, NTRACE_RCODE_ICNT);
+			ntrace_msg_set(&m, NTRACE_FLD_RDATA, e->icnt);
+			emit(e, &m, tstamp);
+			reset_icnt(e);
+			e->block_start = NO_ADDR;
+		}
+	}
+	update_slow(e);
+}
+
+static bool return_matches(const struct ntrace_encoder *e, uint64_t expected, uint64_t actual)
+{
+	if (e->cfg.trTeInstImplicitReturnMode == NTRACE_IMPLICIT_RETURN_PARTIAL) {
+		uint64_t mask = (1ull << e->cfg.return_partial_bits) - 1;
+
+		return ((expected ^ actual) & mask) == 0;
+	}
+	return expected == actual;
+}
+
+static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	unsigned p = e->pending;
+
+	e->pending = PEND_NONE;
+	switch (p) {
+	case PEND_START:
+		emit_sync(e, NTRACE_TCODE_PROG_TRACE_SYNC, e->pending_sync, 0, r->addr, r->tstamp);
+		break;
+	case PEND_DIRECT:
+		emit_branch(e, true, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
+		break;
+	case PEND_INDIRECT:
+		emit_branch(e, false, e->pending_btype, r->addr, e->pending_tstamp);
+		break;
+	case PEND_RETURN_CHECK:
+		/* 9.2: a return is inferable only if it goes where the stack says;
+		 * Table 4's "if Pop returns the same address ... emit" is read as
+		 * the opposite, as chapter 9.2 requires. */
+		if (!return_matches(e, e->pending_return_addr, r->addr))
+			emit_branch(e, false, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
+		break;
+	case PEND_ICNT_SYNC:
+		emit_standalone_sync(e, e->sync_due ? NTRACE_SYNC_PERIODIC : NTRACE_SYNC_ICNT, r->addr,
+				     e->pending_tstamp);
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_pending(struct ntrace_encoder *e, unsigned kind, unsigned btype, uint64_t tstamp)
+{
+	e->pending = (uint8_t)kind;
+	e->pending_btype = (uint8_t)btype;
+	e->pending_tstamp = tstamp;
+}
+
+static void taken_branch(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	if (e->htm)
+		add_hist_bit(e, 1, r->tstamp);
+	else
+		set_pending(e, PEND_DIRECT, 0, r->tstamp);
+}
+
+/* 9.2 returns (itype 13) and co-routine swaps (itype 12). */
+static void implicit_return(struct ntrace_encoder *e, const struct ntrace_retired *r, bool swap)
+{
+	uint64_t expected;
+	bool had = stack_pop(e, &expected);
+
+	if (swap)
+		stack_push(e, r->addr + r->size);
+	if (!had)
+		set_pending(e, PEND_INDIRECT, NTRACE_BTYPE_INDIRECT, r->tstamp);
+	else if (e->cfg.trTeInstImplicitReturnMode != NTRACE_IMPLICIT_RETURN_COUNT) {
+		set_pending(e, PEND_RETURN_CHECK, 0, r->tstamp);
+		e->pending_return_addr = expected;
+	}
+}
+
+/* Tables 3 and 4: what each itype does besides adding to I-CNT. */
+static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired *r, bool in_block)
+{
+	unsigned it = r->itype;
+	bool implicit = e->cfg.trTeInstEnImplicitReturn;
+	/* 9.1: both instructions must be in the same message (I-CNT block) */
+	bool seq = (r->flags & NTRACE_REC_SEQ_INFERABLE) && e->cfg.trTeInstEnSequentialJump && in_block;
+	uint64_t dummy;
+
+	if (it == RV_ITYPE_RESERVED7)
+		it = e->cfg.trTeInstEnAllJumps ? RV_ITYPE_TAKEN_BRANCH : RV_ITYPE_NONE;
+	switch (it) {
+	case RV_ITYPE_NONE:
+		break;
+	case RV_ITYPE_EXCEPTION:
+	case RV_ITYPE_INTERRUPT:
+		set_pending(e, PEND_INDIRECT,
+			    e->cfg.btype_trap_as_1 ? NTRACE_BTYPE_TRAP
+			    : it == RV_ITYPE_EXCEPTION ? NTRACE_BTYPE_EXCEPTION : NTRACE_BTYPE_INTERRUPT,
+			    r->tstamp);
+		break;
+	case RV_ITYPE_TRAP_RETURN:
+		set_pending(e, PEND_INDIRECT, NTRACE_BTYPE_INDIRECT, r->tstamp);
+		if (e->cfg.trTeContext && !e->need_ownership)
+			e->need_ownership = 1;
+		break;
+	case RV_ITYPE_NOT_TAKEN_BRANCH:
+		if (e->htm)
+			add_hist_bit(e, 0, r->tstamp);
+		break;
+	case RV_ITYPE_TAKEN_BRANCH:
+		taken_branch(e, r);
+		break;
+	case RV_ITYPE_UNINFERABLE_CALL:
+		if (implicit)
+			stack_push(e, r->addr + r->size);
+		/* fall through */
+	case RV_ITYPE_UNINFERABLE_JUMP:
+	case RV_ITYPE_UNINFERABLE_TAIL_CALL:
+	case RV_ITYPE_OTHER_UNINFERABLE_JUMP:
+		if (!seq)
+			set_pending(e, PEND_INDIRECT, NTRACE_BTYPE_INDIRECT, r->tstamp);
+		break;
+	case RV_ITYPE_INFERABLE_CALL:
+		if (implicit)
+			stack_push(e, r->addr + r->size);
+		/* fall through */
+	case RV_ITYPE_INFERABLE_TAIL_CALL:
+	case RV_ITYPE_OTHER_INFERABLE_JUMP:
+		if (e->cfg.trTeInstEnAllJumps)
+			taken_branch(e, r);
+		break;
+	case RV_ITYPE_COROUTINE_SWAP:
+	case RV_ITYPE_RETURN:
+		if (!implicit) {
+			if (!seq)
+				set_pending(e, PEND_INDIRECT, NTRACE_BTYPE_INDIRECT, r->tstamp);
+		} else if (seq) {
+			stack_pop(e, &dummy);
+			if (it == RV_ITYPE_COROUTINE_SWAP)
+				stack_push(e, r->addr + r->size);
+		} else {
+			implicit_return(e, r, it == RV_ITYPE_COROUTINE_SWAP);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+
+	e->overflowed = 0;
+	ntrace_msg_init(&m, NTRACE_TCODE_ERROR);
+	ntrace_msg_set(&m, NTRACE_FLD_ETYPE, NTRACE_ETYPE_QUEUE_OVERRUN);
+	ntrace_msg_set(&m, NTRACE_FLD_ECODE, NTRACE_ECODE_PROGRAM_LOST);
+	write_msg(e, &m, tstamp);
+	if (e->active) {
+		e->pending = PEND_START;
+		e->pending_sync = NTRACE_SYNC_FIFO_OVERRUN;
+	}
+}
+
+/* Drop everything that describes instructions already retired. */
+static void drop_state(struct ntrace_encoder *e)
+{
+	e->pending = PEND_NONE;
+	e->held_count = 0;
+	e->repeat_count = 0;
+	e->repeat_tcode = 0;
+	e->hist = 1;
+	e->icnt = 0;
+	e->block_start = NO_ADDR;
+	stack_reset(e);
+	recompute_icnt_check(e);
+}
+
+static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	bool in_block;
+
+	if (!e->active)
+		return;
+	if (e->overflowed) {
+		drop_state(e);
+		restart_after_overflow(e, r->tstamp);
+	}
+	if (e->pending)
+		resolve_pending(e, r);
+	if (e->sync_due)
+		emit_standalone_sync(e, NTRACE_SYNC_PERIODIC, r->addr, r->tstamp);
+	if (e->cfg.trTeContext) {
+		unsigned need = e->need_ownership;
+
+		if (r->context != e->cur_context)
+			need = 2;
+		else if (r->priv != e->cur_priv && !need)
+			need = 1;
+		if (need)
+			emit_ownership(e, need == 2 ? NTRACE_PROCESS_FORMAT_SCONTEXT
+					       : NTRACE_PROCESS_FORMAT_PRIV,
+				       r->priv, r->context, r->tstamp);
+		e->need_ownership = 0;
+	}
+	e->cur_priv = r->priv;
+	e->cur_context = r->context;
+	in_block = e->icnt != 0;
+	e->icnt += r->size >> 1;
+	process_itype(e, r, in_block);
+	if (!e->pending && e->icnt >= e->icnt_check)
+		icnt_limit(e, r->tstamp);
+	update_slow(e);
+}
+
+void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n)
+{
+	uint32_t icnt = e->icnt;
+	const struct ntrace_retired *end = rec + n;
+
+	e->stats.records += n;
+	for (; rec < end; rec++) {
+		/* Common case: linear instruction, nothing pending, same context. */
+		if (__builtin_expect(!e->slow && rec->itype == RV_ITYPE_NONE && rec->priv == e->cur_priv &&
+				     rec->context == e->cur_context, 1)) {
+			icnt += rec->size >> 1;
+			if (__builtin_expect(icnt < e->icnt_check, 1))
+				continue;
+			e->icnt = icnt;
+			icnt_limit(e, rec->tstamp);
+			icnt = e->icnt;
+			continue;
+		}
+		e->icnt = icnt;
+		slow_record(e, rec);
+		icnt = e->icnt;
+	}
+	e->icnt = icnt;
+}
+
+void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
+{
+	drop_state(e);
+	e->active = 1;
+	e->pending = PEND_START;
+	e->pending_sync = (uint8_t)(sync & 0xF);
+	e->need_ownership = 0;
+	update_slow(e);
+}
+
+void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_addr, uint64_t tstamp)
+{
+	struct ntrace_msg m;
+
+	if (e->active) {
+		struct ntrace_retired next = { .addr = next_addr, .tstamp = tstamp,
+					       .priv = e->cur_priv, .context = e->cur_context };
+
+		if (e->overflowed) {
+			drop_state(e);
+			restart_after_overflow(e, tstamp);
+		}
+		if (e->pending)
+			resolve_pending(e, &next);
+	} else {
+		e->icnt = 0;
+		e->hist = 1;
+	}
+	/* Table 23: CDF=1 with HIST in HTM (even when empty), CDF=0 in BTM */
+	ntrace_msg_init(&m, NTRACE_TCODE_PROG_TRACE_CORRELATION);
+	ntrace_msg_set(&m, NTRACE_FLD_EVCODE, evcode & 0xF);
+	ntrace_msg_set(&m, NTRACE_FLD_CDF, e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY);
+	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
+	if (e->htm)
+		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
+	emit(e, &m, tstamp);
+	e->active = 0;
+	drop_state(e);
+	update_slow(e);
+}
+
+void ntrace_enc_overflow(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	drop_state(e);
+	e->overflowed = 0;
+	restart_after_overflow(e, tstamp);
+	update_slow(e);
+}
+
+static int check_config(const struct ntrace_enc_config *c)
+{
+	if (c->trTeInstMode != NTRACE_INST_MODE_BTM && c->trTeInstMode != NTRACE_INST_MODE_HTM)
+		return -NTRACE_ERR_ARG;
+	if (c->xlen != 32 && c->xlen != 64)
+		return -NTRACE_ERR_ARG;
+	if (c->trTeSrcBits > NTRACE_MAX_SRC || c->trTeInstSyncMode > 3 || c->trTeInstSyncMax > 15)
+		return -NTRACE_ERR_ARG;
+	if (c->icnt_bits == 1 || c->icnt_bits > NTRACE_MAX_ICNT)
+		return -NTRACE_ERR_ARG;
+	if (c->hist_bits == 1 || c->hist_bits > NTRACE_MAX_HIST)
+		return -NTRACE_ERR_ARG;
+	if (c->call_stack_depth > NTRACE_MAX_CALL_STACK || c->return_partial_bits > 63)
+		return -NTRACE_ERR_ARG;
+	if (c->trTeInstEnImplicitReturn &&
+	    (c->trTeInstImplicitReturnMode < 1 || c->trTeInstImplicitReturnMode > 3))
+		return -NTRACE_ERR_ARG;
+	return 0;
+}
+
+int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cfg,
+		    const struct ntrace_sink *sink)
+{
+	int rc = check_config(cfg);
+
+	if (rc)
+		return rc;
+	memset(e, 0, sizeof(*e));
+	e->cfg = *cfg;
+	if (!e->cfg.icnt_bits)
+		e->cfg.icnt_bits = NTRACE_MAX_ICNT;
+	if (!e->cfg.hist_bits)
+		e->cfg.hist_bits = NTRACE_MAX_HIST;
+	if (!e->cfg.call_stack_depth)
+		e->cfg.call_stack_depth = NTRACE_MAX_CALL_STACK;
+	if (!e->cfg.return_partial_bits)
+		e->cfg.return_partial_bits = 16;
+	e->fmt.xlen = cfg->xlen;
+	e->fmt.src_bits = cfg->trTeInhibitSrc ? 0 : cfg->trTeSrcBits;
+	e->fmt.extend_addr_msb = cfg->trTeInstExtendAddrMSB;
+	if (sink)
+		e->sink = *sink;
+	e->htm = cfg->trTeInstMode == NTRACE_INST_MODE_HTM;
+	e->hist = 1;
+	e->hist_full = 1u << (e->cfg.hist_bits - 1);
+	e->sync_limit = cfg->trTeInstSyncMode ? 1ull << (cfg->trTeInstSyncMax + 4) : ~0ull;
+	e->pending_sync = SYNC_NONE;
+	e->block_start = NO_ADDR;
+	recompute_icnt_check(e);
+	update_slow(e);
+	return 0;
+}

@@ -1,0 +1,509 @@
+/*
+ * N-Trace message layer: the Table 8 layouts, the MDO/MSEO writer and the
+ * parser (chapter 3).  Writer and parser both walk ntrace_msg_layout(), so a
+ * message type is described once.
+ */
+#include <string.h>
+
+#include "ntrace.h"
+
+#define F(id_, kind_, bits_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_ALWAYS }
+#define FC(id_, kind_, bits_, cond_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_##cond_ }
+
+/* Upper bounds for variable fields Table 10 does not list. */
+#define MAX_PROCESS_BITS 64
+#define MAX_ECODE_BITS   32
+#define MAX_RDATA_BITS   NTRACE_MAX_HIST /* RDATA is I-CNT (22) or HIST (32) */
+#define MAX_COUNT_BITS   32              /* HREPEAT, B-CNT                  */
+
+/* Table 8 "Fields in Messages" (chapter 7 tables for each message). */
+static const struct ntrace_msg_layout layouts[] = {
+	{ NTRACE_TCODE_OWNERSHIP, 1, "Ownership",
+	  { F(PROCESS, VAR, MAX_PROCESS_BITS) } },
+	{ NTRACE_TCODE_DIRECT_BRANCH, 1, "DirectBranch",
+	  { F(ICNT, VAR, NTRACE_MAX_ICNT) } },
+	{ NTRACE_TCODE_INDIRECT_BRANCH, 3, "IndirectBranch",
+	  { F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT), F(UADDR, ADDR, NTRACE_MAX_ADDR) } },
+	{ NTRACE_TCODE_ERROR, 2, "Error",
+	  { F(ETYPE, FIXED, 4), F(ECODE, VAR, MAX_ECODE_BITS) } },
+	{ NTRACE_TCODE_PROG_TRACE_SYNC, 3, "ProgTraceSync",
+	  { F(SYNC, FIXED, 4), F(ICNT, VAR, NTRACE_MAX_ICNT), F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
+	{ NTRACE_TCODE_DIRECT_BRANCH_SYNC, 3, "DirectBranchSync",
+	  { F(SYNC, FIXED, 4), F(ICNT, VAR, NTRACE_MAX_ICNT), F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
+	{ NTRACE_TCODE_INDIRECT_BRANCH_SYNC, 4, "IndirectBranchSync",
+	  { F(SYNC, FIXED, 4), F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
+	    F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
+	{ NTRACE_TCODE_RESOURCE_FULL, 3, "ResourceFull",
+	  { F(RCODE, FIXED, 4), F(RDATA, VAR, MAX_RDATA_BITS),
+	    FC(HREPEAT, VAR, MAX_COUNT_BITS, RCODE_2) } },
+	{ NTRACE_TCODE_INDIRECT_BRANCH_HIST, 4, "IndirectBranchHist",
+	  { F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT), F(UADDR, ADDR, NTRACE_MAX_ADDR),
+	    F(HIST, VAR, NTRACE_MAX_HIST) } },
+	{ NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, 5, "IndirectBranchHistSync",
+	  { F(SYNC, FIXED, 4), F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
+	    F(FADDR, ADDR, NTRACE_MAX_ADDR), F(HIST, VAR, NTRACE_MAX_HIST) } },
+	{ NTRACE_TCODE_REPEAT_BRANCH, 1, "RepeatBranch",
+	  { F(BCNT, VAR, MAX_COUNT_BITS) } },
+	{ NTRACE_TCODE_PROG_TRACE_CORRELATION, 4, "ProgTraceCorrelation",
+	  { F(EVCODE, FIXED, 4), F(CDF, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
+	    FC(HIST, VAR, NTRACE_MAX_HIST, CDF_1) } },
+};
+
+const struct ntrace_msg_layout *ntrace_msg_layout(unsigned tcode)
+{
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (layouts[i].tcode == tcode)
+			return &layouts[i];
+	return NULL;
+}
+
+static const char *const field_names[NTRACE_FLD_COUNT] = {
+	[NTRACE_FLD_TCODE] = "TCODE", [NTRACE_FLD_SRC] = "SRC", [NTRACE_FLD_SYNC] = "SYNC",
+	[NTRACE_FLD_BTYPE] = "BTYPE", [NTRACE_FLD_ICNT] = "ICNT", [NTRACE_FLD_FADDR] = "FADDR",
+	[NTRACE_FLD_UADDR] = "UADDR", [NTRACE_FLD_HIST] = "HIST", [NTRACE_FLD_PROCESS] = "PROCESS",
+	[NTRACE_FLD_ETYPE] = "ETYPE", [NTRACE_FLD_ECODE] = "ECODE", [NTRACE_FLD_RCODE] = "RCODE",
+	[NTRACE_FLD_RDATA] = "RDATA", [NTRACE_FLD_HREPEAT] = "HREPEAT", [NTRACE_FLD_BCNT] = "BCNT",
+	[NTRACE_FLD_EVCODE] = "EVCODE", [NTRACE_FLD_CDF] = "CDF", [NTRACE_FLD_TSTAMP] = "TSTAMP",
+};
+
+const char *ntrace_field_name(unsigned field)
+{
+	return field < NTRACE_FLD_COUNT ? field_names[field] : "?";
+}
+
+const char *ntrace_tcode_name(unsigned tcode)
+{
+	const struct ntrace_msg_layout *l = ntrace_msg_layout(tcode);
+
+	if (l)
+		return l->name;
+	if (tcode >= NTRACE_TCODE_VENDOR_FIRST && tcode <= NTRACE_TCODE_VENDOR_LAST)
+		return "VendorDefined";
+	return "Reserved";
+}
+
+static const char *const err_text[NTRACE_ERR_COUNT] = {
+	[NTRACE_OK] = "ok",
+	[NTRACE_ERR_ARG] = "invalid argument or configuration",
+	[NTRACE_ERR_SPACE] = "output buffer too small",
+	[NTRACE_ERR_SINK] = "byte sink failed",
+	[NTRACE_ERR_MSEO_RESERVED] = "reserved MSEO value 10",
+	[NTRACE_ERR_BAD_START] = "message does not start with MSEO=00",
+	[NTRACE_ERR_TRUNCATED] = "input ends inside a message",
+	[NTRACE_ERR_FIELD_MISSING] = "message ends before a required field",
+	[NTRACE_ERR_FIELD_SPLIT] = "field end inside a fixed-length field",
+	[NTRACE_ERR_FIELD_TOO_LONG] = "variable-length field longer than allowed",
+	[NTRACE_ERR_EXTRA_FIELDS] = "unexpected fields after the last field",
+	[NTRACE_ERR_RESERVED_TCODE] = "reserved TCODE",
+	[NTRACE_ERR_VENDOR_TCODE] = "vendor-defined TCODE",
+	[NTRACE_ERR_BAD_VALUE] = "reserved field value",
+	[NTRACE_ERR_BAD_ICNT] = "incorrect I-CNT (ends inside an instruction)",
+	[NTRACE_ERR_NO_CODE] = "address not in the program image",
+	[NTRACE_ERR_ILLEGAL_INSN] = "illegal instruction in traced code",
+	[NTRACE_ERR_UNINFERABLE] = "uninferable jump inside an I-CNT block",
+	[NTRACE_ERR_NOT_BRANCH] = "DirectBranch block does not end with a branch",
+	[NTRACE_ERR_HIST_EMPTY] = "branch without a HIST bit",
+	[NTRACE_ERR_HIST_LEFT] = "HIST bits left at the end of a block",
+	[NTRACE_ERR_HIST_QUEUE] = "too many pending HIST records",
+	[NTRACE_ERR_NO_TARGET] = "no address for an indirect jump",
+	[NTRACE_ERR_REPEAT] = "RepeatBranch without a preceding branch message",
+	[NTRACE_ERR_WALK_LIMIT] = "instruction walk exceeded its bound",
+};
+
+const char *ntrace_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	return err < NTRACE_ERR_COUNT && err_text[err] ? err_text[err] : "unknown error";
+}
+
+void ntrace_msg_init(struct ntrace_msg *m, unsigned tcode)
+{
+	memset(m, 0, sizeof(*m));
+	ntrace_msg_set(m, NTRACE_FLD_TCODE, tcode);
+}
+
+static unsigned bit_length(uint64_t v)
+{
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+unsigned ntrace_var_bytes(uint64_t v, unsigned start_bit)
+{
+	unsigned n = bit_length(v);
+
+	if (n == 0)
+		n = 1;
+	return (start_bit + n + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
+}
+
+static unsigned addr_bits(const struct ntrace_format *fmt)
+{
+	return fmt->xlen == 32 ? 31 : NTRACE_MAX_ADDR;
+}
+
+static bool field_wanted(const struct ntrace_field_desc *fd, const struct ntrace_msg *m)
+{
+	switch (fd->cond) {
+	case NTRACE_COND_RCODE_2:
+		return m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST_REPEAT;
+	case NTRACE_COND_CDF_1:
+		return m->val[NTRACE_FLD_CDF] == NTRACE_CDF_ICNT_HIST;
+	default:
+		return true;
+	}
+}
+
+/* ---------------------------------------------------------------- writer */
+
+struct bit_writer {
+	uint8_t *out;
+	size_t cap, len;
+	uint32_t acc; /* MDO bits of the byte being filled */
+	unsigned nb;  /* bits used in acc                  */
+	bool overflow;
+};
+
+static void put_byte(struct bit_writer *w, unsigned mseo)
+{
+	if (w->len < w->cap)
+		w->out[w->len] = (uint8_t)((w->acc << 2) | mseo);
+	else
+		w->overflow = true;
+	w->len++;
+	w->acc = 0;
+	w->nb = 0;
+}
+
+static void put_fixed(struct bit_writer *w, uint64_t v, unsigned n)
+{
+	while (n) {
+		unsigned take = NTRACE_MDO_BITS - w->nb;
+
+		if (take > n)
+			take = n;
+		w->acc |= (uint32_t)(v & ((1u << take) - 1u)) << w->nb;
+		w->nb += take;
+		v >>= take;
+		n -= take;
+		if (w->nb == NTRACE_MDO_BITS)
+			put_byte(w, NTRACE_MSEO_NORMAL);
+	}
+}
+
+/* Variable field of exactly `total` MDO bits from the current position;
+ * the last byte gets MSEO=01 (the message end turns it into 11). */
+static void put_var_bits(struct bit_writer *w, uint64_t v, unsigned total)
+{
+	while (total) {
+		unsigned take = NTRACE_MDO_BITS - w->nb;
+
+		w->acc |= (uint32_t)(v & ((1u << take) - 1u)) << w->nb;
+		v = take < 64 ? v >> take : 0;
+		total -= take;
+		w->nb = NTRACE_MDO_BITS;
+		put_byte(w, total ? NTRACE_MSEO_NORMAL : NTRACE_MSEO_END_FIELD);
+	}
+}
+
+/* Bits a VAR field occupies when it starts at MDO bit `start`. */
+static unsigned var_total_bits(uint64_t v, unsigned start)
+{
+	return ntrace_var_bytes(v, start) * NTRACE_MDO_BITS - start;
+}
+
+/*
+ * 8.2: with trTeInstExtendAddrMSB the decoder extends the most significant
+ * MDO bit of an address field up to the top address bit, so the encoder
+ * picks the shortest length whose top transmitted bit, extended, gives the
+ * value: either a 0 top bit with only zeros above, or ones all the way up.
+ */
+static unsigned addr_total_bits(const struct ntrace_format *fmt, uint64_t v, unsigned start)
+{
+	unsigned amax = addr_bits(fmt);
+	unsigned total = NTRACE_MDO_BITS - start;
+
+	if (!fmt->extend_addr_msb)
+		return var_total_bits(v, start);
+	v &= (amax == 64) ? ~0ull : ((1ull << amax) - 1);
+	for (;; total += NTRACE_MDO_BITS) {
+		if (total >= amax + 1)
+			return total; /* everything fits with a zero top bit */
+		uint64_t above = v >> (total - 1);
+		uint64_t ones = (1ull << (amax - (total - 1))) - 1;
+
+		if (above == 0 || above == ones)
+			return total;
+	}
+}
+
+int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m,
+		     uint8_t *out, size_t cap)
+{
+	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
+	const struct ntrace_msg_layout *l = ntrace_msg_layout(tcode);
+	struct bit_writer w = { .out = out, .cap = cap };
+
+	if (!l || fmt->src_bits > NTRACE_MAX_SRC)
+		return -NTRACE_ERR_ARG;
+	put_fixed(&w, tcode, NTRACE_TCODE_BITS);
+	if (fmt->src_bits)
+		put_fixed(&w, m->val[NTRACE_FLD_SRC], fmt->src_bits);
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ntrace_field_desc *fd = &l->fields[i];
+		uint64_t v = m->val[fd->id];
+
+		if (!field_wanted(fd, m))
+			continue;
+		if (!ntrace_msg_has(m, fd->id))
+			return -NTRACE_ERR_ARG;
+		if (fd->kind == NTRACE_KIND_FIXED) {
+			if (v >> fd->bits)
+				return -NTRACE_ERR_ARG;
+			put_fixed(&w, v, fd->bits);
+		} else if (fd->kind == NTRACE_KIND_ADDR) {
+			put_var_bits(&w, v, addr_total_bits(fmt, v, w.nb));
+		} else {
+			put_var_bits(&w, v, var_total_bits(v, w.nb));
+		}
+	}
+	if (ntrace_msg_has(m, NTRACE_FLD_TSTAMP))
+		put_var_bits(&w, m->val[NTRACE_FLD_TSTAMP], var_total_bits(m->val[NTRACE_FLD_TSTAMP], 0));
+	if (w.overflow)
+		return -NTRACE_ERR_SPACE;
+	/* Every layout ends with a variable field: its last byte ends the message. */
+	out[w.len - 1] |= NTRACE_MSEO_END_MSG;
+	return (int)w.len;
+}
+
+/* ---------------------------------------------------------------- parser */
+
+struct bit_reader {
+	const uint8_t *buf;
+	size_t cur, end; /* current byte, last byte of the message (MSEO=11) */
+	unsigned bp;     /* MDO bits of buf[cur] already consumed            */
+	bool done;       /* message end reached (last field ended)           */
+};
+
+static unsigned mseo_of(uint8_t b) { return b & NTRACE_MSEO_MASK; }
+static unsigned mdo_of(uint8_t b) { return b >> 2; }
+
+/* Move to the next byte when the current one is used up by fixed bits. */
+static int next_byte_for_fixed(struct bit_reader *r)
+{
+	unsigned ms = mseo_of(r->buf[r->cur]);
+
+	if (ms == NTRACE_MSEO_END_MSG)
+		return -NTRACE_ERR_FIELD_MISSING;
+	if (ms != NTRACE_MSEO_NORMAL)
+		return -NTRACE_ERR_FIELD_SPLIT;
+	r->cur++;
+	r->bp = 0;
+	return 0;
+}
+
+static int get_fixed(struct bit_reader *r, unsigned n, uint64_t *v)
+{
+	unsigned got = 0;
+
+	*v = 0;
+	if (r->done)
+		return -NTRACE_ERR_FIELD_MISSING;
+	while (got < n) {
+		if (r->bp == NTRACE_MDO_BITS) {
+			int rc = next_byte_for_fixed(r);
+
+			if (rc)
+				return rc;
+		}
+		unsigned take = NTRACE_MDO_BITS - r->bp;
+
+		if (take > n - got)
+			take = n - got;
+		*v |= (uint64_t)((mdo_of(r->buf[r->cur]) >> r->bp) & ((1u << take) - 1u)) << got;
+		r->bp += take;
+		got += take;
+	}
+	return 0;
+}
+
+/*
+ * Read a variable field: from the current bit to the end of the byte with
+ * MSEO 01/11.  `max` is the Table 10 limit: values wider than that, or more
+ * bytes than that width could ever need, are rejected (a long run of zero
+ * bytes must not be accepted as a field, chapter 3).
+ */
+static int get_var(struct bit_reader *r, unsigned max, uint64_t *v, unsigned *nbits)
+{
+	unsigned total = 0;
+
+	*v = 0;
+	if (r->done)
+		return -NTRACE_ERR_FIELD_MISSING;
+	if (r->bp == NTRACE_MDO_BITS) {
+		int rc = next_byte_for_fixed(r);
+
+		if (rc)
+			return rc;
+	}
+	for (;;) {
+		uint8_t b = r->buf[r->cur];
+		uint64_t chunk = mdo_of(b) >> r->bp;
+		unsigned take = NTRACE_MDO_BITS - r->bp;
+
+		if (total < 64) {
+			*v |= chunk << total;
+			if (total + take > 64 && (chunk >> (64 - total)))
+				return -NTRACE_ERR_FIELD_TOO_LONG;
+		} else if (chunk) {
+			return -NTRACE_ERR_FIELD_TOO_LONG;
+		}
+		total += take;
+		if (total > max + NTRACE_MDO_BITS)
+			return -NTRACE_ERR_FIELD_TOO_LONG;
+		r->bp = 0;
+		if (mseo_of(b) != NTRACE_MSEO_NORMAL) {
+			r->done = mseo_of(b) == NTRACE_MSEO_END_MSG;
+			r->cur++;
+			break;
+		}
+		r->cur++;
+	}
+	if (max < 64 && (*v >> max))
+		return -NTRACE_ERR_FIELD_TOO_LONG;
+	*nbits = total;
+	return 0;
+}
+
+/* 8.2: extend the top transmitted bit of an address field when enabled. */
+static uint64_t extend_addr(const struct ntrace_format *fmt, uint64_t v, unsigned nbits)
+{
+	unsigned amax = addr_bits(fmt);
+
+	if (!fmt->extend_addr_msb || nbits == 0 || nbits >= amax)
+		return v;
+	if ((v >> (nbits - 1)) & 1)
+		v |= ((1ull << amax) - 1) & ~((1ull << nbits) - 1);
+	return v;
+}
+
+static int parse_fields(const struct ntrace_format *fmt, const struct ntrace_msg_layout *l,
+			struct bit_reader *r, struct ntrace_msg *m)
+{
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ntrace_field_desc *fd = &l->fields[i];
+		uint64_t v;
+		unsigned nb = fd->bits;
+		int rc;
+
+		if (!field_wanted(fd, m))
+			continue;
+		if (fd->kind == NTRACE_KIND_FIXED) {
+			rc = get_fixed(r, fd->bits, &v);
+		} else {
+			unsigned max = fd->kind == NTRACE_KIND_ADDR ? addr_bits(fmt) : fd->bits;
+
+			rc = get_var(r, max, &v, &nb);
+			if (!rc && fd->kind == NTRACE_KIND_ADDR)
+				v = extend_addr(fmt, v, nb);
+		}
+		if (rc)
+			return rc;
+		ntrace_msg_set(m, fd->id, v);
+		m->bits[fd->id] = (uint8_t)nb;
+		if (fd->id == NTRACE_FLD_CDF && v > NTRACE_CDF_ICNT_HIST)
+			return -NTRACE_ERR_BAD_VALUE; /* CDF 2..3 reserved: layout unknown */
+	}
+	if (!r->done) {
+		uint64_t v;
+		unsigned nb;
+		int rc = get_var(r, NTRACE_MAX_TSTAMP, &v, &nb);
+
+		if (rc)
+			return rc;
+		ntrace_msg_set(m, NTRACE_FLD_TSTAMP, v);
+		m->bits[NTRACE_FLD_TSTAMP] = (uint8_t)nb;
+		if (!r->done)
+			return -NTRACE_ERR_EXTRA_FIELDS;
+	}
+	return 0;
+}
+
+static int parse_fail(struct ntrace_error *err, int rc, size_t at, size_t msg_at)
+{
+	if (err) {
+		err->code = -rc;
+		err->offset = at;
+		err->msg_offset = msg_at;
+	}
+	return rc;
+}
+
+int ntrace_msg_parse(const struct ntrace_format *fmt, const uint8_t *buf, size_t len,
+		     size_t *pos, struct ntrace_msg *m, struct ntrace_error *err)
+{
+	size_t p = *pos, start, end;
+	struct bit_reader r;
+	uint64_t v;
+	int rc;
+
+	while (p < len && buf[p] == NTRACE_IDLE_BYTE)
+		p++;
+	if (p >= len) {
+		*pos = len;
+		return 0;
+	}
+	start = p;
+	memset(m, 0, sizeof(*m));
+	m->offset = start;
+	if (mseo_of(buf[start]) != NTRACE_MSEO_NORMAL) {
+		/* Resynchronise just after the next end-of-message byte. */
+		int code = mseo_of(buf[start]) == NTRACE_MSEO_RESERVED ? -NTRACE_ERR_MSEO_RESERVED
+									: -NTRACE_ERR_BAD_START;
+		while (p < len && mseo_of(buf[p]) != NTRACE_MSEO_END_MSG)
+			p++;
+		*pos = p < len ? p + 1 : len;
+		return parse_fail(err, code, start, start);
+	}
+	for (end = start; end < len && mseo_of(buf[end]) != NTRACE_MSEO_END_MSG; end++) {
+		if (mseo_of(buf[end]) == NTRACE_MSEO_RESERVED) {
+			size_t bad = end;
+
+			while (end < len && mseo_of(buf[end]) != NTRACE_MSEO_END_MSG)
+				end++;
+			*pos = end < len ? end + 1 : len;
+			return parse_fail(err, -NTRACE_ERR_MSEO_RESERVED, bad, start);
+		}
+	}
+	if (end >= len) {
+		*pos = len;
+		return parse_fail(err, -NTRACE_ERR_TRUNCATED, len, start);
+	}
+	*pos = end + 1;
+	m->length = end + 1 - start;
+
+	r = (struct bit_reader){ .buf = buf, .cur = start, .end = end };
+	get_fixed(&r, NTRACE_TCODE_BITS, &v); /* cannot fail: first byte */
+	ntrace_msg_set(m, NTRACE_FLD_TCODE, v);
+	m->bits[NTRACE_FLD_TCODE] = NTRACE_TCODE_BITS;
+	if (fmt->src_bits) {
+		rc = get_fixed(&r, fmt->src_bits, &v);
+		if (rc)
+			return parse_fail(err, rc, r.cur, start);
+		ntrace_msg_set(m, NTRACE_FLD_SRC, v);
+		m->bits[NTRACE_FLD_SRC] = fmt->src_bits;
+	}
+	const struct ntrace_msg_layout *l = ntrace_msg_layout((unsigned)m->val[NTRACE_FLD_TCODE]);
+
+	if (!l) {
+		unsigned t = (unsigned)m->val[NTRACE_FLD_TCODE];
+
+		rc = (t >= NTRACE_TCODE_VENDOR_FIRST && t <= NTRACE_TCODE_VENDOR_LAST)
+			     ? -NTRACE_ERR_VENDOR_TCODE : -NTRACE_ERR_RESERVED_TCODE;
+		return parse_fail(err, rc, start, start);
+	}
+	rc = parse_fields(fmt, l, &r, m);
+	if (rc)
+		return parse_fail(err, rc, r.cur <= end ? r.cur : end, start);
+	return 1;
+}
