@@ -102,3 +102,19 @@ TEST_SUITES += fuzz
 test-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_PCS)
 	@rc=0; tests/fuzz/make-seeds.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(FUZZ_DIR)/seeds || rc=1; \
 	tests/fuzz/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_DIR) $(FUZZ_RUNS) || rc=1; exit $$rc
+
+# ---- Benchmark --------------------------------------------------------------
+# tools/ntrace-bench links the codec library and the tool core (loading and
+# classifying a trace), built optimised and without sanitizers.
+
+NTRACE_BENCH_BIN := $(BUILD)/tools/ntrace-bench
+
+$(NTRACE_BENCH_BIN): tools/ntrace-bench/ntrace_bench.c $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+
+.PHONY: bench-ntrace
+bench-ntrace: $(NTRACE_BENCH_BIN) $(NT_PCS)
+	@scripts/bench-ntrace.sh $(NTRACE_BENCH_BIN) $(NT_PCS)

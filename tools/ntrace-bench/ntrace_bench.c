@@ -1,0 +1,389 @@
+/*
+ * ntrace-bench: size and speed of the N-Trace codec on one retired-instruction
+ * trace.
+ *
+ *   ntrace-bench --elf P.elf --pcs P.pcs [--reps N] [--min-ms MS]
+ *       For each configuration (BTM, HTM, HTM + implicit return (depth 8) +
+ *       repeated history, all optimisations): bits per instruction, encoder
+ *       and decoder throughput in millions of retired instructions per
+ *       second (median of N repetitions, each running for at least MS ms),
+ *       and whether decoding gave back exactly the encoded addresses.
+ *       One line per configuration: "config=NAME key=value ...".
+ *
+ *   ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N
+ *       Only encodes the trace N times (N may be 0): the run that
+ *       scripts/bench-ntrace.sh measures with callgrind, subtracting N = 0 to
+ *       remove the cost of loading.
+ *
+ * The trace is loaded and classified into Trace Ingress Port records once
+ * (tool core, tools/ntrace); only the library's encoder loop (records in,
+ * bytes out to a preallocated buffer) and decoder loop (bytes in, addresses
+ * out to a preallocated array) are timed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ntrace_tool.h"
+
+struct bench_config {
+	const char *name;
+	int mode;
+	unsigned callstack;
+	unsigned implicit_return_mode;
+	bool repeat_history;
+	bool seq_jump;
+	bool ext_addr;
+};
+
+/* "all" mirrors `ntrace --all-opt` in HTM mode. */
+static const struct bench_config configs[] = {
+	{ "btm", NT_TOOL_BTM, 0, 0, false, false, false },
+	{ "htm", NT_TOOL_HTM, 0, 0, false, false, false },
+	{ "htm-ir8-rh", NT_TOOL_HTM, 8, NTRACE_IMPLICIT_RETURN_FULL, true, false, false },
+	{ "all", NT_TOOL_HTM, NTRACE_MAX_CALL_STACK, NTRACE_IMPLICIT_RETURN_FULL, true, true, true },
+};
+#define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
+
+/* Encoder output: a fixed buffer, so the sink never allocates. */
+struct out_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+static int sink_write(void *ctx, const uint8_t *data, size_t len)
+{
+	struct out_buf *b = ctx;
+
+	if (len > b->cap - b->len)
+		return -1;
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+/* Decoder output: addresses into a fixed array. */
+struct dec_out {
+	struct nt_image_set *images;
+	uint64_t *addrs;
+	size_t count;
+	size_t cap;
+	uint64_t events_error;
+};
+
+static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
+{
+	struct dec_out *o = ctx;
+	uint64_t avail;
+	const uint8_t *p = nt_images_lookup(o->images, addr, &avail);
+
+	if (!p || avail < len)
+		return -1;
+	memcpy(dst, p, len);
+	return 0;
+}
+
+static void on_retired(void *ctx, const uint64_t *addrs, size_t n)
+{
+	struct dec_out *o = ctx;
+
+	if (n > o->cap - o->count)
+		n = o->cap - o->count;
+	memcpy(o->addrs + o->count, addrs, n * sizeof(*addrs));
+	o->count += n;
+}
+
+static void on_event(void *ctx, const struct ntrace_event *ev)
+{
+	struct dec_out *o = ctx;
+
+	if (ev->kind == NTRACE_EV_ERROR)
+		o->events_error++;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void tool_config(const struct bench_config *bc, unsigned xlen, struct nt_tool_config *cfg)
+{
+	nt_tool_config_default(cfg);
+	cfg->mode = bc->mode;
+	cfg->callstack = bc->callstack;
+	cfg->implicit_return_mode = bc->implicit_return_mode;
+	cfg->repeat_history = bc->repeat_history;
+	cfg->seq_jump = bc->seq_jump;
+	cfg->ext_addr = bc->ext_addr;
+	cfg->xlen = xlen;
+}
+
+/* One complete encoding (start, records, stop, flush) into out. */
+static int encode_once(const struct nt_tool_config *cfg, const struct nt_records *recs,
+		       struct ntrace_encoder *enc, struct out_buf *out)
+{
+	struct ntrace_enc_config ecfg;
+	struct ntrace_sink sink = { sink_write, out };
+
+	nt_tool_enc_config(cfg, &ecfg);
+	out->len = 0;
+	if (ntrace_enc_init(enc, &ecfg, &sink) < 0)
+		return -1;
+	ntrace_enc_start(enc, NTRACE_SYNC_TRACE_ENABLE);
+	ntrace_enc_retire(enc, recs->v, recs->count);
+	ntrace_enc_stop(enc, NTRACE_EVCODE_TRACE_DISABLED, recs->end_addr, 0);
+	if (ntrace_enc_flush(enc) < 0 || enc->stats.lost_bytes)
+		return -1;
+	return 0;
+}
+
+static int decode_once(const struct nt_tool_config *cfg, const struct out_buf *nex,
+		       struct ntrace_decoder *dec, struct dec_out *o)
+{
+	struct ntrace_dec_config dcfg;
+	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, o };
+
+	nt_tool_dec_config(cfg, &dcfg);
+	o->count = 0;
+	o->events_error = 0;
+	if (ntrace_dec_init(dec, &dcfg, &ops) < 0)
+		return -1;
+	ntrace_dec_decode(dec, nex->data, nex->len);
+	ntrace_dec_flush(dec);
+	return 0;
+}
+
+struct bench_state {
+	struct nt_image_set images;
+	struct nt_trace trace;
+	unsigned xlen;
+	const char *pcs_path;
+	struct ntrace_encoder *enc;
+	struct ntrace_decoder *dec;
+	struct out_buf out;
+	struct dec_out dout;
+};
+
+static int load(struct bench_state *s, const char *elf, const char *pcs)
+{
+	struct nt_err err;
+	uint8_t *text;
+	size_t len;
+
+	nt_images_init(&s->images);
+	nt_trace_init(&s->trace);
+	if (nt_images_add_elf(&s->images, elf, &err) < 0 ||
+	    nt_read_file(pcs, &text, &len, &err) < 0) {
+		fprintf(stderr, "ntrace-bench: %s\n", err.msg);
+		return -1;
+	}
+	if (nt_pcs_parse((const char *)text, len, pcs, &s->trace, &err) < 0) {
+		fprintf(stderr, "ntrace-bench: %s\n", err.msg);
+		free(text);
+		return -1;
+	}
+	free(text);
+	s->pcs_path = pcs;
+	s->xlen = s->images.elf_class == 32 ? 32 : 64;
+	s->enc = malloc(sizeof(*s->enc));
+	s->dec = malloc(sizeof(*s->dec));
+	/* Worst case far above any real rate: a 38-byte message per record. */
+	s->out.cap = s->trace.count * NTRACE_MAX_MSG_BYTES + 4096;
+	s->out.data = malloc(s->out.cap);
+	s->dout.images = &s->images;
+	s->dout.cap = s->trace.count + 1;
+	s->dout.addrs = malloc(s->dout.cap * sizeof(uint64_t));
+	if (!s->enc || !s->dec || !s->out.data || !s->dout.addrs) {
+		fprintf(stderr, "ntrace-bench: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int records_for(struct bench_state *s, const struct nt_tool_config *cfg,
+		       struct nt_records *recs)
+{
+	struct nt_err err;
+
+	if (nt_records_from_trace(&s->images, &s->trace, cfg, s->pcs_path, recs, &err) < 0) {
+		fprintf(stderr, "ntrace-bench: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Decoded addresses must be exactly the records' addresses. */
+static bool decoded_matches(const struct bench_state *s, const struct nt_records *recs)
+{
+	if (s->dout.events_error || s->dout.count != recs->count)
+		return false;
+	for (size_t i = 0; i < recs->count; i++)
+		if (s->dout.addrs[i] != recs->v[i].addr)
+			return false;
+	return true;
+}
+
+/* Millions of records per second of `what` (0 encode, 1 decode): repeated
+ * runs of at least min_s seconds each, median over reps. */
+static double measure(struct bench_state *s, const struct nt_tool_config *cfg,
+		      const struct nt_records *recs, int what, unsigned reps, double min_s)
+{
+	double rates[64];
+
+	if (reps > 64)
+		reps = 64;
+	for (unsigned r = 0; r < reps; r++) {
+		uint64_t done = 0;
+		double t0 = now_seconds(), t;
+
+		do {
+			if (what == 0)
+				encode_once(cfg, recs, s->enc, &s->out);
+			else
+				decode_once(cfg, &s->out, s->dec, &s->dout);
+			done += recs->count;
+			t = now_seconds() - t0;
+		} while (t < min_s);
+		rates[r] = (double)done / t / 1e6;
+	}
+	return median(rates, reps);
+}
+
+static int run_bench(struct bench_state *s, unsigned reps, double min_s)
+{
+	int rc = 0;
+
+	for (size_t c = 0; c < NCONFIGS; c++) {
+		struct nt_tool_config cfg;
+		struct nt_records recs;
+		double enc_rate, dec_rate;
+		size_t bytes;
+		bool ok;
+
+		tool_config(&configs[c], s->xlen, &cfg);
+		if (records_for(s, &cfg, &recs) < 0)
+			return 1;
+		if (encode_once(&cfg, &recs, s->enc, &s->out) < 0) {
+			fprintf(stderr, "ntrace-bench: %s: encoding failed\n", configs[c].name);
+			nt_records_free(&recs);
+			return 1;
+		}
+		bytes = s->out.len;
+		decode_once(&cfg, &s->out, s->dec, &s->dout);
+		ok = decoded_matches(s, &recs);
+		if (!ok)
+			rc = 1;
+		enc_rate = measure(s, &cfg, &recs, 0, reps, min_s);
+		dec_rate = measure(s, &cfg, &recs, 1, reps, min_s);
+		printf("config=%s xlen=%u instrs=%zu bytes=%zu bpi=%.4f enc_mips=%.1f "
+		       "dec_mips=%.1f roundtrip=%s\n",
+		       configs[c].name, s->xlen, recs.count, bytes,
+		       (double)bytes * 8 / (double)recs.count, enc_rate, dec_rate,
+		       ok ? "ok" : "MISMATCH");
+		nt_records_free(&recs);
+	}
+	return rc;
+}
+
+static int run_encode_only(struct bench_state *s, const char *name, unsigned long iters)
+{
+	const struct bench_config *bc = NULL;
+	struct nt_tool_config cfg;
+	struct nt_records recs;
+	size_t total = 0;
+
+	for (size_t c = 0; c < NCONFIGS; c++)
+		if (strcmp(configs[c].name, name) == 0)
+			bc = &configs[c];
+	if (!bc) {
+		fprintf(stderr, "ntrace-bench: unknown configuration '%s'\n", name);
+		return 2;
+	}
+	tool_config(bc, s->xlen, &cfg);
+	if (records_for(s, &cfg, &recs) < 0)
+		return 1;
+	for (unsigned long i = 0; i < iters; i++) {
+		if (encode_once(&cfg, &recs, s->enc, &s->out) < 0)
+			return 1;
+		total += s->out.len;
+	}
+	printf("config=%s instrs=%zu iters=%lu bytes=%zu\n", name, recs.count, iters, total);
+	nt_records_free(&recs);
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: ntrace-bench --elf P.elf --pcs P.pcs [--reps N] [--min-ms MS]\n"
+		"       ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N\n"
+		"CONFIG: btm, htm, htm-ir8-rh, all\n");
+	return 2;
+}
+
+static int parse_ulong(const char *s, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return errno || end == s || *end ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *elf = NULL, *pcs = NULL, *encode_only = NULL;
+	unsigned long reps = 7, min_ms = 20, iters = 0;
+	struct bench_state s;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!v)
+			return usage();
+		if (!strcmp(a, "--elf"))
+			elf = v;
+		else if (!strcmp(a, "--pcs"))
+			pcs = v;
+		else if (!strcmp(a, "--encode-only"))
+			encode_only = v;
+		else if (!strcmp(a, "--iters") && !parse_ulong(v, &iters))
+			;
+		else if (!strcmp(a, "--reps") && !parse_ulong(v, &reps) && reps > 0)
+			;
+		else if (!strcmp(a, "--min-ms") && !parse_ulong(v, &min_ms))
+			;
+		else
+			return usage();
+		i++;
+	}
+	if (!elf || !pcs)
+		return usage();
+	memset(&s, 0, sizeof(s));
+	if (load(&s, elf, pcs) < 0)
+		return 1;
+	if (encode_only)
+		return run_encode_only(&s, encode_only, iters);
+	return run_bench(&s, (unsigned)reps, (double)min_ms / 1000.0);
+}
