@@ -79,7 +79,10 @@ void fdt_put_be32(void *p, uint32_t v);
  * Validate the header of the blob at `blob`; `max_size` bounds totalsize (pass
  * the size of the memory known to hold it).  Blobs over 2 GiB are refused
  * (-FDT_ERR_BADLAYOUT): offsets are ints.  Also walks the whole structure
- * block once, so every later walk can trust token framing.
+ * block once.  Later walks re-check every token they decode, because node
+ * and property offsets from callers are only checked cheaply (in range,
+ * aligned, right token type); fdt_parent() and the writers walk from the
+ * root and so also reject look-alike tokens inside property values.
  */
 int fdt_open(struct fdt *fdt, const void *blob, size_t max_size);
 const char *fdt_strerror(int err);   /* err may be negative or positive */
@@ -136,7 +139,8 @@ int fdt_size_cells(const struct fdt *fdt, int node);
 /* The index-th (address, size) pair of `node`'s "reg", decoded with the
  * parent's cell counts (no "ranges" translation: QEMU virt is flat).
  * #address-cells must be 1 or 2 and #size-cells 0, 1 or 2 (0 as under
- * /cpus: *size = 0), else -FDT_ERR_BADVALUE.  addr/size may be NULL. */
+ * /cpus: *size = 0), else -FDT_ERR_BADVALUE.  addr/size may be NULL.
+ * -FDT_ERR_NOTFOUND: no "reg", index past its end, or `node` is the root. */
 int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size);
 
 /* Memory reservation block entries (index from 0); -FDT_ERR_NOTFOUND at end. */

@@ -292,7 +292,12 @@ struct ntrace_enc_config {
 	 * enables RepeatBranch messages (7.11) instead.
 	 */
 	bool trTeInstEnRepeatedHistory;
-	bool trTeInstEnAllJumps;         /* direct jumps reported as taken branches */
+	/*
+	 * Inferable jumps are reported as taken branches: 3-bit ports send 5
+	 * (or 7) for them, 4-bit ports send 9/15 which the encoder then treats
+	 * as taken too (HIST bit 1 in HTM, DirectBranch in BTM).
+	 */
+	bool trTeInstEnAllJumps;
 	bool trTeInstExtendAddrMSB;      /* 8.2                               */
 	uint16_t trTeSrcID;              /* SRC value                         */
 	uint8_t trTeSrcBits;             /* SRC width 0..12                   */
@@ -474,7 +479,8 @@ struct ntrace_dec_config {
 	bool implicit_return;       /* trTeInstEnImplicitReturn (9.2)          */
 	uint8_t call_stack_depth;   /* same as the encoder (0 = 32)            */
 	bool sequential_jump;       /* trTeInstEnSequentialJump (9.1)          */
-	bool all_jumps;             /* trTeInstEnAllJumps                      */
+	bool all_jumps;             /* trTeInstEnAllJumps: jal, c.j, c.jal, cm.jt,
+				       cm.jalt are reported like taken branches */
 	bool have_jvt;              /* Zcmt jump table base known              */
 	uint64_t jvt;               /* jvt.base for cm.jt/cm.jalt              */
 	uint32_t max_walk;          /* bound on instructions walked per message

@@ -311,6 +311,12 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			last_is_branch = d->cfg.all_jumps;
 			break;
 		case RV_INSN_TABLE_JUMP:
+			if (d->cfg.all_jumps && htm) {
+				err = take_branch_bit(d, &taken);
+				if (err)
+					goto out;
+			}
+			last_is_branch = d->cfg.all_jumps;
 			err = table_target(d, in, &next);
 			if (err && !(last && end == END_ADDR))
 				goto out;

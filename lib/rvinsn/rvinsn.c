@@ -289,8 +289,13 @@ unsigned rv_insn_itype(const struct rv_insn *in, bool taken, bool itype4, bool a
 {
 	if (in->kind == RV_INSN_BRANCH)
 		return taken ? RV_ITYPE_TAKEN_BRANCH : RV_ITYPE_NOT_TAKEN_BRANCH;
-	if (in->kind == RV_INSN_JUMP && all_jumps && !itype4)
-		return RV_ITYPE_TAKEN_BRANCH; /* Table 4 note on trTeInstEnAllJumps */
+	if (all_jumps && (in->kind == RV_INSN_JUMP || in->kind == RV_INSN_TABLE_JUMP)) {
+		/* Table 4 note on trTeInstEnAllJumps: inferable jumps report "taken";
+		 * the 4-bit form keeps the call/jump code so the call stack works. */
+		if (!itype4)
+			return RV_ITYPE_TAKEN_BRANCH;
+		return in->itype4 == RV_ITYPE_NONE ? RV_ITYPE_OTHER_INFERABLE_JUMP : in->itype4;
+	}
 	return itype4 ? in->itype4 : in->itype3;
 }
 

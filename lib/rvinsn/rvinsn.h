@@ -107,10 +107,11 @@ static inline bool rv_is_link_reg(unsigned reg)
 /*
  * itype reported when `in` retires normally (no trap), per Table 2.
  * `taken` selects 5 vs 4 for branches; `itype4` selects the 4-bit form
- * (codes 8..15 for jumps); `all_jumps` (trTeInstEnAllJumps) makes direct
- * unconditional jumps report 5 = taken branch (Table 4 note).  In the 4-bit
- * form with `all_jumps`, an inferable call still reports 9 (the encoder
- * treats it as taken for HIST/DirectBranch purposes, see ntrace.h).
+ * (codes 8..15 for jumps); `all_jumps` (trTeInstEnAllJumps) makes inferable
+ * unconditional jumps (jal, c.j, c.jal, cm.jt, cm.jalt) report 5 = taken
+ * branch (Table 4 note).  In the 4-bit form with `all_jumps` they report 9
+ * (call) or 15 (other inferable jump, also for cm.jt), which the encoder then
+ * treats as taken branches as well (see ntrace.h).
  */
 unsigned rv_insn_itype(const struct rv_insn *in, bool taken, bool itype4, bool all_jumps);
 
