@@ -589,6 +589,50 @@ static void src_width_detection_rejects_reserved_values(void **state)
 	nt_buf_free(&nex);
 }
 
+/* Random and mutated streams through dump, stats and the decoder: errors are
+ * fine, crashes and out-of-bounds reads (ASan) are not; each call returns. */
+static void garbage_streams_never_crash(void **state)
+{
+	(void)state;
+	struct nt_tool_config cfg = all_opt(NT_TOOL_HTM);
+	cfg.timestamp = true;
+	struct nt_buf good = { 0 };
+	encode_tiny(&cfg, &good, NULL);
+	struct nt_image_set set;
+	load_elf(&set, TINY_ELF);
+	FILE *null_out = fopen("/dev/null", "w");
+	assert_non_null(null_out);
+	srand(42);
+	long total_errors = 0;
+	for (int round = 0; round < 300; round++) {
+		size_t len = round % 2 ? good.len : (size_t)(rand() % 96);
+		uint8_t *buf = malloc(len ? len : 1);   /* exact size for ASan */
+		for (size_t i = 0; i < len; i++)
+			buf[i] = round % 2 ? good.data[i] : (uint8_t)rand();
+		if (round % 2)                          /* flip a few bits */
+			for (int k = 0; k < 3; k++)
+				buf[rand() % len] ^= (uint8_t)(1u << (rand() % 8));
+		struct nt_stream_stats st;
+		nt_stream_stats(&cfg, buf, len, &st);
+		assert_true(st.messages + st.malformed <= len);
+		nt_detect_src_bits(&cfg, buf, len);
+		nt_dump_stream(&cfg, buf, len, null_out, "g.nex", null_out);
+		struct nt_trace out;
+		struct nt_err err;
+		nt_trace_init(&out);
+		long errors = nt_decode_stream(&cfg, &set, buf, len, &out, NULL, "g.nex", NULL, &err);
+		assert_true(errors >= 0);
+		total_errors += errors;
+		nt_trace_free(&out);
+		free(buf);
+	}
+	/* the garbage was noticed */
+	assert_true(total_errors > 0);
+	fclose(null_out);
+	nt_images_free(&set);
+	nt_buf_free(&good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -613,6 +657,7 @@ int main(void)
 		cmocka_unit_test(dump_survives_every_truncation),
 		cmocka_unit_test(stats_count_what_the_encoder_emitted),
 		cmocka_unit_test(src_width_detection_rejects_reserved_values),
+		cmocka_unit_test(garbage_streams_never_crash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
