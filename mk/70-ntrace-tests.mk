@@ -76,9 +76,9 @@ $(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DE
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
 
-# target[:seed directory] for tests/fuzz/run-fuzz.sh
-FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder \
-             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser
+# target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
+FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \
+             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:2048
 FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser
 
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
