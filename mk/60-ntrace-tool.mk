@@ -65,3 +65,20 @@ $(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_T
 ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
 endif
+
+# Command-line contract (exit status, messages), run on a copy of the tool
+# built with the sanitizers.
+$(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) -o $@ \
+		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+
+$(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c $(NTRACE_TOOL_TESTBIN)/ntrace-san \
+		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
+		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< $(CMOCKA_LIBS)
+
+ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_cli
+endif

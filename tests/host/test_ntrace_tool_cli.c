@@ -1,0 +1,214 @@
+/*
+ * Command-line contract of build/tools/ntrace: exit status 0 / 1 / 2, help
+ * texts, error messages with file:line or byte offsets, and a round trip
+ * through the files the corpus scripts use.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TOOL NT_TEST_TOOL
+#define TINY_ELF NT_TEST_BUILD "/tiny.elf"
+#define TINY_PCS NT_TEST_DATA "/tiny.pcs"
+
+static char tmpdir[64];
+
+struct result {
+	int status;
+	char out[1 << 15];
+	char err[1 << 13];
+};
+
+static void read_into(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* Runs "TOOL <args>" (args already shell-quoted as needed). */
+static struct result *run(const char *fmt, ...)
+{
+	static struct result r;
+	char args[1024], cmd[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	/* a sanitizer report exits 99: never one of the statuses expected */
+	snprintf(cmd, sizeof(cmd), "ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=99 %s %s >%s/out 2>%s/err",
+		 TOOL, args, tmpdir, tmpdir);
+	int st = system(cmd);
+	assert_true(WIFEXITED(st));
+	r.status = WEXITSTATUS(st);
+	char path[128];
+	snprintf(path, sizeof(path), "%s/out", tmpdir);
+	read_into(path, r.out, sizeof(r.out));
+	snprintf(path, sizeof(path), "%s/err", tmpdir);
+	read_into(path, r.err, sizeof(r.err));
+	return &r;
+}
+
+static void write_text(const char *name, const char *text)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/nt-cli-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void help_exits_0_and_usage_errors_exit_2(void **state)
+{
+	(void)state;
+	struct result *r = run("--help");
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "encode"));
+	static const char *const cmds[] = { "encode", "decode", "dump", "stats" };
+	for (int i = 0; i < 4; i++) {
+		r = run("%s --help", cmds[i]);
+		assert_int_equal(r->status, 0);
+		assert_non_null(strstr(r->out, "usage: ntrace "));
+		assert_non_null(strstr(r->out, cmds[i]));
+	}
+	r = run("encode --help");
+	assert_non_null(strstr(r->out, "--implicit-return-mode"));
+	assert_non_null(strstr(r->out, "--pcseq"));
+	assert_int_equal(run("")->status, 2);
+	assert_int_equal(run("frobnicate")->status, 2);
+	assert_int_equal(run("encode --elf %s --pcs %s", TINY_ELF, TINY_PCS)->status, 2);
+	assert_int_equal(run("encode --elf %s --pcs %s --out x --mode xtm", TINY_ELF, TINY_PCS)->status, 2);
+	assert_int_equal(run("encode --elf %s --pcs %s --out x --callstack 33", TINY_ELF, TINY_PCS)->status, 2);
+	r = run("encode --elf %s --pcs %s --out x --src 3", TINY_ELF, TINY_PCS);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "--src-bits"));
+	r = run("dump a.nex --pcs %s", TINY_PCS);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "'--pcs' does not apply"));
+	assert_int_equal(run("decode --elf %s", TINY_ELF)->status, 2);
+	assert_int_equal(run("decode --elf %s a.nex b.nex", TINY_ELF)->status, 2);
+}
+
+static void encode_decode_round_trip_through_files(void **state)
+{
+	(void)state;
+	struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex --all-opt --timestamp",
+			       TINY_ELF, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->err, "");
+	r = run("decode --elf %s %s/t.nex --out %s/t.pcs --all-opt --timestamp",
+		TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/t.pcs", TINY_PCS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	/* without --out the trace goes to stdout */
+	r = run("decode --elf %s %s/t.nex --all-opt --timestamp", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_true(strncmp(r->out, "80000000\n80000004\n", 18) == 0);
+	assert_non_null(strstr(r->out, "80000032 exc\n"));
+}
+
+static void bad_trace_line_is_named(void **state)
+{
+	(void)state;
+	write_text("bad.pcs", "80000000\n80000004\n8000zz08\n");
+	struct result *r = run("encode --elf %s --pcs %s/bad.pcs --out %s/x.nex", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "bad.pcs:3:5: expected end of line"));
+	write_text("jump.pcs", "80000000\n80000004\n80000010\n");
+	r = run("encode --elf %s --pcs %s/jump.pcs --out %s/x.nex", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "jump.pcs:2: pc 80000004"));
+}
+
+static void bad_elf_is_reported(void **state)
+{
+	(void)state;
+	write_text("junk.elf", "\177ELF this is not really an ELF file at all........");
+	struct result *r = run("encode --elf %s/junk.elf --pcs %s --out %s/x.nex", tmpdir, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "junk.elf: "));
+	r = run("encode --elf %s/missing.elf --pcs %s --out %s/x.nex", tmpdir, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "missing.elf: cannot open"));
+}
+
+static void decode_errors_exit_1_with_offset(void **state)
+{
+	(void)state;
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/c.nex --mode btm", TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+	/* byte 9 (inside the second message) gets the reserved MSEO=10 */
+	char path[128];
+	snprintf(path, sizeof(path), "%s/c.nex", tmpdir);
+	FILE *f = fopen(path, "r+b");
+	assert_non_null(f);
+	fseek(f, 9, SEEK_SET);
+	int b = fgetc(f);
+	fseek(f, 9, SEEK_SET);
+	fputc((b & ~3) | 2, f);
+	fclose(f);
+	struct result *r = run("decode --elf %s %s/c.nex --out %s/c.pcs --mode btm", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "c.nex: byte offset 9: "));
+	r = run("dump %s/c.nex", tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->out, "# malformed bytes at offset"));
+	assert_non_null(strstr(r->out, "00000009  0x"));
+}
+
+static void dump_and_stats_describe_the_stream(void **state)
+{
+	(void)state;
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/s.nex", TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+	struct result *r = run("dump %s/s.nex", tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "00000000  0x24  001001  00    TCODE[6] = 9 - ProgTraceSync"));
+	assert_non_null(strstr(r->out, "ProgTraceCorrelation"));
+	r = run("stats %s/s.nex --elf %s", tmpdir, TINY_ELF);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "instructions: 30\n"));
+	assert_non_null(strstr(r->out, "ProgTraceSync"));
+	assert_non_null(strstr(r->out, "bits per instruction: "));
+	r = run("stats %s/s.nex", tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_null(strstr(r->out, "instructions:"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(help_exits_0_and_usage_errors_exit_2),
+		cmocka_unit_test(encode_decode_round_trip_through_files),
+		cmocka_unit_test(bad_trace_line_is_named),
+		cmocka_unit_test(bad_elf_is_reported),
+		cmocka_unit_test(decode_errors_exit_1_with_offset),
+		cmocka_unit_test(dump_and_stats_describe_the_stream),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
