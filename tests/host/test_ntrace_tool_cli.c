@@ -134,6 +134,32 @@ static void encode_decode_round_trip_through_files(void **state)
 	assert_non_null(strstr(r->out, "80000032 exc\n"));
 }
 
+static void raw_image_round_trip(void **state)
+{
+	(void)state;
+	const char *raw = NT_TEST_BUILD "/tiny.bin@0x80000000";
+	struct result *r = run("encode --raw %s --pcs %s --out %s/r.nex --mode btm", raw, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("decode --raw %s %s/r.nex --out %s/r.pcs --mode btm", raw, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/r.pcs", TINY_PCS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	/* the same code twice: overlapping images are refused */
+	r = run("encode --raw %s --elf %s --pcs %s --out %s/r.nex", raw, TINY_ELF, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "overlap"));
+	/* an image holding only the first 16 bytes: line 5 (pc 8000000e) is outside */
+	snprintf(cmd, sizeof(cmd), "head -c 16 %s/tiny.bin >%s/short.bin", NT_TEST_BUILD, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	r = run("encode --raw %s/short.bin@0x80000000 --pcs %s --out %s/r.nex", tmpdir, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "tiny.pcs:5: pc 8000000e is outside every program image"));
+	r = run("encode --raw %s/nothere.bin@0x80000000 --pcs %s --out %s/r.nex", tmpdir, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "nothere.bin: cannot open"));
+}
+
 static void bad_trace_line_is_named(void **state)
 {
 	(void)state;
@@ -205,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(help_exits_0_and_usage_errors_exit_2),
 		cmocka_unit_test(encode_decode_round_trip_through_files),
+		cmocka_unit_test(raw_image_round_trip),
 		cmocka_unit_test(bad_trace_line_is_named),
 		cmocka_unit_test(bad_elf_is_reported),
 		cmocka_unit_test(decode_errors_exit_1_with_offset),
