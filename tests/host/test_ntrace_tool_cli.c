@@ -149,12 +149,12 @@ static void raw_image_round_trip(void **state)
 	r = run("encode --raw %s --elf %s --pcs %s --out %s/r.nex", raw, TINY_ELF, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "overlap"));
-	/* an image holding only the first 16 bytes: line 5 (pc 8000000e) is outside */
+	/* an image holding only the first 16 bytes: line 6 (pc 80000010) is outside */
 	snprintf(cmd, sizeof(cmd), "head -c 16 %s/tiny.bin >%s/short.bin", NT_TEST_BUILD, tmpdir);
 	assert_int_equal(system(cmd), 0);
 	r = run("encode --raw %s/short.bin@0x80000000 --pcs %s --out %s/r.nex", tmpdir, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 1);
-	assert_non_null(strstr(r->err, "tiny.pcs:5: pc 8000000e is outside every program image"));
+	assert_non_null(strstr(r->err, "tiny.pcs:6: pc 80000010 is outside every program image"));
 	r = run("encode --raw %s/nothere.bin@0x80000000 --pcs %s --out %s/r.nex", tmpdir, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "nothere.bin: cannot open"));
