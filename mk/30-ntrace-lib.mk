@@ -15,9 +15,11 @@ $(BUILD)/host/test_rvinsn: tests/host/test_rvinsn.c $(RVINSN_SRCS) $(NTRACE_LIB_
 	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -o $@ $< $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_ntrace_%: tests/host/test_ntrace_%.c $(wildcard tests/host/test_ntrace_*.h) \
+		$(wildcard tests/data/ntrace/golden/*.hex) \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -Itests/host -o $@ $< \
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -Itests/host \
+		-DNTRACE_GOLDEN_DIR='"$(abspath tests/data/ntrace/golden)"' -o $@ $< \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
 
 # The library must also build freestanding for the firmware (rv64imac).
