@@ -166,6 +166,28 @@ static void round_trip_interrupt_and_exception_markers(void **state)
 	round_trip_file(TINY_ELF, TINY_INT_PCS, &cfg);
 }
 
+/* An interrupt taken right after a conditional branch retired: the record
+ * is itype 2 (Table 3), so no HIST bit / DirectBranch is reported for that
+ * branch and the decoder must not need one (the next pc is the handler). */
+static const char branch_then_interrupt[] =
+	"80000000\n80000004\n80000008\n8000000c\n8000000e\n80000010 int\n"
+	"80000040\n80000044\n80000046\n8000004a\n8000000e\n80000010\n"
+	"8000000e\n80000010\n80000012\n8000003c\n8000003e\n80000016\n";
+
+static void round_trip_branch_then_interrupt_btm(void **state)
+{
+	(void)state;
+	struct nt_tool_config cfg = config(NT_TOOL_BTM);
+	round_trip(TINY_ELF, branch_then_interrupt, &cfg);
+}
+
+static void round_trip_branch_then_interrupt_htm(void **state)
+{
+	(void)state;
+	struct nt_tool_config cfg = config(NT_TOOL_HTM);
+	round_trip(TINY_ELF, branch_then_interrupt, &cfg);
+}
+
 static void round_trip_rv32(void **state)
 {
 	(void)state;
@@ -642,6 +664,8 @@ int main(void)
 		cmocka_unit_test(round_trip_src_timestamp_sync),
 		cmocka_unit_test(round_trip_interrupt_and_exception_markers),
 		cmocka_unit_test(round_trip_rv32),
+		cmocka_unit_test(round_trip_branch_then_interrupt_btm),
+		cmocka_unit_test(round_trip_branch_then_interrupt_htm),
 		cmocka_unit_test(itype_follows_table_2_with_implicit_return),
 		cmocka_unit_test(itype_is_3_bit_without_implicit_return),
 		cmocka_unit_test(markers_become_trap_itypes),
