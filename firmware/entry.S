@@ -126,7 +126,7 @@ hart_reset_stack_and_call:
 boot_lottery:	.word 0
 boot_done:	.word 0
 
-	.section .bss.stack, "aw", @nobits
+	.section .stacks, "aw", @nobits
 	.balign HART_STACK_SIZE
 	.globl hart_stacks
 hart_stacks:

@@ -62,6 +62,7 @@ static void build_hart_table(void)
 		struct hart *h = (struct hart *)(hart_stacks + (i + 1) * HART_STACK_SIZE -
 						 HART_STRUCT_SIZE);
 
+		memset(h, 0, HART_STRUCT_SIZE);
 		h->hartid = hart_ids[i];
 		h->index = i;
 		h->hsm_state = SBI_HSM_STATE_STOPPED;

@@ -142,8 +142,13 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 {
 	struct hart *self = hart_self();
 	struct fence_send s = { self, false };
-	long ret = hart_mask_validate(mask, base);
+	long ret;
 
+	if (fence_mask_is_only_self(mask, base)) {
+		fence_run_local(req);
+		return SBI_SUCCESS;
+	}
+	ret = hart_mask_validate(mask, base);
 	if (ret)
 		return ret;
 	self->fence = *req;

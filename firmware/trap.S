@@ -42,28 +42,21 @@ trap_entry:
 	sd	t4, X(29)(sp)
 	sd	t5, X(30)(sp)
 	sd	t6, X(31)(sp)
-	/* The EID's home slot in eid_table (sbi/ecall.c: eid_hash):
-	 * (eid ^ eid >> 8 ^ eid >> 16 ^ eid >> 24) % 32, 16 bytes a slot.
-	 * On a hit, the handler gets a0..a5 and the FID in a6 as its seven
-	 * C arguments, untouched. */
-	srli	t0, a7, 8
+	/* The EID's home slot in eid_table (sbi_ecall.h: EID_HASH), 16 bytes
+	 * a slot.  On a hit the handler gets a0..a5 and the FID in a6 as its
+	 * seven C arguments, untouched; a miss goes to sbi_ecall_handle. */
+	srli	t0, a7, EID_HASH_SHIFT
 	xor	t0, t0, a7
-	srli	t1, a7, 16
-	xor	t0, t0, t1
-	srli	t1, a7, 24
-	xor	t0, t0, t1
 	andi	t0, t0, EID_SLOTS - 1
 	slli	t0, t0, 4
 	la	t1, eid_table
 	add	t0, t0, t1
 	ld	t1, 0(t0)
-	bne	t1, a7, 1f
+	bne	t1, a7, ecall_slow
 	ld	t1, 8(t0)
-	beqz	t1, 1f
+	beqz	t1, ecall_slow
 	jalr	t1
-	j	2f
-1:	call	sbi_ecall_handle
-2:
+ecall_return:
 	csrr	t0, mepc
 	addi	t0, t0, 4
 	csrw	mepc, t0
@@ -84,6 +77,10 @@ trap_entry:
 	addi	sp, sp, TRAP_REGS_SIZE
 	csrrw	sp, mscratch, sp
 	mret
+
+ecall_slow:
+	call	sbi_ecall_handle
+	j	ecall_return
 
 trap_slow:
 	sd	x1, X(1)(sp)

@@ -32,7 +32,8 @@ args=(-M virt -m "$mem" -smp "$smp" -cpu "$cpu" -nographic -bios "$bios")
 [ -n "$kernel" ] && args+=(-kernel "$kernel")
 [ -n "$initrd" ] && args+=(-initrd "$initrd")
 [ -n "$append" ] && args+=(-append "$append")
-[ -n "$icount" ] && args+=(-icount shift=0)
+# sleep=off: the virtual clock (and so instret) never jumps with host time.
+[ -n "$icount" ] && args+=(-icount shift=0,align=off,sleep=off)
 args+=("$@")
 if [ -n "$log" ]; then
     mkdir -p "$(dirname "$log")"

@@ -4,6 +4,7 @@
 #define FIRMWARE_IPI_H
 
 #include "hart.h"
+#include "riscv_csr.h"
 
 void ipi_post(struct hart *target, uint32_t events);
 /* Run every event posted to this hart (machine software interrupt). */
@@ -12,6 +13,13 @@ void ipi_handle_pending(struct hart *self);
 void ipi_wait_and_handle(struct hart *self);
 
 /* tlb.c */
+/* The hart mask selects exactly the calling hart (no IPI needed). */
+static inline bool fence_mask_is_only_self(unsigned long mask, unsigned long base)
+{
+	unsigned long bit = csr_read(mhartid) - base;
+
+	return base != (unsigned long)-1 && bit < 8 * sizeof(long) && mask == 1UL << bit;
+}
 void fence_run_local(const struct fence_request *req);
 void fence_handle_requests(struct hart *self);
 long fence_remote(unsigned long mask, unsigned long base, const struct fence_request *req);

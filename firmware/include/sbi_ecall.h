@@ -10,8 +10,15 @@
 
 #include "sbi_spec.h"
 
-/* The EID table trap.S probes: EID_SLOTS entries of { eid, handler }. */
-#define EID_SLOTS 32
+/*
+ * The EID table trap.S probes: EID_SLOTS entries of { eid, handler }, an EID
+ * at home in slot EID_HASH(eid) unless that was taken.  The shift is chosen
+ * so that every standard EID (and those of the SBI 3.0 extensions still to
+ * come) has a home of its own: one probe, three instructions of hashing.
+ */
+#define EID_SLOTS      64
+#define EID_HASH_SHIFT 5
+#define EID_HASH(eid)  ((((eid) >> EID_HASH_SHIFT) ^ (eid)) & (EID_SLOTS - 1))
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -40,8 +47,23 @@ struct sbi_extension {
 #define SBI_RET(err, val) ((struct sbiret){ .error = (err), .value = (long)(val) })
 #define SBI_ERR(err) SBI_RET(err, 0)
 
+struct eid_slot {
+	unsigned long eid;
+	sbi_ext_handler handle;
+};
+extern struct eid_slot eid_table[EID_SLOTS];
+
 void sbi_ecall_init(void);
-bool sbi_extension_available(unsigned long eid);
+bool sbi_extension_lookup(unsigned long eid);
+
+static inline bool sbi_extension_available(unsigned long eid)
+{
+	const struct eid_slot *home = &eid_table[EID_HASH(eid)];
+
+	if (home->eid == eid && home->handle)
+		return true;
+	return sbi_extension_lookup(eid);
+}
 /* Names of the available extensions, for the banner. */
 void sbi_ecall_print_extensions(void);
 

@@ -11,11 +11,6 @@
 #include "sbi_ecall.h"
 #include "console.h"
 
-struct eid_slot {
-	unsigned long eid;
-	sbi_ext_handler handle;
-};
-
 /* Read by trap.S; its layout (16 bytes a slot) is fixed there too. */
 struct eid_slot eid_table[EID_SLOTS];
 _Static_assert(sizeof(struct eid_slot) == 16, "trap.S indexes eid_table by 16");
@@ -24,9 +19,7 @@ extern const struct sbi_extension *const __sbi_ext_start[], *const __sbi_ext_end
 
 static inline unsigned int eid_hash(unsigned long eid)
 {
-	/* Folds the four ASCII bytes of an EID: the standard EIDs land in
-	 * distinct slots, so a lookup is one probe. */
-	return (unsigned int)(eid ^ (eid >> 8) ^ (eid >> 16) ^ (eid >> 24)) & (EID_SLOTS - 1);
+	return (unsigned int)EID_HASH(eid);
 }
 
 static void eid_insert(unsigned long eid, sbi_ext_handler handle)
@@ -63,7 +56,7 @@ static sbi_ext_handler eid_lookup(unsigned long eid)
 	return NULL;
 }
 
-bool sbi_extension_available(unsigned long eid)
+bool sbi_extension_lookup(unsigned long eid)
 {
 	return eid_lookup(eid) != NULL;
 }

@@ -2,6 +2,7 @@
 /* RFENCE extension: validates the arguments, then tlb.c does the work. */
 #include "sbi_ecall.h"
 #include "ipi.h"
+#include "riscv_csr.h"
 
 /* RFENCE: whole address space when start and size are both 0 or size is
  * 2^XLEN - 1; otherwise [start, start + size) must not wrap. */
@@ -28,6 +29,10 @@ static struct sbiret rfence_handle(unsigned long a0, unsigned long a1, unsigned 
 	(void)a5;
 	switch (fid) {
 	case SBI_RFENCE_REMOTE_FENCE_I:
+		if (fence_mask_is_only_self(a0, a1)) {
+			fence_i();
+			return SBI_ERR(SBI_SUCCESS);
+		}
 		req.kind = FENCE_I;
 		return SBI_ERR(fence_remote(a0, a1, &req));
 	case SBI_RFENCE_REMOTE_SFENCE_VMA:
