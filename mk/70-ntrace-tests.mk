@@ -47,9 +47,8 @@ ntrace-corpus: $(NT_ELFS) $(NT_PCS)
 NTRACE_TOOL_BIN := $(BUILD)/tools/ntrace
 
 TEST_SUITES += ntrace
-test-ntrace: $(NT_PCS) $(NTRACE_TOOL_BIN)
-	@$(NT_DIR)/selftest.sh $(NT_BUILD)
-	@$(NT_DIR)/roundtrip.sh $(NTRACE_TOOL_BIN) $(NT_BUILD)/roundtrip $(NT_PCS)
+test-ntrace: $(NT_ELFS) $(NTRACE_TOOL_BIN)
+	@$(NT_DIR)/run-suite.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(NT_ELFS)
 
 # ---- Fuzzing ----------------------------------------------------------------
 # libFuzzer targets: the N-Trace decoder (fixed program image: the corpus
@@ -99,7 +98,7 @@ endif
 fuzz-build: $(FUZZ_BINS)
 
 TEST_SUITES += fuzz
-test-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_PCS)
+test-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_BUILD)/rv64/interp.pcs $(NT_BUILD)/rv32/interp.pcs
 	@rc=0; tests/fuzz/make-seeds.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(FUZZ_DIR)/seeds || rc=1; \
 	tests/fuzz/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_DIR) $(FUZZ_RUNS) || rc=1; exit $$rc
 
