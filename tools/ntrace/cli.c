@@ -128,8 +128,10 @@ int cli_dump(struct cli_args *a)
 	size_t len;
 	if (nt_read_file(a->input_path, &nex, &len, &err))
 		return fail(&err);
-	if (!a->src_bits_given)
+	if (!a->src_bits_given) {
 		a->cfg.src_bits = nt_detect_src_bits(&a->cfg, nex, len);
+		a->cfg.src_bits_detected = true;
+	}
 	long bad = nt_dump_stream(&a->cfg, nex, len, stdout, a->input_path, stderr);
 	free(nex);
 	if (fflush(stdout) != 0)
@@ -155,7 +157,8 @@ int cli_stats(struct cli_args *a)
 	nt_stream_stats(&a->cfg, nex, len, &st);
 	printf("file: %s\n", a->input_path);
 	printf("bytes: %" PRIu64 " (idle %" PRIu64 ")\n", st.bytes, st.idle_bytes);
-	printf("src field bits: %u\n", a->cfg.src_bits);
+	printf("src field bits: %u%s\n", a->cfg.src_bits,
+	       a->src_bits_given ? "" : " (guessed: give --src-bits)");
 	printf("messages: %" PRIu64 "\n", st.messages);
 	for (unsigned t = 0; t < 64; t++)
 		if (st.per_tcode[t])

@@ -181,8 +181,9 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 {
 	struct ntrace_format fmt;
 	nt_tool_format(cfg, &fmt);
-	fprintf(out, "# %s: %zu bytes, SRC field %u bits, XLEN %u%s\n"
-		"# offset    byte  MDO     MSEO  decoded\n", name, len, fmt.src_bits, fmt.xlen,
+	fprintf(out, "# %s: %zu bytes, SRC field %u bits%s, XLEN %u%s\n"
+		"# offset    byte  MDO     MSEO  decoded\n", name, len, fmt.src_bits,
+		cfg->src_bits_detected ? " (guessed: give --src-bits)" : "", fmt.xlen,
 		fmt.extend_addr_msb ? ", extended address MSB" : "");
 	long bad = 0;
 	unsigned long index = 0;
