@@ -84,19 +84,11 @@ int cli_decode(struct cli_args *a)
 {
 	struct nt_err err = { "" };
 	struct nt_image_set images;
-	struct nt_trace trace;
 	uint8_t *nex = NULL;
 	size_t len = 0;
 	int rc = 1;
 
-	nt_trace_init(&trace);
 	if (load_images(a, &images, &err) || nt_read_file(a->input_path, &nex, &len, &err)) {
-		fail(&err);
-		goto done;
-	}
-	long errors = nt_decode_stream(&a->cfg, &images, nex, len, &trace, NULL,
-				       a->input_path, stderr, &err);
-	if (errors < 0) {
 		fail(&err);
 		goto done;
 	}
@@ -105,8 +97,14 @@ int cli_decode(struct cli_args *a)
 		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
 		goto done;
 	}
-	int werr = nt_pcs_write(f, &trace);
-	if ((f != stdout ? fclose(f) : fflush(f)) != 0 || werr) {
+	long errors = nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL,
+					a->input_path, stderr, &err);
+	int close_rc = f != stdout ? fclose(f) : fflush(f);
+	if (errors < 0) {
+		fail(&err);
+		goto done;
+	}
+	if (close_rc != 0) {
 		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
 		goto done;
 	}
@@ -116,7 +114,6 @@ int cli_decode(struct cli_args *a)
 	rc = errors ? 1 : 0;
 done:
 	free(nex);
-	nt_trace_free(&trace);
 	nt_images_free(&images);
 	return rc;
 }

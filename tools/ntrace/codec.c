@@ -359,7 +359,23 @@ struct decode_ctx {
 	FILE *diag;
 	long errors;
 	bool oom;
+	/* streaming to text: the last pc waits for a possible trap marker */
+	FILE *text;
+	bool have_last;
+	bool write_error;
+	struct nt_retired last;
 };
+
+static void text_flush_last(struct decode_ctx *d)
+{
+	char line[40];
+	if (!d->have_last)
+		return;
+	int n = nt_pcs_format_line(line, sizeof(line), d->last.pc, d->last.event);
+	if (fwrite(line, 1, (size_t)n, d->text) != (size_t)n)
+		d->write_error = true;
+	d->have_last = false;
+}
 
 static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
 {
@@ -375,6 +391,14 @@ static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
 static void on_retired(void *ctx, const uint64_t *addrs, size_t n)
 {
 	struct decode_ctx *d = ctx;
+	if (d->text) {
+		for (size_t i = 0; i < n; i++) {
+			text_flush_last(d);
+			d->last = (struct nt_retired){ .pc = addrs[i] };
+			d->have_last = true;
+		}
+		return;
+	}
 	if (!d->out)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -399,7 +423,10 @@ static void on_event(void *ctx, const struct ntrace_event *ev)
 	switch (ev->kind) {
 	case NTRACE_EV_TRAP:
 		/* The trap was taken right after the last retired instruction. */
-		if (d->out && d->out->count)
+		if (d->text && d->have_last)
+			d->last.event = ev->btype == NTRACE_BTYPE_INTERRUPT ? NT_EVENT_INTERRUPT
+									   : NT_EVENT_EXCEPTION;
+		else if (!d->text && d->out && d->out->count)
 			d->out->v[d->out->count - 1].event =
 				ev->btype == NTRACE_BTYPE_INTERRUPT ? NT_EVENT_INTERRUPT
 								    : NT_EVENT_EXCEPTION;
@@ -422,14 +449,15 @@ static void on_event(void *ctx, const struct ntrace_event *ev)
 	}
 }
 
-long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,
-		      const uint8_t *nex, size_t len, struct nt_trace *out,
-		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
-		      struct nt_err *err)
+static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		   const uint8_t *nex, size_t len, struct nt_trace *out, FILE *text,
+		   struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		   struct nt_err *err)
 {
 	struct ntrace_dec_config dcfg;
 	nt_tool_dec_config(cfg, &dcfg);
-	struct decode_ctx ctx = { images, out, name, diag, 0, false };
+	struct decode_ctx ctx = { .images = images, .out = out, .name = name, .diag = diag,
+				  .text = text };
 	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, &ctx };
 	struct ntrace_decoder *d = malloc(sizeof(*d));
 	if (!d) {
@@ -444,6 +472,8 @@ long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *ima
 	}
 	ntrace_dec_decode(d, nex, len);
 	ntrace_dec_flush(d);
+	if (text)
+		text_flush_last(&ctx);
 	if (stats)
 		*stats = d->stats;
 	free(d);
@@ -451,5 +481,25 @@ long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *ima
 		nt_err_set(err, "%s: out of memory for the decoded trace", name);
 		return -1;
 	}
+	if (ctx.write_error) {
+		nt_err_set(err, "%s: write error on the decoded trace", name);
+		return -1;
+	}
 	return ctx.errors;
+}
+
+long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		      const uint8_t *nex, size_t len, struct nt_trace *out,
+		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		      struct nt_err *err)
+{
+	return decode(cfg, images, nex, len, out, NULL, stats, name, diag, err);
+}
+
+long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		       const uint8_t *nex, size_t len, FILE *text,
+		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		       struct nt_err *err)
+{
+	return decode(cfg, images, nex, len, NULL, text, stats, name, diag, err);
 }

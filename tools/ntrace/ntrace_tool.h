@@ -205,6 +205,13 @@ long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *ima
 		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		      struct nt_err *err);
 
+/* Same, writing canonical .pcs lines to text as they are decoded (memory
+ * does not grow with the trace). */
+long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		       const uint8_t *nex, size_t len, FILE *text,
+		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		       struct nt_err *err);
+
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 
 /* Table 6 style listing of every byte and message; returns the number of
