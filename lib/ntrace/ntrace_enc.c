@@ -583,7 +583,7 @@ static void drop_state(struct ntrace_encoder *e)
 
 static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
-	bool in_block;
+	bool in_block, due;
 
 	if (!e->active)
 		return;
@@ -591,9 +591,13 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
 		drop_state(e);
 		restart_after_overflow(e, r->tstamp);
 	}
+	/* A periodic sync rides on the message completed here if there is one
+	 * (emit_branch); a sync that became due while emitting waits for the
+	 * next record, so it can ride on the next message too. */
+	due = e->sync_due;
 	if (e->pending)
 		resolve_pending(e, r);
-	if (e->sync_due)
+	if (due && e->sync_due)
 		emit_standalone_sync(e, NTRACE_SYNC_PERIODIC, r->addr, r->tstamp);
 	if (e->cfg.trTeContext) {
 		unsigned need = e->need_ownership;
