@@ -71,13 +71,16 @@ $(FUZZ_DIR)/fuzz_ntrace_decoder: tests/fuzz/fuzz_ntrace_decoder.c $(FUZZ_DIR)/fu
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
 
-$(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DEPS)
+# Also drives the dump/stats code of the tool core.
+$(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DEPS) \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
+		$(NTRACE_TOOL_CORE_SRCS) $(RVINSN_SRCS) $(NTRACE_SRCS) -lelf
 
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
 FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \
-             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:2048
+             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:512
 FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser
 
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)

@@ -1,6 +1,6 @@
 /*
- * libFuzzer target: the N-Trace message parser (the path of `ntrace dump`)
- * on arbitrary bytes.
+ * libFuzzer target: the N-Trace message parser and the dump/stats path of the
+ * ntrace tool (tools/ntrace/dump.c, stats.c) on arbitrary bytes.
  *
  * Input: byte 0 = stream format (XLEN, SRC width, address MSB extension),
  * then the stream.  Checks, besides the sanitizers:
@@ -8,13 +8,49 @@
  *    parsed messages lie inside the buffer;
  *  - every message parsed without error is written back by ntrace_msg_write
  *    and parses again to the same fields: writer and parser share one layout
- *    table (Table 8) and must agree.
+ *    table (Table 8) and must agree;
+ *  - `ntrace dump` (to /dev/null), `ntrace stats` and the SRC width detection
+ *    run to the end with counts that fit the input.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ntrace.h"
+#include "ntrace_tool.h"
+
+static FILE *devnull;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return 0;
+}
+
+static void check_tool_paths(const struct ntrace_format *fmt, const uint8_t *data, size_t size)
+{
+	struct nt_tool_config cfg;
+	struct nt_stream_stats st;
+	long malformed;
+
+	nt_tool_config_default(&cfg);
+	cfg.xlen = fmt->xlen;
+	cfg.src_bits = fmt->src_bits;
+	cfg.ext_addr = fmt->extend_addr_msb;
+	malformed = nt_dump_stream(&cfg, data, size, devnull, "fuzz", devnull);
+	if (malformed < 0 || (size_t)malformed > size)
+		abort();
+	nt_stream_stats(&cfg, data, size, &st);
+	if (st.bytes != size || st.idle_bytes > size || st.messages + st.malformed > size)
+		abort();
+	if (nt_detect_src_bits(&cfg, data, size) > NTRACE_MAX_SRC)
+		abort();
+}
 
 #define OPT_RV32      (1u << 0)
 #define OPT_EXT_ADDR  (1u << 1)
@@ -82,5 +118,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 	}
+	check_tool_paths(&fmt, data, size);
 	return 0;
 }
