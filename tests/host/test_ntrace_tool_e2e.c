@@ -74,6 +74,13 @@ static void round_trip(const char *elf, const char *pcs_text, const struct nt_to
 	if (nt_encode_records(cfg, &recs, &nex, NULL, &err))
 		fail_msg("%s", err.msg);
 	assert_true(nex.len > 0);
+	/* the chunked path gives the same bytes */
+	struct nt_buf chunked = { 0 };
+	if (nt_encode_trace(&set, &in, cfg, "t.pcs", &chunked, NULL, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(chunked.len, nex.len);
+	assert_memory_equal(chunked.data, nex.data, nex.len);
+	nt_buf_free(&chunked);
 	nt_trace_init(&out);
 	char *diag = NULL;
 	size_t diag_len = 0;

@@ -48,7 +48,6 @@ int cli_encode(struct cli_args *a)
 	struct nt_err err = { "" };
 	struct nt_image_set images;
 	struct nt_trace trace;
-	struct nt_records recs = { 0 };
 	struct nt_buf out = { 0 };
 	uint8_t *text = NULL;
 	size_t text_len = 0;
@@ -62,9 +61,9 @@ int cli_encode(struct cli_args *a)
 	if ((a->trace_is_pcseq ? nt_pcseq_parse : nt_pcs_parse)((const char *)text, text_len,
 								  a->trace_path, &trace, &err))
 		goto done;
-	if (nt_records_from_trace(&images, &trace, &a->cfg, a->trace_path, &recs, &err))
-		goto done;
-	if (nt_encode_records(&a->cfg, &recs, &out, NULL, &err))
+	free(text);             /* the trace is parsed: its text is not needed */
+	text = NULL;
+	if (nt_encode_trace(&images, &trace, &a->cfg, a->trace_path, &out, NULL, &err))
 		goto done;
 	if (write_file(a->out_path, out.data, out.len, &err))
 		goto done;
@@ -74,7 +73,6 @@ done:
 		fail(&err);
 	free(text);
 	nt_buf_free(&out);
-	nt_records_free(&recs);
 	nt_trace_free(&trace);
 	nt_images_free(&images);
 	return rc;

@@ -242,11 +242,60 @@ static void classify_seq_line(struct classifier *c, const struct nt_retired *r,
 		rec->itype = RV_ITYPE_INTERRUPT;
 }
 
+/* Carried from one record to the next (and across chunks). */
+struct classify_state {
+	struct rv_insn prev;
+	bool prev_ok;           /* prev is the instruction retired just before */
+	uint64_t after;         /* where execution continues after the last record */
+};
+
+/* Classifies trace lines [first, first + n) into recs[0..n). */
+static int classify_range(struct classifier *c, const struct nt_trace *trace,
+			  struct classify_state *st, size_t first, size_t n,
+			  struct ntrace_retired *recs)
+{
+	const struct nt_tool_config *cfg = c->cfg;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = first + k;
+		const struct nt_retired *r = &trace->v[i];
+		const struct nt_retired *next = i + 1 < trace->count ? &trace->v[i + 1] : NULL;
+		struct ntrace_retired *rec = &recs[k];
+		struct rv_insn cur;
+		memset(rec, 0, sizeof(*rec));
+		if (cfg->xlen == 32 && r->pc > UINT32_MAX) {
+			nt_err_set(c->err, "%s:%u: pc %" PRIx64 " does not fit in XLEN=32",
+				   c->name, r->line, r->pc);
+			return -1;
+		}
+		if (r->seq_class != NT_SEQ_UNKNOWN) {
+			classify_seq_line(c, r, rec);
+			st->after = r->pc + r->seq_size;
+			st->prev_ok = false;
+		} else {
+			if (classify_line(c, r, next, &cur, rec, &st->after))
+				return -1;
+			/* 9.1: jump through a register just loaded by lui/auipc. */
+			if (cfg->seq_jump && st->prev_ok && !r->event && cur.kind == RV_INSN_JUMP_REG &&
+			    rv_insn_seq_inferable(&st->prev, &cur) &&
+			    (!next || next->pc == rv_insn_seq_target(&st->prev, trace->v[i - 1].pc,
+								     &cur, cfg->xlen)))
+				rec->flags |= NTRACE_REC_SEQ_INFERABLE;
+			st->prev = cur;
+			st->prev_ok = !r->event;
+		}
+		rec->priv = NT_TOOL_PRIV;
+		if (cfg->timestamp)
+			rec->tstamp = i;
+	}
+	return 0;
+}
+
 int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *trace,
 			  const struct nt_tool_config *cfg, const char *name,
 			  struct nt_records *out, struct nt_err *err)
 {
 	struct classifier c = { images, cfg, name, err, implicit_return_on(cfg) };
+	struct classify_state st = { 0 };
 	memset(out, 0, sizeof(*out));
 	if (trace->count == 0) {
 		nt_err_set(err, "%s: no instructions in the trace", name);
@@ -257,43 +306,13 @@ int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *tr
 		nt_err_set(err, "%s: out of memory for %zu records", name, trace->count);
 		return -1;
 	}
-	struct rv_insn prev = { 0 }, cur;
-	bool prev_ok = false;       /* prev is the instruction retired just before */
-	uint64_t after = 0;
-	for (size_t i = 0; i < trace->count; i++) {
-		const struct nt_retired *r = &trace->v[i];
-		const struct nt_retired *next = i + 1 < trace->count ? &trace->v[i + 1] : NULL;
-		struct ntrace_retired *rec = &out->v[i];
-		if (cfg->xlen == 32 && r->pc > UINT32_MAX) {
-			nt_err_set(err, "%s:%u: pc %" PRIx64 " does not fit in XLEN=32",
-				   name, r->line, r->pc);
-			goto fail;
-		}
-		if (r->seq_class != NT_SEQ_UNKNOWN) {
-			classify_seq_line(&c, r, rec);
-			after = r->pc + r->seq_size;
-			prev_ok = false;
-		} else {
-			if (classify_line(&c, r, next, &cur, rec, &after))
-				goto fail;
-			/* 9.1: jump through a register just loaded by lui/auipc. */
-			if (cfg->seq_jump && prev_ok && !r->event && cur.kind == RV_INSN_JUMP_REG &&
-			    rv_insn_seq_inferable(&prev, &cur) &&
-			    (!next || next->pc == rv_insn_seq_target(&prev, trace->v[i - 1].pc, &cur, cfg->xlen)))
-				rec->flags |= NTRACE_REC_SEQ_INFERABLE;
-			prev = cur;
-			prev_ok = !r->event;
-		}
-		rec->priv = NT_TOOL_PRIV;
-		if (cfg->timestamp)
-			rec->tstamp = i;
+	if (classify_range(&c, trace, &st, 0, trace->count, out->v)) {
+		nt_records_free(out);
+		return -1;
 	}
 	out->count = trace->count;
-	out->end_addr = rv_xlen_mask(after, cfg->xlen);
+	out->end_addr = rv_xlen_mask(st.after, cfg->xlen);
 	return 0;
-fail:
-	nt_records_free(out);
-	return -1;
 }
 
 /* ---- Encoding ------------------------------------------------------------------ */
@@ -316,9 +335,8 @@ static int buf_append(void *ctx, const uint8_t *data, size_t len)
 	return 0;
 }
 
-int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records *recs,
-		      struct nt_buf *out, struct ntrace_enc_stats *stats,
-		      struct nt_err *err)
+static struct ntrace_encoder *encoder_start(const struct nt_tool_config *cfg,
+					     struct nt_buf *out, struct nt_err *err)
 {
 	struct ntrace_enc_config ecfg;
 	nt_tool_enc_config(cfg, &ecfg);
@@ -326,19 +344,25 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 	struct ntrace_encoder *e = malloc(sizeof(*e));
 	if (!e) {
 		nt_err_set(err, "out of memory");
-		return -1;
+		return NULL;
 	}
 	int rc = ntrace_enc_init(e, &ecfg, &sink);
 	if (rc < 0) {
 		nt_err_set(err, "encoder rejected the configuration: %s", ntrace_strerror(rc));
 		free(e);
-		return -1;
+		return NULL;
 	}
 	ntrace_enc_start(e, NTRACE_SYNC_TRACE_ENABLE);
-	ntrace_enc_retire(e, recs->v, recs->count);
-	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED, recs->end_addr,
-			cfg->timestamp ? recs->count : 0);
-	rc = ntrace_enc_flush(e);
+	return e;
+}
+
+/* Stops the trace (ProgTraceCorrelation), flushes and frees the encoder. */
+static int encoder_finish(struct ntrace_encoder *e, const struct nt_tool_config *cfg,
+			  uint64_t end_addr, uint64_t count, struct ntrace_enc_stats *stats,
+			  struct nt_err *err)
+{
+	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED, end_addr, cfg->timestamp ? count : 0);
+	int rc = ntrace_enc_flush(e);
 	if (rc < 0 || e->stats.lost_bytes) {
 		nt_err_set(err, "encoder output lost (%" PRIu64 " bytes): out of memory",
 			   e->stats.lost_bytes);
@@ -348,6 +372,51 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 		*stats = e->stats;
 	free(e);
 	return rc < 0 ? -1 : 0;
+}
+
+int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records *recs,
+		      struct nt_buf *out, struct ntrace_enc_stats *stats,
+		      struct nt_err *err)
+{
+	struct ntrace_encoder *e = encoder_start(cfg, out, err);
+	if (!e)
+		return -1;
+	ntrace_enc_retire(e, recs->v, recs->count);
+	return encoder_finish(e, cfg, recs->end_addr, recs->count, stats, err);
+}
+
+#define NT_ENCODE_CHUNK 4096
+
+int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
+		    const struct nt_tool_config *cfg, const char *name,
+		    struct nt_buf *out, struct ntrace_enc_stats *stats, struct nt_err *err)
+{
+	struct classifier c = { images, cfg, name, err, implicit_return_on(cfg) };
+	struct classify_state st = { 0 };
+	if (trace->count == 0) {
+		nt_err_set(err, "%s: no instructions in the trace", name);
+		return -1;
+	}
+	struct ntrace_retired *chunk = malloc(NT_ENCODE_CHUNK * sizeof(*chunk));
+	struct ntrace_encoder *e = chunk ? encoder_start(cfg, out, err) : NULL;
+	if (!e) {
+		if (!chunk)
+			nt_err_set(err, "out of memory");
+		free(chunk);
+		return -1;
+	}
+	for (size_t first = 0; first < trace->count; first += NT_ENCODE_CHUNK) {
+		size_t n = trace->count - first < NT_ENCODE_CHUNK ? trace->count - first
+								  : NT_ENCODE_CHUNK;
+		if (classify_range(&c, trace, &st, first, n, chunk)) {
+			free(e);
+			free(chunk);
+			return -1;
+		}
+		ntrace_enc_retire(e, chunk, n);
+	}
+	free(chunk);
+	return encoder_finish(e, cfg, rv_xlen_mask(st.after, cfg->xlen), trace->count, stats, err);
 }
 
 /* ---- Decoding ------------------------------------------------------------------ */

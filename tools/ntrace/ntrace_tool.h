@@ -193,6 +193,12 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 		      struct nt_buf *out, struct ntrace_enc_stats *stats,
 		      struct nt_err *err);
 
+/* nt_records_from_trace + nt_encode_records in chunks: memory for the
+ * records does not grow with the trace.  Same output. */
+int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
+		    const struct nt_tool_config *cfg, const char *name,
+		    struct nt_buf *out, struct ntrace_enc_stats *stats, struct nt_err *err);
+
 /*
  * Decodes a whole N-Trace stream against the images into out (pc + exc/int
  * marker per retired instruction; out may be NULL to only count).  Each
