@@ -40,7 +40,8 @@ sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
 sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
 *)    echo "usage: $0 [NAME [sstc|sbi]]" >&2; exit 2 ;;
 esac
-APPEND="console=ttyS0 earlycon=sbi tracesbi.cpus=$SMP"
+# panic=-1: a panic resets at once (SRST) instead of idling until the timeout.
+APPEND="console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=$SMP"
 
 mkdir -p "$BUILD/logs"
 raw_log=$BUILD/logs/linux-$name.raw.log

@@ -2,7 +2,9 @@
  * init of the tracesbi Linux boot test: the only program of the initramfs.
  *
  * It prints what the kernel sees of the machine the firmware handed over
- * (online CPUs, harts, interrupts, PMU), checks it, and powers off through
+ * (online CPUs, harts, interrupts, PMU), checks it, exercises the firmware
+ * through the kernel (threads on every hart, remote TLB shootdowns through
+ * SBI RFENCE, CPU offline/online through SBI HSM), and powers off through
  * reboot(RB_POWER_OFF), which the kernel turns into an SBI SRST call.
  *
  * Output contract with scripts/run-linux-test.sh:
@@ -15,10 +17,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,10 +32,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CPUS 64
@@ -115,16 +124,21 @@ static int count_cpu_list(const char *list)
     return count;
 }
 
+/* Number of online CPUs according to sysfs, or -1. */
+static int sysfs_online_cpus(char *online, size_t size)
+{
+    if (read_file("/sys/devices/system/cpu/online", online, size) > 0)
+        return count_cpu_list(online);
+    snprintf(online, size, "(unreadable)\n");
+    return -1;
+}
+
 static void check_online_cpus(int expected)
 {
     char online[128];
-    int from_sysfs = -1;
+    int from_sysfs = sysfs_online_cpus(online, sizeof(online));
     long from_sysconf = sysconf(_SC_NPROCESSORS_ONLN);
 
-    if (read_file("/sys/devices/system/cpu/online", online, sizeof(online)) > 0)
-        from_sysfs = count_cpu_list(online);
-    else
-        strcpy(online, "(unreadable)\n");
     printf("INFO: linux/cpus: /sys/devices/system/cpu/online=%.*s (%d CPUs), "
            "sysconf(_SC_NPROCESSORS_ONLN)=%ld\n",
            (int)strcspn(online, "\n"), online, from_sysfs, from_sysconf);
@@ -202,6 +216,23 @@ static void *run_pinned(void *arg)
     t->result = spin_workload(2000000);
     t->cpu_at_end = sched_getcpu();
     return NULL;
+}
+
+/* Runs the workload in a thread pinned to `cpu`; "" if it ran there, else why not. */
+static const char *run_thread_on(int cpu, char *why, size_t size)
+{
+    struct pinned_thread t = { .cpu = cpu, .cpu_at_start = -1, .cpu_at_end = -1 };
+
+    if (pthread_create(&t.thread, NULL, run_pinned, &t) != 0)
+        return "pthread_create failed";
+    pthread_join(t.thread, NULL);
+    if (t.affinity_error)
+        snprintf(why, size, "sched_setaffinity: %s", strerror(t.affinity_error));
+    else if (t.cpu_at_start != cpu || t.cpu_at_end != cpu)
+        snprintf(why, size, "ran on CPU %d then %d", t.cpu_at_start, t.cpu_at_end);
+    else
+        return "";
+    return why;
 }
 
 static void check_thread_per_cpu(int cpus)
@@ -309,6 +340,262 @@ static void check_interrupts(int cpus)
         pass("interrupts-ipi");
 }
 
+/*
+ * Monotonic time through the system call, not the vDSO: the vDSO reads the
+ * time CSR from U-mode, which check_user_time_csr() tests on its own.
+ */
+static double seconds_now(void)
+{
+    struct timespec ts;
+
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool pin_self(int cpu)
+{
+    cpu_set_t set;
+
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+static void pin_self_all(int cpus)
+{
+    cpu_set_t set;
+
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < cpus; cpu++)
+        CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Sleeps while *word == expected, at most `ms` milliseconds. */
+static void futex_wait_ms(atomic_int *word, int expected, long ms)
+{
+    struct timespec timeout = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
+}
+
+static void futex_wake_all(atomic_int *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * Remote TLB shootdown.  Readers pinned to CPUs 1..n-1 read one virtual page
+ * once per round and then sleep, so their harts keep its translation cached.
+ * CPU 0 replaces the page behind it (mmap MAP_FIXED), writes the round number
+ * into the new page and wakes them.  Before freeing the old page the kernel
+ * must flush the readers' TLBs, which on riscv is an SBI RFENCE remote
+ * SFENCE.VMA(.ASID) call: a firmware that does not fence the other harts
+ * leaves them reading the old page.
+ */
+#define SHOOTDOWN_ROUNDS 100
+
+struct shootdown {
+    volatile int *page;          /* the virtual page that gets remapped */
+    atomic_int round;            /* last round announced by CPU 0 */
+    atomic_int acks;             /* reader acknowledgements, all rounds */
+    atomic_int stop;
+    atomic_int stale;            /* reads that saw another round's page */
+    atomic_int first_stale_value;
+    atomic_int pin_errors;
+};
+
+struct shootdown_reader {
+    pthread_t thread;
+    int cpu;
+    struct shootdown *sd;
+};
+
+static void *shootdown_reader(void *arg)
+{
+    struct shootdown_reader *r = arg;
+    struct shootdown *sd = r->sd;
+    int seen = 0;
+
+    if (!pin_self(r->cpu))
+        atomic_fetch_add(&sd->pin_errors, 1);
+    for (;;) {
+        int round = atomic_load_explicit(&sd->round, memory_order_acquire);
+        int value;
+
+        if (atomic_load(&sd->stop))
+            return NULL;
+        if (round == seen) {
+            futex_wait_ms(&sd->round, seen, 1000);
+            continue;
+        }
+        value = *sd->page;
+        if (value != round && atomic_fetch_add(&sd->stale, 1) == 0)
+            atomic_store(&sd->first_stale_value, value);
+        seen = round;
+        atomic_fetch_add_explicit(&sd->acks, 1, memory_order_release);
+        futex_wake_all(&sd->acks);
+    }
+}
+
+static void check_remote_tlb_flush(int cpus)
+{
+    struct shootdown sd = { 0 };
+    struct shootdown_reader readers[MAX_CPUS];
+    int started = 0, round, lagging = 0, map_failed = 0;
+    double deadline;
+
+    if (cpus < 2 || cpus > MAX_CPUS) {
+        printf("INFO: linux/remote-tlb-flush: needs 2..%d CPUs, have %d\n", MAX_CPUS, cpus);
+        return;
+    }
+    if (!pin_self(0)) {
+        fail("remote-tlb-flush", "cannot pin the main thread to CPU 0: %s", strerror(errno));
+        return;
+    }
+    sd.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sd.page == MAP_FAILED) {
+        fail("remote-tlb-flush", "mmap: %s", strerror(errno));
+        pin_self_all(cpus);
+        return;
+    }
+    for (int cpu = 1; cpu < cpus; cpu++) {
+        readers[started] = (struct shootdown_reader){ .cpu = cpu, .sd = &sd };
+        if (pthread_create(&readers[started].thread, NULL, shootdown_reader, &readers[started]) == 0)
+            started++;
+    }
+    deadline = seconds_now() + 20.0;
+    for (round = 1; round <= SHOOTDOWN_ROUNDS; round++) {
+        void *fresh = mmap((void *)sd.page, 4096, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        int acks;
+
+        if (fresh != (void *)sd.page) {
+            map_failed = errno;
+            break;
+        }
+        *sd.page = round;
+        atomic_store_explicit(&sd.round, round, memory_order_release);
+        futex_wake_all(&sd.round);
+        while ((acks = atomic_load_explicit(&sd.acks, memory_order_acquire)) < round * started &&
+               !lagging) {
+            lagging = seconds_now() > deadline;
+            futex_wait_ms(&sd.acks, acks, 100);
+        }
+        if (lagging)
+            break;
+    }
+    atomic_store(&sd.stop, 1);
+    futex_wake_all(&sd.round);
+    for (int i = 0; i < started; i++)
+        pthread_join(readers[i].thread, NULL);
+    munmap((void *)sd.page, 4096);
+    pin_self_all(cpus);
+
+    if (started != cpus - 1 || atomic_load(&sd.pin_errors))
+        fail("remote-tlb-flush", "%d of %d reader threads started pinned",
+             started - atomic_load(&sd.pin_errors), cpus - 1);
+    else if (map_failed)
+        fail("remote-tlb-flush", "mmap MAP_FIXED in round %d: %s", round, strerror(map_failed));
+    else if (lagging)
+        fail("remote-tlb-flush", "readers stopped acknowledging in round %d", round);
+    else if (atomic_load(&sd.stale))
+        fail("remote-tlb-flush", "%d reads on other harts saw a replaced page (first saw %d)",
+             atomic_load(&sd.stale), atomic_load(&sd.first_stale_value));
+    else
+        pass("remote-tlb-flush");
+}
+
+static uint64_t read_time_csr(void)
+{
+    uint64_t t;
+
+    __asm__ volatile("rdtime %0" : "=r"(t));
+    return t;
+}
+
+/*
+ * Reads the time CSR from U-mode in a child process, directly and through the
+ * vDSO's clock_gettime.  It only works when the firmware set mcounteren.TM
+ * and scounteren.TM (Linux 6.1 does not set scounteren itself); otherwise the
+ * child dies of SIGILL, as any program calling clock_gettime would.
+ */
+static void check_user_time_csr(void)
+{
+    pid_t child = fork();
+    int status;
+
+    if (child == 0) {
+        struct timespec ts;
+        uint64_t first = read_time_csr();
+
+        spin_workload(100000);
+        if (read_time_csr() <= first || clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+            _exit(1);
+        _exit(0);
+    }
+    if (child < 0 || waitpid(child, &status, 0) != child) {
+        fail("user-rdtime", "fork/waitpid: %s", strerror(errno));
+        return;
+    }
+    if (WIFSIGNALED(status))
+        fail("user-rdtime", "rdtime in U-mode killed the process with signal %d%s",
+             WTERMSIG(status),
+             WTERMSIG(status) == SIGILL ? " (firmware left mcounteren.TM or scounteren.TM clear)" : "");
+    else if (WEXITSTATUS(status) != 0)
+        fail("user-rdtime", "the time CSR did not advance or clock_gettime failed");
+    else
+        pass("user-rdtime");
+}
+
+static bool write_sysfs(const char *path, const char *value)
+{
+    FILE *f = fopen(path, "w");
+    bool ok;
+
+    if (!f)
+        return false;
+    ok = fputs(value, f) >= 0;
+    ok = (fclose(f) == 0) && ok;
+    return ok;
+}
+
+/*
+ * Takes each secondary CPU offline and back online: the kernel stops the hart
+ * with SBI HSM HART_STOP, polls HART_GET_STATUS until it is STOPPED, and
+ * starts it again with HART_START.  Then a thread must run on it again.
+ */
+static void check_cpu_hotplug(int cpus)
+{
+    char path[96], online[128], name[64], why[128];
+
+    for (int cpu = 1; cpu < cpus; cpu++) {
+        const char *thread_result;
+        int after_off, after_on;
+
+        snprintf(name, sizeof(name), "cpu-hotplug-cpu%d", cpu);
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+        if (!write_sysfs(path, "0")) {
+            fail(name, "offlining: %s", strerror(errno));
+            continue;
+        }
+        after_off = sysfs_online_cpus(online, sizeof(online));
+        if (!write_sysfs(path, "1")) {
+            fail(name, "onlining again: %s", strerror(errno));
+            continue;
+        }
+        after_on = sysfs_online_cpus(online, sizeof(online));
+        thread_result = run_thread_on(cpu, why, sizeof(why));
+        if (after_off != cpus - 1 || after_on != cpus)
+            fail(name, "online CPUs %d after offline, %d after online (expected %d, %d)",
+                 after_off, after_on, cpus - 1, cpus);
+        else if (*thread_result)
+            fail(name, "thread after onlining: %s", thread_result);
+        else
+            pass(name);
+    }
+}
+
 /* Whether the kernel log says the firmware implements the SBI PMU extension. */
 static bool firmware_has_pmu(void)
 {
@@ -408,10 +695,13 @@ int main(void)
         fail("cmdline", "no tracesbi.cpus=N on the kernel command line");
         expected = 1;
     }
+    check_user_time_csr();
     check_online_cpus(expected);
     check_cpuinfo(expected);
     check_thread_per_cpu(expected);
     check_interrupts(expected);
+    check_remote_tlb_flush(expected);
+    check_cpu_hotplug(expected);
     check_perf();
 
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);
