@@ -203,6 +203,63 @@ static void round_trip_rv32(void **state)
 	round_trip_file(TINY32_ELF, TINY_PCS, &cfg);
 }
 
+/* A trace of many chunks: the bnez loop of tiny.S taken 5000 times. */
+static char *long_loop_trace(void)
+{
+	size_t cap = 200000, len = 0;
+	char *t = malloc(cap);
+	len += (size_t)sprintf(t + len, "80000000\n80000004\n80000008\n8000000c\n");
+	for (int i = 0; i < 5000; i++)
+		len += (size_t)sprintf(t + len, "8000000e\n80000010\n");
+	len += (size_t)sprintf(t + len, "8000000e\n80000010\n80000012\n8000003c\n8000003e\n80000016\n");
+	assert_true(len < cap);
+	return t;
+}
+
+static void chunked_encoding_matches_whole_records(void **state)
+{
+	(void)state;
+	char *text = long_loop_trace();
+	struct nt_tool_config cfgs[3] = { all_opt(NT_TOOL_HTM), config(NT_TOOL_BTM), all_opt(NT_TOOL_BTM) };
+	cfgs[0].timestamp = true;
+	for (int k = 0; k < 3; k++) {
+		struct nt_image_set set;
+		struct nt_trace t;
+		struct nt_records recs;
+		struct nt_buf a = { 0 }, b = { 0 };
+		struct nt_err err;
+		load_elf(&set, TINY_ELF);
+		parse_pcs_text(text, &t);
+		assert_true(t.count > 10000);
+		assert_int_equal(nt_records_from_trace(&set, &t, &cfgs[k], "l.pcs", &recs, &err), 0);
+		assert_int_equal(nt_encode_records(&cfgs[k], &recs, &a, NULL, &err), 0);
+		assert_int_equal(nt_encode_trace(&set, &t, &cfgs[k], "l.pcs", &b, NULL, &err), 0);
+		assert_int_equal(a.len, b.len);
+		assert_memory_equal(a.data, b.data, a.len);
+		nt_buf_free(&a);
+		nt_buf_free(&b);
+		nt_records_free(&recs);
+		nt_trace_free(&t);
+		nt_images_free(&set);
+	}
+	struct nt_tool_config btm = config(NT_TOOL_BTM);
+	round_trip(TINY_ELF, text, &btm);
+	free(text);
+}
+
+/* 5000 branches between two messages with I-CNT: HTM reports them in
+ * ResourceFull (HIST) messages that the decoder must all take in. */
+static void round_trip_long_branch_loop_htm(void **state)
+{
+	(void)state;
+	char *text = long_loop_trace();
+	struct nt_tool_config cfg = config(NT_TOOL_HTM);
+	round_trip(TINY_ELF, text, &cfg);
+	cfg = all_opt(NT_TOOL_HTM);
+	round_trip(TINY_ELF, text, &cfg);
+	free(text);
+}
+
 /* ---- classification ---- */
 
 static void classify(const char *text, const struct nt_tool_config *cfg,
@@ -671,6 +728,8 @@ int main(void)
 		cmocka_unit_test(round_trip_src_timestamp_sync),
 		cmocka_unit_test(round_trip_interrupt_and_exception_markers),
 		cmocka_unit_test(round_trip_rv32),
+		cmocka_unit_test(chunked_encoding_matches_whole_records),
+		cmocka_unit_test(round_trip_long_branch_loop_htm),
 		cmocka_unit_test(round_trip_branch_then_interrupt_btm),
 		cmocka_unit_test(round_trip_branch_then_interrupt_htm),
 		cmocka_unit_test(itype_follows_table_2_with_implicit_return),
