@@ -223,9 +223,9 @@ static void apply_all_opt(struct nt_tool_config *cfg, const struct explicit_opts
 	cfg->seq_jump = true;
 	cfg->ext_addr = true;
 	if (!set->callstack)
-		cfg->callstack = 32;
-	if (!set->irmode)
-		cfg->implicit_return_mode = 3;
+		cfg->callstack = NTRACE_MAX_CALL_STACK;
+	if (!set->irmode)       /* full addresses: exact, so never a wrong guess */
+		cfg->implicit_return_mode = NTRACE_IMPLICIT_RETURN_FULL;
 	if (cfg->mode == NT_TOOL_BTM && !set->repeat_branch)
 		cfg->repeat_branch = true;
 }
@@ -236,9 +236,12 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 	uint64_t v;
 	switch (opt) {
 	case OPT_ELF:
-		return add_list(&a->elves, arg) ? 1 : 0;
 	case OPT_RAW:
-		return add_list(&a->raws, arg) ? 1 : 0;
+		if (add_list(opt == OPT_ELF ? &a->elves : &a->raws, arg)) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			return 1;
+		}
+		return 0;
 	case OPT_PCS:
 	case OPT_PCSEQ:
 		if (a->trace_path)
