@@ -202,7 +202,10 @@ static void restart_sync_counter(struct ntrace_encoder *e, uint64_t tstamp)
 
 static uint64_t encode_addr_ref(struct ntrace_encoder *e, uint64_t addr)
 {
-	uint64_t u = ntrace_addr_to_field(addr ^ e->ref_addr);
+	uint64_t u;
+
+	addr = rv_xlen_mask(addr, e->fmt.xlen);
+	u = ntrace_addr_to_field(addr ^ e->ref_addr);
 
 	e->ref_addr = addr; /* 8.1: every address becomes the new reference */
 	return u;
@@ -238,6 +241,7 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 {
 	struct ntrace_msg m;
 
+	addr = rv_xlen_mask(addr, e->fmt.xlen);
 	ntrace_msg_init(&m, tcode);
 	ntrace_msg_set(&m, NTRACE_FLD_SYNC, sync);
 	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC || tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)

@@ -156,11 +156,214 @@ static void test_roundtrip_long_runs(void **state)
 	roundtrip_combo(0x1ff, 60000);
 }
 
+/* Number of expected addresses contributed by records [0, n). */
+static size_t expect_count(const struct run *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += x->rec[i].size != 0;
+	return k;
+}
+
+/* A valid stream for the robustness tests (HTM, most options on). */
+static void robustness_stream(unsigned combo, size_t steps, struct run *x, struct bytes *b,
+			      struct ntrace_dec_config *dc)
+{
+	struct combo c = combo_from_index(combo);
+	struct rng r = { 0x1234567 + combo };
+	struct ntrace_enc_config ec;
+	struct run_opts ro = { .itype4 = c.implicit != 0, .all_jumps = c.all_jumps,
+			       .wild_returns = c.implicit >= 2, .int_permille = 10, .exc_permille = 5 };
+
+	gen_program(&prog, &r, c.xlen64 ? 64 : 32, c.ext, 0x80000000);
+	make_configs(&c, &ec, dc, &prog);
+	run_program(&prog, &ro, &r, steps, x);
+	encode_run(&ec, x, b);
+}
+
+static void check_prefix(const struct dec_out *o, const struct run *x)
+{
+	assert_true(o->n <= x->nexpect);
+	for (size_t i = 0; i < o->n; i++)
+		assert_int_equal(o->addrs[i], x->expect[i]);
+}
+
+/* Chapter 3: a cut stream loses only what follows the cut; the cut message
+ * is reported at the end of the input. */
+static void test_decoder_survives_every_truncation(void **state)
+{
+	struct run x = { 0 };
+	struct bytes b = { 0 };
+	struct ntrace_dec_config dc;
+
+	(void)state;
+	robustness_stream(0x1a5, 300, &x, &b, &dc);
+	for (size_t len = 0; len <= b.len; len++) {
+		struct dec_out o = { 0 };
+		bool cut = len && (b.data[len - 1] & 3) != 3;
+
+		decode_stream(&dc, &prog.img, b.data, len, &o);
+		check_prefix(&o, &x);
+		if (cut) {
+			assert_true(o.nerr >= 1);
+			assert_int_equal(o.ev[o.nev - 1].kind, NTRACE_EV_ERROR);
+			assert_int_equal(o.ev[o.nev - 1].error, NTRACE_ERR_TRUNCATED);
+			assert_int_equal(o.ev[o.nev - 1].offset, len);
+		} else {
+			assert_int_equal(o.nerr, 0);
+		}
+		out_free(&o);
+	}
+	bytes_free(&b);
+	run_free(&x);
+}
+
+/* Chapter 3/11: corrupted bytes never crash the decoder, errors carry an
+ * offset inside the input, and most corruptions are detected. */
+static void test_decoder_survives_every_single_byte_corruption(void **state)
+{
+	static const uint8_t masks[] = { 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0xff };
+	struct run x = { 0 };
+	struct bytes b = { 0 };
+	struct ntrace_dec_config dc;
+	size_t detected = 0, total = 0;
+
+	(void)state;
+	robustness_stream(0x0b3, 200, &x, &b, &dc);
+	for (size_t pos = 0; pos < b.len; pos++) {
+		for (unsigned k = 0; k < sizeof(masks); k++) {
+			struct dec_out o = { 0 };
+			uint8_t *copy = malloc(b.len);
+
+			memcpy(copy, b.data, b.len);
+			copy[pos] ^= masks[k];
+			decode_stream(&dc, &prog.img, copy, b.len, &o);
+			for (size_t e = 0; e < o.nev; e++)
+				if (o.ev[e].kind == NTRACE_EV_ERROR)
+					assert_true(o.ev[e].offset <= b.len);
+			detected += o.nerr != 0;
+			total++;
+			free(copy);
+			out_free(&o);
+		}
+	}
+	assert_true(detected * 2 > total);
+	bytes_free(&b);
+	run_free(&x);
+}
+
+static void test_decoder_survives_random_garbage(void **state)
+{
+	struct ntrace_dec_config dc;
+	struct run x = { 0 };
+	struct bytes b = { 0 };
+	struct rng r = { 42 };
+	static uint8_t junk[1 << 16];
+
+	(void)state;
+	robustness_stream(0x001, 50, &x, &b, &dc);
+	for (unsigned round = 0; round < 4; round++) {
+		struct dec_out o = { 0 };
+
+		for (size_t i = 0; i < sizeof(junk); i++)
+			junk[i] = (uint8_t)rng_next(&r);
+		if (round & 1) /* valid start so that walks happen */
+			memcpy(junk, b.data, b.len < 64 ? b.len : 64);
+		decode_stream(&dc, &prog.img, junk, sizeof(junk), &o);
+		assert_true(o.nerr > 0);
+		out_free(&o);
+	}
+	bytes_free(&b);
+	run_free(&x);
+}
+
+/* 7.4: after an overflow the decoder resumes at the SYNC=7 message. */
+static void test_roundtrip_with_queue_overflow(void **state)
+{
+	struct combo c = combo_from_index(0x33); /* HTM, XLEN 64 */
+	struct rng r = { 77 };
+	struct ntrace_enc_config ec;
+	struct ntrace_dec_config dc;
+	struct run_opts ro = { .itype4 = true, .int_permille = 5 };
+	struct run x = { 0 };
+	struct bytes b = { 0 };
+	struct dec_out o = { 0 };
+	struct ntrace_sink sink = { .write = bytes_sink, .ctx = &b };
+	size_t cut = 1000, tail;
+
+	(void)state;
+	gen_program(&prog, &r, 64, c.ext, 0xffffffff80000000ull);
+	make_configs(&c, &ec, &dc, &prog);
+	run_program(&prog, &ro, &r, 2000, &x);
+	assert_int_equal(ntrace_enc_init(&enc, &ec, &sink), 0);
+	ntrace_enc_start(&enc, NTRACE_SYNC_DEBUG_EXIT);
+	ntrace_enc_retire(&enc, x.rec, cut);
+	ntrace_enc_overflow(&enc, x.rec[cut].tstamp);
+	ntrace_enc_retire(&enc, x.rec + cut, x.nrec - cut);
+	ntrace_enc_stop(&enc, NTRACE_EVCODE_DEBUG_ENTRY, x.next_pc, x.tstamp + 1);
+	ntrace_enc_flush(&enc);
+	if (decode_stream(&dc, &prog.img, b.data, b.len, &o))
+		fail_msg("%s at %zu", ntrace_strerror(o.first_error), o.first_error_offset);
+	/* output = a prefix of what ran before the overflow + all that ran after */
+	tail = x.nexpect - expect_count(&x, cut);
+	assert_true(o.n >= tail);
+	assert_memory_equal(o.addrs + o.n - tail, x.expect + x.nexpect - tail, tail * sizeof(uint64_t));
+	for (size_t i = 0; i < o.n - tail; i++)
+		assert_int_equal(o.addrs[i], x.expect[i]);
+	out_free(&o);
+	bytes_free(&b);
+	run_free(&x);
+}
+
+/* Table 26: trace disabled (EVCODE=4) for a while, re-enabled with SYNC=5. */
+static void test_roundtrip_with_trace_disable_and_enable(void **state)
+{
+	struct combo c = combo_from_index(0x75);
+	struct rng r = { 99 };
+	struct ntrace_enc_config ec;
+	struct ntrace_dec_config dc;
+	struct run_opts ro = { .itype4 = true, .int_permille = 5, .wild_returns = true };
+	struct run x = { 0 };
+	struct bytes b = { 0 };
+	struct dec_out o = { 0 };
+	struct ntrace_sink sink = { .write = bytes_sink, .ctx = &b };
+	size_t off = 700, on = 1100, before, skipped;
+
+	(void)state;
+	gen_program(&prog, &r, 32, c.ext, 0x80000000ull);
+	make_configs(&c, &ec, &dc, &prog);
+	run_program(&prog, &ro, &r, 2000, &x);
+	assert_int_equal(ntrace_enc_init(&enc, &ec, &sink), 0);
+	ntrace_enc_start(&enc, NTRACE_SYNC_DEBUG_EXIT);
+	ntrace_enc_retire(&enc, x.rec, off);
+	ntrace_enc_stop(&enc, NTRACE_EVCODE_TRACE_DISABLED, x.rec[off].addr, x.rec[off].tstamp);
+	ntrace_enc_start(&enc, NTRACE_SYNC_TRACE_ENABLE);
+	ntrace_enc_retire(&enc, x.rec + on, x.nrec - on);
+	ntrace_enc_stop(&enc, NTRACE_EVCODE_DEBUG_ENTRY, x.next_pc, x.tstamp + 1);
+	ntrace_enc_flush(&enc);
+	assert_int_equal(decode_stream(&dc, &prog.img, b.data, b.len, &o), 0);
+	before = expect_count(&x, off);
+	skipped = expect_count(&x, on) - before;
+	assert_int_equal(o.n, x.nexpect - skipped);
+	assert_memory_equal(o.addrs, x.expect, before * sizeof(uint64_t));
+	assert_memory_equal(o.addrs + before, x.expect + before + skipped,
+			    (x.nexpect - before - skipped) * sizeof(uint64_t));
+	out_free(&o);
+	bytes_free(&b);
+	run_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all_option_combinations),
 		cmocka_unit_test(test_roundtrip_long_runs),
+		cmocka_unit_test(test_roundtrip_with_queue_overflow),
+		cmocka_unit_test(test_roundtrip_with_trace_disable_and_enable),
+		cmocka_unit_test(test_decoder_survives_every_truncation),
+		cmocka_unit_test(test_decoder_survives_every_single_byte_corruption),
+		cmocka_unit_test(test_decoder_survives_random_garbage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
