@@ -79,7 +79,7 @@ $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(
 		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 $(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c $(NTRACE_TOOL_TESTBIN)/ntrace-san \
-		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
+		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
 		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< $(CMOCKA_LIBS)

@@ -160,6 +160,26 @@ static void raw_image_round_trip(void **state)
 	assert_non_null(strstr(r->err, "nothere.bin: cannot open"));
 }
 
+/* tiny.pcseq is tiny.pcs in the reference code's format: encoded without
+ * images, decoded with the ELF, it gives tiny.pcs back. */
+static void pcseq_input_round_trip(void **state)
+{
+	(void)state;
+	struct result *r = run("encode --pcseq %s/tiny.pcseq --out %s/q.nex --all-opt",
+			       NT_TEST_DATA, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s %s/q.nex --out %s/q.pcs --all-opt", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/q.pcs", TINY_PCS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	write_text("bad.seq", "0x80000000,L4\n0x80000004,Z4\n");
+	r = run("encode --pcseq %s/bad.seq --out %s/q.nex", tmpdir, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "bad.seq:2:12: expected an instruction class"));
+	assert_int_equal(run("encode --pcseq a --pcs b --out c")->status, 2);
+}
+
 static void bad_trace_line_is_named(void **state)
 {
 	(void)state;
@@ -232,6 +252,7 @@ int main(void)
 		cmocka_unit_test(help_exits_0_and_usage_errors_exit_2),
 		cmocka_unit_test(encode_decode_round_trip_through_files),
 		cmocka_unit_test(raw_image_round_trip),
+		cmocka_unit_test(pcseq_input_round_trip),
 		cmocka_unit_test(bad_trace_line_is_named),
 		cmocka_unit_test(bad_elf_is_reported),
 		cmocka_unit_test(decode_errors_exit_1_with_offset),
