@@ -195,6 +195,25 @@ static void round_trip_branch_then_interrupt_htm(void **state)
 	round_trip(TINY_ELF, branch_then_interrupt, &cfg);
 }
 
+/* Traces may stop anywhere: after a branch, a call, a return, an ecall
+ * marked exc, inside the handler.  Every prefix of tiny.pcs round-trips. */
+static void round_trip_every_prefix(void **state)
+{
+	(void)state;
+	size_t len;
+	char *text = slurp(TINY_PCS, &len);
+	struct nt_tool_config cfgs[3] = { config(NT_TOOL_HTM), config(NT_TOOL_BTM), all_opt(NT_TOOL_HTM) };
+	for (size_t cut = 0; cut < len; cut++) {
+		if (text[cut] != '\n')
+			continue;
+		char *prefix = strndup(text, cut + 1);
+		for (int k = 0; k < 3; k++)
+			round_trip(TINY_ELF, prefix, &cfgs[k]);
+		free(prefix);
+	}
+	free(text);
+}
+
 static void round_trip_rv32(void **state)
 {
 	(void)state;
@@ -728,6 +747,7 @@ int main(void)
 		cmocka_unit_test(round_trip_src_timestamp_sync),
 		cmocka_unit_test(round_trip_interrupt_and_exception_markers),
 		cmocka_unit_test(round_trip_rv32),
+		cmocka_unit_test(round_trip_every_prefix),
 		cmocka_unit_test(chunked_encoding_matches_whole_records),
 		cmocka_unit_test(round_trip_long_branch_loop_htm),
 		cmocka_unit_test(round_trip_branch_then_interrupt_btm),
