@@ -31,12 +31,18 @@ $(BUILD)/tools/ntrace: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_
 NTRACE_TOOL_DATA     := tests/data/ntrace/tool
 NTRACE_TOOL_TESTBIN  := $(BUILD)/host/ntrace_tool
 NTRACE_TOOL_FIXTURES := $(NTRACE_TOOL_TESTBIN)/tiny.elf $(NTRACE_TOOL_TESTBIN)/tiny32.elf \
-                        $(NTRACE_TOOL_TESTBIN)/tiny.bin
+                        $(NTRACE_TOOL_TESTBIN)/tiny.bin $(NTRACE_TOOL_TESTBIN)/tiny-hi.elf
 
 $(NTRACE_TOOL_TESTBIN)/tiny.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
 	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
+
+# The same program 2 MiB higher: a second image (like firmware + kernel).
+$(NTRACE_TOOL_TESTBIN)/tiny-hi.elf: $(NTRACE_TOOL_DATA)/tiny.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80200000 -Wl,--no-relax -o $@ $<
 
 # Raw memory image of tiny.elf (its code at 0x80000000).
 $(NTRACE_TOOL_TESTBIN)/tiny.bin: $(NTRACE_TOOL_TESTBIN)/tiny.elf

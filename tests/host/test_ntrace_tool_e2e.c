@@ -19,6 +19,7 @@
 
 #define TINY_ELF NT_TEST_BUILD "/tiny.elf"
 #define TINY32_ELF NT_TEST_BUILD "/tiny32.elf"
+#define TINY_HI_ELF NT_TEST_BUILD "/tiny-hi.elf"
 #define TINY_PCS NT_TEST_DATA "/tiny.pcs"
 #define TINY_INT_PCS NT_TEST_DATA "/tiny-int.pcs"
 
@@ -212,6 +213,61 @@ static void round_trip_every_prefix(void **state)
 		free(prefix);
 	}
 	free(text);
+}
+
+/* Two ELF files (firmware + kernel style): the indirect jump at 80000026
+ * leaves the first image for the second, which runs tiny.pcs 2 MiB higher. */
+static void round_trip_across_two_elf_files(void **state)
+{
+	(void)state;
+	size_t len;
+	char *pcs = slurp(TINY_PCS, &len);
+	char *text = malloc(2 * len + 256);
+	size_t n = (size_t)sprintf(text, "80000000\n80000004\n80000008\n8000000c\n8000000e\n"
+				   "80000010\n8000000e\n80000010\n8000000e\n80000010\n"
+				   "80000012\n8000003c\n8000003e\n80000016\n8000001a\n"
+				   "8000003c\n8000003e\n8000001e\n80000022\n80000026\n");
+	for (size_t i = 0; i < len; i++) {     /* 8000xxxx -> 8020xxxx */
+		text[n++] = pcs[i];
+		if (pcs[i] == '8' && (i == 0 || pcs[i - 1] == '\n')) {
+			text[n++] = '0';
+			text[n++] = '2';
+			i += 2;
+		}
+	}
+	text[n] = '\0';
+	struct nt_tool_config cfgs[2] = { all_opt(NT_TOOL_HTM), config(NT_TOOL_BTM) };
+	for (int k = 0; k < 2; k++) {
+		struct nt_image_set set;
+		struct nt_trace in, out;
+		struct nt_buf nex = { 0 };
+		struct nt_err err;
+		load_elf(&set, TINY_ELF);
+		if (nt_images_add_elf(&set, TINY_HI_ELF, &err))
+			fail_msg("%s", err.msg);
+		parse_pcs_text(text, &in);
+		assert_int_equal(in.v[20].pc, 0x80200000);
+		if (nt_encode_trace(&set, &in, &cfgs[k], "two.pcs", &nex, NULL, &err))
+			fail_msg("%s", err.msg);
+		nt_trace_init(&out);
+		assert_int_equal(nt_decode_stream(&cfgs[k], &set, nex.data, nex.len, &out, NULL,
+						  "two.nex", NULL, &err), 0);
+		char *back = trace_text(&out);
+		assert_string_equal(back, text);
+		free(back);
+		/* with only the first image the second half is "outside every image" */
+		struct nt_image_set one;
+		load_elf(&one, TINY_ELF);
+		assert_int_equal(nt_encode_trace(&one, &in, &cfgs[k], "two.pcs", &nex, NULL, &err), -1);
+		assert_non_null(strstr(err.msg, "two.pcs:21: pc 80200000 is outside every program image"));
+		nt_images_free(&one);
+		nt_buf_free(&nex);
+		nt_trace_free(&in);
+		nt_trace_free(&out);
+		nt_images_free(&set);
+	}
+	free(text);
+	free(pcs);
 }
 
 static void round_trip_rv32(void **state)
@@ -748,6 +804,7 @@ int main(void)
 		cmocka_unit_test(round_trip_interrupt_and_exception_markers),
 		cmocka_unit_test(round_trip_rv32),
 		cmocka_unit_test(round_trip_every_prefix),
+		cmocka_unit_test(round_trip_across_two_elf_files),
 		cmocka_unit_test(chunked_encoding_matches_whole_records),
 		cmocka_unit_test(round_trip_long_branch_loop_htm),
 		cmocka_unit_test(round_trip_branch_then_interrupt_btm),
