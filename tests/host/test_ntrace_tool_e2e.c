@@ -160,9 +160,40 @@ static void round_trip_src_timestamp_sync(void **state)
 	struct nt_tool_config cfg = all_opt(NT_TOOL_HTM);
 	cfg.src_bits = 3;
 	cfg.src_id = 5;
+	cfg.src_id_set = true;
 	cfg.timestamp = true;
 	cfg.sync_period = 16;
 	round_trip_file(TINY_ELF, TINY_PCS, &cfg);
+}
+
+static void encode_tiny(const struct nt_tool_config *cfg, struct nt_buf *nex,
+			struct ntrace_enc_stats *stats);
+
+/* Decoding with --src-bits only (no --src) takes messages of any source;
+ * with another --src it takes none. */
+static void decoder_source_filter(void **state)
+{
+	(void)state;
+	struct nt_tool_config cfg = config(NT_TOOL_BTM);
+	cfg.src_bits = 4;
+	cfg.src_id = 6;
+	cfg.src_id_set = true;
+	struct nt_buf nex = { 0 };
+	encode_tiny(&cfg, &nex, NULL);
+	struct nt_image_set set;
+	struct nt_err err;
+	load_elf(&set, TINY_ELF);
+	struct nt_tool_config any = cfg, other = cfg;
+	any.src_id = 0;
+	any.src_id_set = false;
+	other.src_id = 7;
+	struct ntrace_dec_stats st;
+	assert_int_equal(nt_decode_stream(&any, &set, nex.data, nex.len, NULL, &st, "s.nex", NULL, &err), 0);
+	assert_int_equal(st.instructions, 30);
+	assert_true(nt_decode_stream(&other, &set, nex.data, nex.len, NULL, &st, "s.nex", NULL, &err) >= 0);
+	assert_int_equal(st.instructions, 0);
+	nt_images_free(&set);
+	nt_buf_free(&nex);
 }
 
 static void round_trip_interrupt_and_exception_markers(void **state)
@@ -802,6 +833,7 @@ int main(void)
 		cmocka_unit_test(round_trip_all_optimizations),
 		cmocka_unit_test(round_trip_src_timestamp_sync),
 		cmocka_unit_test(round_trip_interrupt_and_exception_markers),
+		cmocka_unit_test(decoder_source_filter),
 		cmocka_unit_test(round_trip_rv32),
 		cmocka_unit_test(round_trip_every_prefix),
 		cmocka_unit_test(round_trip_across_two_elf_files),

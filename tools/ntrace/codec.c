@@ -75,7 +75,7 @@ void nt_tool_dec_config(const struct nt_tool_config *cfg, struct ntrace_dec_conf
 {
 	memset(out, 0, sizeof(*out));
 	nt_tool_format(cfg, &out->fmt);
-	out->src_id = cfg->src_bits ? (int32_t)cfg->src_id : -1;
+	out->src_id = cfg->src_bits && cfg->src_id_set ? (int32_t)cfg->src_id : -1;
 	out->inst_mode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
 	out->isa_ext = RV_EXT_C;
 	out->implicit_return = implicit_return_on(cfg);

@@ -46,7 +46,8 @@ static const char codec_options_help[] =
 	"  --ext-addr                extend address MSB (trTeInstExtendAddrMSB)\n"
 	"  --sync-period N           periodic sync message every N messages, N rounded\n"
 	"                            down to a power of two >= 16 (0 = off)\n"
-	"  --src ID --src-bits B     SRC field of B bits holding ID (default: no SRC)\n"
+	"  --src ID --src-bits B     SRC field of B bits holding ID (default: no SRC);\n"
+	"                            decode keeps only messages of ID (all without --src)\n"
 	"  --timestamp               TSTAMP field in every message; its value is the\n"
 	"                            index (from 0) of the last instruction retired\n"
 	"                            when the message was generated\n"
@@ -294,6 +295,7 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		if (parse_uint(arg, 4095, &v))
 			return usage_error(cmd, "--src needs an ID 0..4095, not '%s'", arg);
 		a->cfg.src_id = (uint32_t)v;
+		a->cfg.src_id_set = true;
 		a->src_given = true;
 		return 0;
 	case OPT_SRC_BITS:

@@ -140,6 +140,7 @@ struct nt_tool_config {
 	bool timestamp;                 /* TSTAMP = index of the instruction */
 	uint32_t sync_period;           /* periodic sync every N messages, 0 = off */
 	uint32_t src_id;                /* trTeSrcID */
+	bool src_id_set;                /* decoder: keep only messages of src_id */
 	unsigned src_bits;              /* trTeSrcBits, 0 = no SRC field */
 	bool src_bits_detected;         /* src_bits guessed by nt_detect_src_bits */
 	unsigned xlen;                  /* 32 or 64 */
