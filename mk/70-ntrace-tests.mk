@@ -15,8 +15,14 @@ NT_COMMON   := $(NT_DIR)/common/crt0.S $(NT_DIR)/common/rt.c
 NT_LDSCRIPT := $(NT_DIR)/common/link.ld
 
 NT_CFLAGS   := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
-               -fno-builtin -fno-pic -fno-stack-protector -mno-relax \
-               -nostdlib -static -Wl,--no-relax -T $(NT_LDSCRIPT)
+               -fno-builtin -fno-pic -fno-stack-protector \
+               -nostdlib -static -T $(NT_LDSCRIPT)
+# Linker relaxation turns calls into JAL / C.JAL as in ordinary code (the
+# linker script defines no __global_pointer$, so nothing becomes
+# gp-relative).  These programs keep AUIPC+JALR calls instead, the pattern
+# the sequential-jump optimisation (N-Trace 9.1) is for.
+NT_NORELAX_PROGS := recurse strings
+NT_NORELAX  := -mno-relax -Wl,--no-relax
 NT_ARCH_rv64 := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
 NT_ARCH_rv32 := -march=rv32imac_zicsr -mabi=ilp32
 # libgcc of the matching multilib (the _zicsr suffix defeats multilib lookup).
@@ -27,9 +33,11 @@ NT_ELFS := $(foreach x,$(NT_XLENS),$(foreach p,$(NT_PROGS),$(NT_BUILD)/$(x)/$(p)
 NT_PCS  := $(NT_ELFS:.elf=.pcs)
 
 define nt_corpus_rule
-$(NT_BUILD)/$(1)/%.elf: $(NT_DIR)/progs/%.c $(NT_COMMON) $(NT_DIR)/common/rt.h $(NT_LDSCRIPT)
+$(NT_BUILD)/$(1)/%.elf: $(NT_DIR)/progs/%.c $(NT_COMMON) $(NT_DIR)/common/rt.h $(NT_LDSCRIPT) \
+		mk/70-ntrace-tests.mk
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(NT_CFLAGS) $(NT_ARCH_$(1)) -o $$@ $(NT_COMMON) $$< $$(NT_LIBGCC_$(1))
+	$(CC_RV) $(NT_CFLAGS) $(NT_ARCH_$(1)) $$(if $$(filter $$*,$$(NT_NORELAX_PROGS)),$$(NT_NORELAX)) \
+		-o $$@ $(NT_COMMON) $$< $$(NT_LIBGCC_$(1))
 endef
 $(foreach x,$(NT_XLENS),$(eval $(call nt_corpus_rule,$(x))))
 
