@@ -1,7 +1,11 @@
 # ntrace host tool (tools/ntrace): encode/decode/dump/stats around the N-Trace
 # codec library (lib/rvinsn, lib/ntrace; mk/30-ntrace-lib.mk exports their
-# sources as RVINSN_SRCS and NTRACE_SRCS).  Its parser/loader unit tests and
-# the end-to-end round trip run in `make test-host`.
+# sources as RVINSN_SRCS and NTRACE_SRCS).  Its tests run in `make test-host`:
+# test_ntrace_tool_io (parsers, ELF/raw loader), test_ntrace_tool_e2e (core
+# with the codec: classification, round trips, dump, stats) and
+# test_ntrace_tool_cli (exit statuses and messages of a sanitizer build).
+# Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
+# NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
 NTRACE_TOOL_DIR      := tools/ntrace
 NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
@@ -11,16 +15,9 @@ NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h)
 NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace
-# (the library's own file lists when mk/30-ntrace-lib.mk defines them)
-NTRACE_TOOL_LIBSRCS  := $(or $(RVINSN_SRCS),$(wildcard lib/rvinsn/*.c)) \
-                        $(or $(NTRACE_SRCS),$(wildcard lib/ntrace/*.c))
+NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS)
 
-# Built by `make` once its sources and the codec library are in the tree.
-ifeq ($(sort $(wildcard $(NTRACE_TOOL_SRCS))),$(sort $(NTRACE_TOOL_SRCS)))
-ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
 ALL_TARGETS += $(BUILD)/tools/ntrace
-endif
-endif
 
 $(BUILD)/tools/ntrace: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
@@ -73,9 +70,7 @@ $(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_T
 	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
-ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
-endif
 
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.
@@ -90,6 +85,4 @@ $(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c $(NTRACE_T
 	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
 		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< $(CMOCKA_LIBS)
 
-ifneq ($(filter lib/ntrace/%,$(NTRACE_TOOL_LIBSRCS)),)
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_cli
-endif
