@@ -131,8 +131,8 @@ static void dump_message(FILE *out, const struct ntrace_format *fmt, const uint8
 			 const struct ntrace_msg *m, unsigned long index, bool fields_known)
 {
 	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
-	fprintf(out, "# message %lu at offset %zu (%zu bytes): %s\n", index, m->offset,
-		m->length, ntrace_tcode_name(tcode));
+	fprintf(out, "# message %lu at offset %zu (0x%zx), %zu bytes: %s\n", index, m->offset,
+		m->offset, m->length, ntrace_tcode_name(tcode));
 	struct placed_field pf[NTRACE_FLD_COUNT];
 	size_t nf = message_fields(fmt, m, fields_known, pf);
 	size_t f = 0, bit = 0;
@@ -167,7 +167,7 @@ static size_t dump_idle(FILE *out, const uint8_t *nex, size_t len, size_t pos)
 		pos++;
 	size_t n = pos - start;
 	if (n > IDLE_RUN_SHOWN) {
-		fprintf(out, "%08zx  0xff  111111  11    Idle (%zu bytes up to offset %zx)\n",
+		fprintf(out, "%08zx  0xff  111111  11    Idle (%zu bytes, up to 0x%zx)\n",
 			start, n, pos - 1);
 	} else {
 		for (size_t i = start; i < pos; i++)
@@ -182,7 +182,7 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 	struct ntrace_format fmt;
 	nt_tool_format(cfg, &fmt);
 	fprintf(out, "# %s: %zu bytes, SRC field %u bits%s, XLEN %u%s\n"
-		"# offset    byte  MDO     MSEO  decoded\n", name, len, fmt.src_bits,
+		"# offset    byte  MDO     MSEO  decoded (offsets in rows are hex)\n", name, len, fmt.src_bits,
 		cfg->src_bits_detected ? " (guessed: give --src-bits)" : "", fmt.xlen,
 		fmt.extend_addr_msb ? ", extended address MSB" : "");
 	long bad = 0;
@@ -220,8 +220,8 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 			pos = start + 1;
 		if (pos > len)
 			pos = len;
-		fprintf(out, "# malformed bytes at offset %zu..%zu: %s (at byte offset %zu)\n",
-			start, pos - 1, ntrace_strerror(rc), err.offset);
+		fprintf(out, "# malformed bytes at offset %zu..%zu (0x%zx..0x%zx): %s (at byte offset %zu)\n",
+			start, pos - 1, start, pos - 1, ntrace_strerror(rc), err.offset);
 		if (diag)
 			fprintf(diag, "%s: byte offset %zu: %s\n", name, err.offset, ntrace_strerror(rc));
 		for (size_t i = start; i < pos; i++)
