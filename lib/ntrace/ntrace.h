@@ -483,7 +483,7 @@ struct ntrace_dec_config {
 				       cm.jalt are reported like taken branches */
 	bool have_jvt;              /* Zcmt jump table base known              */
 	uint64_t jvt;               /* jvt.base for cm.jt/cm.jalt              */
-	uint32_t max_walk;          /* bound on instructions walked per message
+	uint32_t max_walk;          /* bound on half-words walked per message
 				       (0 = 1 << 23)                          */
 };
 
@@ -524,7 +524,8 @@ struct ntrace_decoder {
 	/* HIST bits being consumed: current word and queue behind it */
 	uint32_t hist_cur;      /* HIST record being consumed                 */
 	uint8_t hist_left;      /* its bits not yet consumed                  */
-	uint64_t walk_budget;   /* instructions left for this message         */
+	uint64_t walk_budget;   /* half-words left to walk for this message   */
+	uint64_t icnt_walked;   /* half-words walked for ResourceFull HIST    */
 	struct ntrace_dec_hist_entry hq[NTRACE_DEC_HIST_QUEUE];
 	uint8_t hq_head, hq_len;
 	/* last branch message for RepeatBranch */

@@ -16,6 +16,7 @@ enum walk_end {
 	END_NONE,   /* no address follows: the block must end inferably      */
 	END_ADDR,   /* the message's address is the next PC                  */
 	END_BRANCH, /* DirectBranch: the last instruction is a taken branch  */
+	END_HIST,   /* ResourceFull HIST: stop after the last HIST bit (11.1) */
 };
 
 #define DEFAULT_MAX_WALK (1u << 23)
@@ -151,6 +152,7 @@ static bool stack_pop(struct ntrace_decoder *d, uint64_t *v)
 
 static void hist_clear(struct ntrace_decoder *d)
 {
+	d->icnt_walked = 0;
 	d->hist_cur = 0;
 	d->hist_left = 0;
 	d->hq_head = d->hq_len = 0;
@@ -266,9 +268,17 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 	int err = 0;
 
 	d->prev_const = false;
-	if (icnt > d->walk_budget)
-		return NTRACE_ERR_WALK_LIMIT;
-	d->walk_budget -= icnt;
+	if (end == END_HIST) {
+		left = d->walk_budget; /* bounded by the budget, ends on the last bit */
+	} else {
+		/* 11.1: part of the block may already have been walked for HIST */
+		if (icnt < d->icnt_walked)
+			return NTRACE_ERR_BAD_ICNT;
+		left = icnt - d->icnt_walked;
+		d->icnt_walked = 0;
+		if (left > d->walk_budget)
+			return NTRACE_ERR_WALK_LIMIT;
+	}
 	while (left) {
 		const struct rv_insn *in = fetch(d, pc, &err);
 		uint64_t next;
@@ -281,7 +291,10 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			break;
 		}
 		left -= in->size >> 1;
-		last = left == 0;
+		d->walk_budget -= in->size >> 1;
+		if (end == END_HIST)
+			d->icnt_walked += in->size >> 1;
+		last = left == 0 && end != END_HIST;
 		out_push(d, pc);
 		d->stats.instructions++;
 		next = pc + in->size;
@@ -345,11 +358,17 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 		d->prev_const_rd = in->rd;
 		d->prev_const_val = (in->flags & RV_INSN_F_AUIPC) ? pc + (uint64_t)in->imm : (uint64_t)in->imm;
 		pc = rv_xlen_mask(next, xlen);
+		if (end == END_HIST && last_is_branch && !hist_pending(d))
+			break;
 	}
+	if (end == END_HIST && !err && hist_pending(d))
+		err = NTRACE_ERR_WALK_LIMIT;
 out:
 	d->pc = pc;
 	if (!err && end == END_BRANCH && !last_is_branch)
 		err = NTRACE_ERR_NOT_BRANCH;
+	if (err)
+		d->icnt_walked = 0;
 	return err;
 }
 
@@ -485,9 +504,21 @@ static int on_resource_full(struct ntrace_decoder *d, const struct ntrace_msg *m
 			return NTRACE_ERR_BAD_VALUE;
 		return walk(d, rdata, END_NONE);
 	case NTRACE_RCODE_HIST:
-		return hist_queue(d, rdata, 1);
-	case NTRACE_RCODE_HIST_REPEAT:
-		return hist_queue(d, rdata, m->val[NTRACE_FLD_HREPEAT]);
+	case NTRACE_RCODE_HIST_REPEAT: {
+		/* 11.1: follow the code until the HIST bits are used up, so
+		 * HIST records never pile up; the I-CNT that comes later
+		 * counts these instructions too (icnt_walked). */
+		uint64_t n = m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST ? 1 : m->val[NTRACE_FLD_HREPEAT];
+		int err;
+
+		if (d->cfg.inst_mode != NTRACE_INST_MODE_HTM)
+			return NTRACE_ERR_BAD_VALUE; /* no HIST in BTM */
+		err = hist_queue(d, rdata, n);
+
+		if (err || !hist_pending(d))
+			return err;
+		return walk(d, 0, END_HIST);
+	}
 	default:
 		return NTRACE_ERR_BAD_VALUE;
 	}

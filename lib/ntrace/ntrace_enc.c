@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ntrace.h"
+#include "ntrace_internal.h"
 
 /* What the next record's address completes (struct ntrace_encoder.pending). */
 enum pending_kind {
@@ -55,24 +56,21 @@ static bool is_sync_tcode(unsigned tcode)
 static void recompute_icnt_check(struct ntrace_encoder *e);
 
 /* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
- * on synchronisation messages, relative to the last reported otherwise). */
-static void write_msg(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t tstamp)
+ * on synchronisation messages, relative to the last reported otherwise).
+ * v[] holds the field values indexed by enum ntrace_field. */
+static void write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
 {
-	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
 	int n;
 
-	if (e->fmt.src_bits)
-		ntrace_msg_set(m, NTRACE_FLD_SRC, e->cfg.trTeSrcID & ((1u << e->fmt.src_bits) - 1));
+	v[NTRACE_FLD_SRC] = e->cfg.trTeSrcID;
 	if (e->cfg.trTsEnable) {
-		ntrace_msg_set(m, NTRACE_FLD_TSTAMP,
-			       is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp);
+		v[NTRACE_FLD_TSTAMP] = is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp;
 		e->last_tstamp = tstamp;
 	}
-	if (e->buf_len + NTRACE_MAX_MSG_BYTES + 16 > NTRACE_ENC_BUF_SIZE)
+	if (e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		ntrace_enc_flush(e);
-	n = ntrace_msg_write(&e->fmt, m, e->buf + e->buf_len, NTRACE_ENC_BUF_SIZE - e->buf_len);
-	if (n < 0)
-		return; /* cannot happen with valid state: layouts are fixed */
+	n = ntrace_write_fields(&e->fmt, ntrace_msg_layout(tcode), v, e->cfg.trTsEnable,
+				e->buf + e->buf_len);
 	e->buf_len += (uint32_t)n;
 	e->stats.bytes += (uint64_t)n;
 	e->stats.messages++;
@@ -89,14 +87,15 @@ static void write_msg(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t t
 static void emit_resource_full(struct ntrace_encoder *e, unsigned rcode, uint64_t rdata,
 			       uint32_t hrepeat, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
-	ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
-	ntrace_msg_set(&m, NTRACE_FLD_RCODE, rcode);
-	ntrace_msg_set(&m, NTRACE_FLD_RDATA, rdata);
+	m_tcode = NTRACE_TCODE_RESOURCE_FULL;
+	v[NTRACE_FLD_RCODE] = rcode;
+	v[NTRACE_FLD_RDATA] = rdata;
 	if (rcode == NTRACE_RCODE_HIST_REPEAT)
-		ntrace_msg_set(&m, NTRACE_FLD_HREPEAT, hrepeat);
-	write_msg(e, &m, tstamp);
+		v[NTRACE_FLD_HREPEAT] = hrepeat;
+	write_msg(e, m_tcode, v, tstamp);
 }
 
 /* 9.3: a held HIST overflow goes out as RCODE=1 (seen once) or RCODE=2
@@ -117,24 +116,27 @@ static void flush_held_hist(struct ntrace_encoder *e)
 /* 7.11: identical branch messages in a row are counted in one RepeatBranch. */
 static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
 	if (!e->repeat_count)
 		return;
-	ntrace_msg_init(&m, NTRACE_TCODE_REPEAT_BRANCH);
-	ntrace_msg_set(&m, NTRACE_FLD_BCNT, e->repeat_count);
+	m_tcode = NTRACE_TCODE_REPEAT_BRANCH;
+	v[NTRACE_FLD_BCNT] = e->repeat_count;
 	e->repeat_count = 0;
-	write_msg(e, &m, tstamp);
+	write_msg(e, m_tcode, v, tstamp);
 }
 
 /* Anything held back for compression goes out before another message, so
  * the order of messages is the order of events. */
-static void emit(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t tstamp)
+static void emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
 {
-	flush_held_hist(e);
-	flush_repeat_branch(e, tstamp);
+	if (e->held_count)
+		flush_held_hist(e);
+	if (e->repeat_count)
+		flush_repeat_branch(e, tstamp);
 	e->repeat_tcode = 0;
-	write_msg(e, m, tstamp);
+	write_msg(e, tcode, v, tstamp);
 }
 
 /* ------------------------------------------------------------ state */
@@ -221,14 +223,15 @@ static bool sync_resets_state(unsigned sync)
 static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t priv,
 			   uint64_t context, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 	uint64_t process = format | (uint64_t)(priv & 3) << 2 | (uint64_t)((priv >> 2) & 1) << 4;
 
 	if (format >= NTRACE_PROCESS_FORMAT_SCONTEXT)
 		process |= (context & ((1ull << 59) - 1)) << 5;
-	ntrace_msg_init(&m, NTRACE_TCODE_OWNERSHIP);
-	ntrace_msg_set(&m, NTRACE_FLD_PROCESS, process);
-	write_msg(e, &m, tstamp);
+	m_tcode = NTRACE_TCODE_OWNERSHIP;
+	v[NTRACE_FLD_PROCESS] = process;
+	write_msg(e, m_tcode, v, tstamp);
 }
 
 /*
@@ -239,18 +242,19 @@ static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t pr
 static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, unsigned btype,
 		      uint64_t addr, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
 	addr = rv_xlen_mask(addr, e->fmt.xlen);
-	ntrace_msg_init(&m, tcode);
-	ntrace_msg_set(&m, NTRACE_FLD_SYNC, sync);
+	m_tcode = tcode;
+	v[NTRACE_FLD_SYNC] = sync;
 	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC || tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
-		ntrace_msg_set(&m, NTRACE_FLD_BTYPE, btype);
-	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
-	ntrace_msg_set(&m, NTRACE_FLD_FADDR, ntrace_addr_to_field(addr));
+		v[NTRACE_FLD_BTYPE] = btype;
+	v[NTRACE_FLD_ICNT] = e->icnt;
+	v[NTRACE_FLD_FADDR] = ntrace_addr_to_field(addr);
 	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
-		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
-	emit(e, &m, tstamp);
+		v[NTRACE_FLD_HIST] = e->hist;
+	emit(e, m_tcode, v, tstamp);
 	e->ref_addr = addr;
 	e->hist = 1;
 	reset_icnt(e);
@@ -304,7 +308,8 @@ static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t t
 static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
 			uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 	unsigned tcode;
 
 	if (e->sync_due) {
@@ -331,15 +336,15 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 		e->block_start = addr;
 		return;
 	}
-	ntrace_msg_init(&m, tcode);
+	m_tcode = tcode;
 	if (!direct)
-		ntrace_msg_set(&m, NTRACE_FLD_BTYPE, btype);
-	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
+		v[NTRACE_FLD_BTYPE] = btype;
+	v[NTRACE_FLD_ICNT] = e->icnt;
 	if (!direct)
-		ntrace_msg_set(&m, NTRACE_FLD_UADDR, encode_addr_ref(e, addr));
+		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
 	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST)
-		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
-	emit(e, &m, tstamp);
+		v[NTRACE_FLD_HIST] = e->hist;
+	emit(e, m_tcode, v, tstamp);
 	if (btype == NTRACE_BTYPE_INDIRECT)
 		remember_branch(e, tcode, addr);
 	e->hist = 1;
@@ -356,12 +361,13 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 
 	e->hist = 1;
 	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		struct ntrace_msg m;
+		uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
-		ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
-		ntrace_msg_set(&m, NTRACE_FLD_RCODE, NTRACE_RCODE_HIST);
-		ntrace_msg_set(&m, NTRACE_FLD_RDATA, h);
-		emit(e, &m, tstamp);
+		m_tcode = NTRACE_TCODE_RESOURCE_FULL;
+		v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
+		v[NTRACE_FLD_RDATA] = h;
+		emit(e, m_tcode, v, tstamp);
 		return;
 	}
 	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
@@ -399,14 +405,15 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 			e->pending = PEND_ICNT_SYNC;
 			e->pending_tstamp = tstamp;
 		} else {
-			struct ntrace_msg m;
+			uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
 			if (e->htm && e->hist != 1)
 				hist_overflow(e, tstamp); /* HIST bits precede the I-CNT ones */
-			ntrace_msg_init(&m, NTRACE_TCODE_RESOURCE_FULL);
-			ntrace_msg_set(&m, NTRACE_FLD_RCODE, NTRACE_RCODE_ICNT);
-			ntrace_msg_set(&m, NTRACE_FLD_RDATA, e->icnt);
-			emit(e, &m, tstamp);
+			m_tcode = NTRACE_TCODE_RESOURCE_FULL;
+			v[NTRACE_FLD_RCODE] = NTRACE_RCODE_ICNT;
+			v[NTRACE_FLD_RDATA] = e->icnt;
+			emit(e, m_tcode, v, tstamp);
 			reset_icnt(e);
 			e->block_start = NO_ADDR;
 		}
@@ -558,13 +565,14 @@ static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired 
 
 static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
 	e->overflowed = 0;
-	ntrace_msg_init(&m, NTRACE_TCODE_ERROR);
-	ntrace_msg_set(&m, NTRACE_FLD_ETYPE, NTRACE_ETYPE_QUEUE_OVERRUN);
-	ntrace_msg_set(&m, NTRACE_FLD_ECODE, NTRACE_ECODE_PROGRAM_LOST);
-	write_msg(e, &m, tstamp);
+	m_tcode = NTRACE_TCODE_ERROR;
+	v[NTRACE_FLD_ETYPE] = NTRACE_ETYPE_QUEUE_OVERRUN;
+	v[NTRACE_FLD_ECODE] = NTRACE_ECODE_PROGRAM_LOST;
+	write_msg(e, m_tcode, v, tstamp);
 	if (e->active) {
 		e->pending = PEND_START;
 		e->pending_sync = NTRACE_SYNC_FIFO_OVERRUN;
@@ -663,7 +671,8 @@ void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
 
 void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_addr, uint64_t tstamp)
 {
-	struct ntrace_msg m;
+	uint64_t v[NTRACE_FLD_COUNT];
+	unsigned m_tcode;
 
 	if (e->active) {
 		struct ntrace_retired next = { .addr = next_addr, .tstamp = tstamp,
@@ -680,13 +689,13 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_ad
 		e->hist = 1;
 	}
 	/* Table 23: CDF=1 with HIST in HTM (even when empty), CDF=0 in BTM */
-	ntrace_msg_init(&m, NTRACE_TCODE_PROG_TRACE_CORRELATION);
-	ntrace_msg_set(&m, NTRACE_FLD_EVCODE, evcode & 0xF);
-	ntrace_msg_set(&m, NTRACE_FLD_CDF, e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY);
-	ntrace_msg_set(&m, NTRACE_FLD_ICNT, e->icnt);
+	m_tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION;
+	v[NTRACE_FLD_EVCODE] = evcode & 0xF;
+	v[NTRACE_FLD_CDF] = e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY;
+	v[NTRACE_FLD_ICNT] = e->icnt;
 	if (e->htm)
-		ntrace_msg_set(&m, NTRACE_FLD_HIST, e->hist);
-	emit(e, &m, tstamp);
+		v[NTRACE_FLD_HIST] = e->hist;
+	emit(e, m_tcode, v, tstamp);
 	e->active = 0;
 	drop_state(e);
 	update_slow(e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ntrace.h"
+#include "ntrace_internal.h"
 
 #define F(id_, kind_, bits_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_ALWAYS }
 #define FC(id_, kind_, bits_, cond_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_##cond_ }
@@ -49,12 +50,21 @@ static const struct ntrace_msg_layout layouts[] = {
 	    FC(HIST, VAR, NTRACE_MAX_HIST, CDF_1) } },
 };
 
+/* TCODE -> 1 + index in layouts[] (0: not in Table 8). */
+static const uint8_t layout_index[64] = {
+	[NTRACE_TCODE_OWNERSHIP] = 1, [NTRACE_TCODE_DIRECT_BRANCH] = 2,
+	[NTRACE_TCODE_INDIRECT_BRANCH] = 3, [NTRACE_TCODE_ERROR] = 4,
+	[NTRACE_TCODE_PROG_TRACE_SYNC] = 5, [NTRACE_TCODE_DIRECT_BRANCH_SYNC] = 6,
+	[NTRACE_TCODE_INDIRECT_BRANCH_SYNC] = 7, [NTRACE_TCODE_RESOURCE_FULL] = 8,
+	[NTRACE_TCODE_INDIRECT_BRANCH_HIST] = 9, [NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC] = 10,
+	[NTRACE_TCODE_REPEAT_BRANCH] = 11, [NTRACE_TCODE_PROG_TRACE_CORRELATION] = 12,
+};
+
 const struct ntrace_msg_layout *ntrace_msg_layout(unsigned tcode)
 {
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
-		if (layouts[i].tcode == tcode)
-			return &layouts[i];
-	return NULL;
+	if (tcode >= 64 || !layout_index[tcode])
+		return NULL;
+	return &layouts[layout_index[tcode] - 1];
 }
 
 static const char *const field_names[NTRACE_FLD_COUNT] = {
@@ -156,60 +166,47 @@ static bool field_wanted(const struct ntrace_field_desc *fd, const struct ntrace
 
 /* ---------------------------------------------------------------- writer */
 
+/*
+ * Bit writer: MDO bits accumulate LSB first (3.3); a byte is stored as soon
+ * as its 6 MDO bits are known.  The caller guarantees NTRACE_WRITE_MAX bytes
+ * of space, so the hot path has no bounds checks.
+ */
 struct bit_writer {
-	uint8_t *out;
-	size_t cap, len;
-	uint32_t acc; /* MDO bits of the byte being filled */
-	unsigned nb;  /* bits used in acc                  */
-	bool overflow;
+	uint8_t *p;
+	uint64_t acc; /* pending MDO bits (fewer than 6 after each call) */
+	unsigned nb;  /* number of pending bits                          */
 };
 
-static void put_byte(struct bit_writer *w, unsigned mseo)
+static inline void put_fixed(struct bit_writer *w, uint64_t v, unsigned n)
 {
-	if (w->len < w->cap)
-		w->out[w->len] = (uint8_t)((w->acc << 2) | mseo);
-	else
-		w->overflow = true;
-	w->len++;
+	uint64_t a = w->acc | ((v & ((1ull << n) - 1)) << w->nb);
+	unsigned nb = w->nb + n;
+
+	while (nb >= NTRACE_MDO_BITS) {
+		*w->p++ = (uint8_t)((a & NTRACE_MDO_MASK) << 2); /* MSEO = 00 */
+		a >>= NTRACE_MDO_BITS;
+		nb -= NTRACE_MDO_BITS;
+	}
+	w->acc = a;
+	w->nb = nb;
+}
+
+/* Variable field occupying `bytes` bytes from the current bit; the last
+ * byte gets MSEO=01 (the message end turns it into 11). */
+static inline void put_var_bytes(struct bit_writer *w, uint64_t v, unsigned bytes)
+{
+	uint8_t *p = w->p;
+
+	*p++ = (uint8_t)(((w->acc | (v << w->nb)) & NTRACE_MDO_MASK) << 2);
+	v >>= NTRACE_MDO_BITS - w->nb;
+	while (--bytes) {
+		*p++ = (uint8_t)((v & NTRACE_MDO_MASK) << 2);
+		v >>= NTRACE_MDO_BITS;
+	}
+	p[-1] |= NTRACE_MSEO_END_FIELD;
+	w->p = p;
 	w->acc = 0;
 	w->nb = 0;
-}
-
-static void put_fixed(struct bit_writer *w, uint64_t v, unsigned n)
-{
-	while (n) {
-		unsigned take = NTRACE_MDO_BITS - w->nb;
-
-		if (take > n)
-			take = n;
-		w->acc |= (uint32_t)(v & ((1u << take) - 1u)) << w->nb;
-		w->nb += take;
-		v >>= take;
-		n -= take;
-		if (w->nb == NTRACE_MDO_BITS)
-			put_byte(w, NTRACE_MSEO_NORMAL);
-	}
-}
-
-/* Variable field of exactly `total` MDO bits from the current position;
- * the last byte gets MSEO=01 (the message end turns it into 11). */
-static void put_var_bits(struct bit_writer *w, uint64_t v, unsigned total)
-{
-	while (total) {
-		unsigned take = NTRACE_MDO_BITS - w->nb;
-
-		w->acc |= (uint32_t)(v & ((1u << take) - 1u)) << w->nb;
-		v = take < 64 ? v >> take : 0;
-		total -= take;
-		w->nb = NTRACE_MDO_BITS;
-		put_byte(w, total ? NTRACE_MSEO_NORMAL : NTRACE_MSEO_END_FIELD);
-	}
-}
-
-/* Bits a VAR field occupies when it starts at MDO bit `start`. */
-static unsigned var_total_bits(uint64_t v, unsigned start)
-{
-	return ntrace_var_bytes(v, start) * NTRACE_MDO_BITS - start;
 }
 
 /*
@@ -218,23 +215,54 @@ static unsigned var_total_bits(uint64_t v, unsigned start)
  * picks the shortest length whose top transmitted bit, extended, gives the
  * value: either a 0 top bit with only zeros above, or ones all the way up.
  */
-static unsigned addr_total_bits(const struct ntrace_format *fmt, uint64_t v, unsigned start)
+static unsigned addr_bytes(const struct ntrace_format *fmt, uint64_t v, unsigned start)
 {
 	unsigned amax = addr_bits(fmt);
 	unsigned total = NTRACE_MDO_BITS - start;
 
 	if (!fmt->extend_addr_msb)
-		return var_total_bits(v, start);
-	v &= (amax == 64) ? ~0ull : ((1ull << amax) - 1);
+		return ntrace_var_bytes(v, start);
+	v &= (1ull << amax) - 1;
 	for (;; total += NTRACE_MDO_BITS) {
 		if (total >= amax + 1)
-			return total; /* everything fits with a zero top bit */
+			break; /* everything fits with a zero top bit */
 		uint64_t above = v >> (total - 1);
 		uint64_t ones = (1ull << (amax - (total - 1))) - 1;
 
 		if (above == 0 || above == ones)
-			return total;
+			break;
 	}
+	return (start + total) / NTRACE_MDO_BITS;
+}
+
+int ntrace_write_fields(const struct ntrace_format *fmt, const struct ntrace_msg_layout *l,
+			const uint64_t *val, bool has_tstamp, uint8_t *out)
+{
+	struct bit_writer w = { .p = out };
+
+	put_fixed(&w, l->tcode, NTRACE_TCODE_BITS);
+	if (fmt->src_bits)
+		put_fixed(&w, val[NTRACE_FLD_SRC], fmt->src_bits);
+	for (unsigned i = 0; i < l->nfields; i++) {
+		const struct ntrace_field_desc *fd = &l->fields[i];
+		uint64_t v = val[fd->id];
+
+		if (fd->cond == NTRACE_COND_RCODE_2 && val[NTRACE_FLD_RCODE] != NTRACE_RCODE_HIST_REPEAT)
+			continue;
+		if (fd->cond == NTRACE_COND_CDF_1 && val[NTRACE_FLD_CDF] != NTRACE_CDF_ICNT_HIST)
+			continue;
+		if (fd->kind == NTRACE_KIND_FIXED)
+			put_fixed(&w, v, fd->bits);
+		else if (fd->kind == NTRACE_KIND_ADDR)
+			put_var_bytes(&w, v, addr_bytes(fmt, v, w.nb));
+		else
+			put_var_bytes(&w, v, ntrace_var_bytes(v, w.nb));
+	}
+	if (has_tstamp)
+		put_var_bytes(&w, val[NTRACE_FLD_TSTAMP], ntrace_var_bytes(val[NTRACE_FLD_TSTAMP], 0));
+	/* Every layout ends with a variable field: its last byte ends the message. */
+	w.p[-1] |= NTRACE_MSEO_END_MSG;
+	return (int)(w.p - out);
 }
 
 int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m,
@@ -242,38 +270,26 @@ int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m
 {
 	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
 	const struct ntrace_msg_layout *l = ntrace_msg_layout(tcode);
-	struct bit_writer w = { .out = out, .cap = cap };
+	uint8_t tmp[NTRACE_WRITE_MAX];
+	int n;
 
-	if (!l || fmt->src_bits > NTRACE_MAX_SRC)
+	if (!l || fmt->src_bits > NTRACE_MAX_SRC || (fmt->xlen != 32 && fmt->xlen != 64))
 		return -NTRACE_ERR_ARG;
-	put_fixed(&w, tcode, NTRACE_TCODE_BITS);
-	if (fmt->src_bits)
-		put_fixed(&w, m->val[NTRACE_FLD_SRC], fmt->src_bits);
 	for (unsigned i = 0; i < l->nfields; i++) {
 		const struct ntrace_field_desc *fd = &l->fields[i];
-		uint64_t v = m->val[fd->id];
 
 		if (!field_wanted(fd, m))
 			continue;
 		if (!ntrace_msg_has(m, fd->id))
 			return -NTRACE_ERR_ARG;
-		if (fd->kind == NTRACE_KIND_FIXED) {
-			if (v >> fd->bits)
-				return -NTRACE_ERR_ARG;
-			put_fixed(&w, v, fd->bits);
-		} else if (fd->kind == NTRACE_KIND_ADDR) {
-			put_var_bits(&w, v, addr_total_bits(fmt, v, w.nb));
-		} else {
-			put_var_bits(&w, v, var_total_bits(v, w.nb));
-		}
+		if (fd->kind == NTRACE_KIND_FIXED && (m->val[fd->id] >> fd->bits))
+			return -NTRACE_ERR_ARG;
 	}
-	if (ntrace_msg_has(m, NTRACE_FLD_TSTAMP))
-		put_var_bits(&w, m->val[NTRACE_FLD_TSTAMP], var_total_bits(m->val[NTRACE_FLD_TSTAMP], 0));
-	if (w.overflow)
+	n = ntrace_write_fields(fmt, l, m->val, ntrace_msg_has(m, NTRACE_FLD_TSTAMP), tmp);
+	if ((size_t)n > cap)
 		return -NTRACE_ERR_SPACE;
-	/* Every layout ends with a variable field: its last byte ends the message. */
-	out[w.len - 1] |= NTRACE_MSEO_END_MSG;
-	return (int)w.len;
+	memcpy(out, tmp, (size_t)n);
+	return n;
 }
 
 /* ---------------------------------------------------------------- parser */
