@@ -23,25 +23,43 @@ static int put_cells(uint8_t *p, int cells, uint64_t v)
 	return 4;
 }
 
+static void unit_name(char *name, const char *prefix, uint64_t addr)
+{
+	char hex[17];
+	int n = 0, len = (int)strlen(prefix);
+
+	memcpy(name, prefix, (size_t)len);
+	do {
+		hex[n++] = "0123456789abcdef"[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	while (n)
+		name[len++] = hex[--n];
+	name[len] = '\0';
+}
+
+/*
+ * Offsets: an edit only moves what lies after the place it inserts at.
+ * Properties go inside their node and a subnode at the end of its parent,
+ * so the offset of the node being edited (and of its parent) stays valid
+ * across the edits below, and no lookup is repeated (each walk of the tree
+ * costs as much as the edit).
+ */
 static int reserve_firmware(struct fdt_rw *rw)
 {
 	uint8_t reg[16];
 	char name[40];
-	int root = fdt_root(&rw->fdt), resv, node, ac, sc, len;
+	int root = fdt_root(&rw->fdt), resv, node, ac, sc, len, err;
 
 	resv = fdt_subnode(&rw->fdt, root, "reserved-memory");
 	if (resv < 0) {
 		resv = fdt_rw_add_subnode(rw, root, "reserved-memory");
 		if (resv < 0)
 			return resv;
-		if (fdt_rw_setprop_u32(rw, resv, "#address-cells", 2) < 0 ||
-		    fdt_rw_setprop_u32(rw, fdt_subnode(&rw->fdt, root, "reserved-memory"),
-				       "#size-cells", 2) < 0)
-			return -FDT_ERR_NOSPACE;
-		resv = fdt_subnode(&rw->fdt, root, "reserved-memory");
-		if (fdt_rw_setprop(rw, resv, "ranges", NULL, 0) < 0)
-			return -FDT_ERR_NOSPACE;
-		resv = fdt_subnode(&rw->fdt, root, "reserved-memory");
+		if ((err = fdt_rw_setprop_u32(rw, resv, "#address-cells", 2)) < 0 ||
+		    (err = fdt_rw_setprop_u32(rw, resv, "#size-cells", 2)) < 0 ||
+		    (err = fdt_rw_setprop(rw, resv, "ranges", NULL, 0)) < 0)
+			return err;
 	}
 	ac = fdt_address_cells(&rw->fdt, resv);
 	sc = fdt_size_cells(&rw->fdt, resv);
@@ -50,50 +68,29 @@ static int reserve_firmware(struct fdt_rw *rw)
 	if ((ac == 1 && platform.fw_base >> 32) || (sc == 1 && platform.fw_size >> 32))
 		return -FDT_ERR_BADVALUE;
 
-	/* "mmode_resv<N>@<base>" as OpenSBI-booted kernels are used to. */
-	strcpy(name, "mmode_resv0@");
-	{
-		char hex[17];
-		int n = 0;
-		uint64_t b = platform.fw_base;
-
-		do {
-			hex[n++] = "0123456789abcdef"[b & 15];
-			b >>= 4;
-		} while (b);
-		len = (int)strlen(name);
-		while (n)
-			name[len++] = hex[--n];
-		name[len] = '\0';
-	}
+	/* "mmode_resv<N>@<base>", the name kernels booted by OpenSBI know. */
+	unit_name(name, "mmode_resv0@", platform.fw_base);
 	node = fdt_rw_add_subnode(rw, resv, name);
 	if (node < 0)
 		return node;
 	len = put_cells(reg, ac, platform.fw_base);
 	len += put_cells(reg + len, sc, platform.fw_size);
-	if (fdt_rw_setprop(rw, node, "reg", reg, len) < 0)
-		return -FDT_ERR_NOSPACE;
-	node = fdt_subnode(&rw->fdt, fdt_subnode(&rw->fdt, fdt_root(&rw->fdt), "reserved-memory"),
-			   name);
-	if (node < 0 || fdt_rw_setprop(rw, node, "no-map", NULL, 0) < 0)
-		return -FDT_ERR_NOSPACE;
+	if ((err = fdt_rw_setprop(rw, node, "reg", reg, len)) < 0 ||
+	    (err = fdt_rw_setprop(rw, node, "no-map", NULL, 0)) < 0)
+		return err;
 	return 0;
 }
 
-int fdt_fixup(void *dtb)
+int fdt_fixup(void *dtb, uint32_t totalsize)
 {
 	struct fdt_rw rw;
-	struct fdt probe;
 	uint64_t capacity;
 	int err;
 
-	err = fdt_open(&probe, dtb, 4u << 20);
-	if (err < 0)
-		return err;
-	capacity = probe.totalsize + FIXUP_HEADROOM;
+	capacity = (uint64_t)totalsize + FIXUP_HEADROOM;
 	if (!platform_smode_range_ok((uintptr_t)dtb, capacity)) {
 		/* No room to grow: fix up within the blob's own free space. */
-		capacity = probe.totalsize;
+		capacity = totalsize;
 	}
 	err = fdt_rw_open(&rw, dtb, (size_t)capacity);
 	if (err < 0)

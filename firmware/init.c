@@ -37,7 +37,7 @@ struct fw_dynamic_info {
 extern char hart_stacks[];
 extern volatile uint32_t boot_done;
 extern char _fw_start[], _fw_end[];
-int fdt_fixup(void *dtb);
+int fdt_fixup(void *dtb, uint32_t totalsize);
 const char *platform_probe_devices(const struct fdt *fdt);
 
 static unsigned long boot_hartid;
@@ -141,7 +141,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	/* A winner the DTB does not list parks: the next-stage hart boots. */
 	if (!hart_by_id(hartid))
 		boot_hartid = platform.next_hartid;
-	rc = fdt_fixup((void *)dtb);
+	rc = fdt_fixup((void *)dtb, fdt.totalsize);
 	if (rc < 0)
 		fixup_error = fdt_strerror(rc);
 	sbi_ecall_init();

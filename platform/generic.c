@@ -39,17 +39,29 @@ const struct platform_desc *platform_match(const struct fdt *fdt)
 	return &platform_generic;
 }
 
+/* phandle of each hart's "riscv,cpu-intc" node, by hart table index: the
+ * ACLINT/CLINT interrupts-extended entries point at these. */
+static uint32_t hart_intc_phandle[MAX_HARTS];
+
 long fdt_intc_phandle_to_hartid(const struct fdt *fdt, uint32_t phandle)
 {
-	int intc = fdt_find_phandle(fdt, phandle), cpu;
-	uint64_t hartid, size;
+	unsigned int i;
 
-	if (intc < 0)
-		return -1;
-	cpu = fdt_parent(fdt, intc);
-	if (cpu < 0 || fdt_get_reg(fdt, cpu, 0, &hartid, &size) < 0)
-		return -1;
-	return (long)hartid;
+	(void)fdt;
+	for (i = 0; i < hart_count; i++)
+		if (phandle && hart_intc_phandle[i] == phandle)
+			return (long)hart_ids[i];
+	return -1;
+}
+
+static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
+{
+	int child;
+
+	for (child = fdt_first_child(fdt, cpu); child >= 0; child = fdt_next_sibling(fdt, child))
+		if (fdt_is_compatible(fdt, child, "riscv,cpu-intc"))
+			return fdt_get_phandle(fdt, child);
+	return 0;
 }
 
 static bool node_has_device_type(const struct fdt *fdt, int node, const char *type)
@@ -71,11 +83,12 @@ static const char *parse_harts(const struct fdt *fdt)
 
 		if (!node_has_device_type(fdt, cpu, "cpu") || !fdt_node_is_enabled(fdt, cpu))
 			continue;
-		if (fdt_get_reg(fdt, cpu, 0, &hartid, &size) < 0)
+		if (fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
 			return "cpu node without a valid reg";
 		platform.dt_hart_count++;
 		if (hart_count >= MAX_HARTS)
 			continue;
+		hart_intc_phandle[hart_count] = cpu_intc_phandle(fdt, cpu);
 		hart_ids[hart_count++] = (unsigned long)hartid;
 	}
 	if (!hart_count)
@@ -85,9 +98,9 @@ static const char *parse_harts(const struct fdt *fdt)
 
 static const char *parse_memory(const struct fdt *fdt)
 {
-	int node = -1, depth = 0;
+	int root = fdt_root(fdt), node, depth = 0;
 
-	for (node = fdt_next_node(fdt, fdt_root(fdt), &depth); node >= 0;
+	for (node = fdt_next_node(fdt, root, &depth); node >= 0;
 	     node = fdt_next_node(fdt, node, &depth)) {
 		uint64_t base, size;
 		int i;
@@ -95,7 +108,7 @@ static const char *parse_memory(const struct fdt *fdt)
 		if (depth != 1 || !node_has_device_type(fdt, node, "memory") ||
 		    !fdt_node_is_enabled(fdt, node))
 			continue;
-		for (i = 0; fdt_get_reg(fdt, node, i, &base, &size) == 0; i++) {
+		for (i = 0; fdt_get_reg_under(fdt, root, node, i, &base, &size) == 0; i++) {
 			if (platform.ram_count >= PLATFORM_MAX_RAM || !size)
 				continue;
 			platform.ram[platform.ram_count++] = (struct mem_region){ base, size };
@@ -176,14 +189,53 @@ const char *platform_parse_fdt(const struct fdt *fdt)
 	return NULL;
 }
 
-/* Called once the hart structs exist (hart_by_id works). */
+/* Every device driver the generic platform knows, by compatible string. */
+static const struct dt_driver dt_drivers[] = {
+	{ "riscv,aclint-mswi",   aclint_mswi_probe },
+	{ "riscv,aclint-mtimer", aclint_mtimer_probe },
+	{ "sifive,clint0",       aclint_mswi_probe },
+	{ "sifive,clint0",       clint_mtimer_probe },
+	{ "riscv,clint0",        aclint_mswi_probe },
+	{ "riscv,clint0",        clint_mtimer_probe },
+	{ "sifive,test0",        sifive_test_probe },
+	{ "syscon-poweroff",     syscon_poweroff_probe },
+	{ "syscon-reboot",       syscon_reboot_probe },
+};
+
+static void probe_node(const struct fdt *fdt, int node, int parent)
+{
+	unsigned int i;
+	int len;
+
+	if (!fdt_getprop(fdt, node, "compatible", &len) || !fdt_node_is_enabled(fdt, node))
+		return;
+	for (i = 0; i < sizeof(dt_drivers) / sizeof(dt_drivers[0]); i++)
+		if (fdt_is_compatible(fdt, node, dt_drivers[i].compatible))
+			dt_drivers[i].probe(fdt, node, parent);
+}
+
+/*
+ * One walk of the tree binds every driver (a walk per compatible string
+ * made DT parsing most of the boot time).  Called once the hart structs
+ * exist, since the interrupt controllers fill them in.
+ */
 const char *platform_probe_devices(const struct fdt *fdt)
 {
-	if (aclint_mswi_probe_all(fdt) < 0)
+	int parents[FDT_MAX_DEPTH + 1];
+	int node = fdt_root(fdt), depth = 0;
+
+	parents[0] = node;
+	for (node = fdt_next_node(fdt, node, &depth); node >= 0;
+	     node = fdt_next_node(fdt, node, &depth)) {
+		if (depth < 1 || depth > FDT_MAX_DEPTH)
+			break;
+		parents[depth] = node;
+		probe_node(fdt, node, parents[depth - 1]);
+	}
+	if (!hart_table[0] || !hart_table[0]->msip)
 		return "no ACLINT MSWI / CLINT for inter-processor interrupts";
-	if (aclint_mtimer_probe_all(fdt) < 0)
+	if (!platform.mtime)
 		return "no ACLINT MTIMER / CLINT timer";
-	syscon_reset_probe_all(fdt);
 	return NULL;
 }
 

@@ -34,26 +34,15 @@ static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 	}
 }
 
-int aclint_mswi_probe_all(const struct fdt *fdt)
+/* "riscv,aclint-mswi", and the MSIP array at offset 0 of a CLINT. */
+int aclint_mswi_probe(const struct fdt *fdt, int node, int parent)
 {
-	static const char *const compat[] = { "riscv,aclint-mswi", "sifive,clint0",
-					      "riscv,clint0" };
-	unsigned int c, found = 0;
+	uint64_t base, size;
 
-	for (c = 0; c < sizeof(compat) / sizeof(compat[0]); c++) {
-		int node = -1;
-
-		while ((node = fdt_find_compatible(fdt, node, compat[c])) >= 0) {
-			uint64_t base, size;
-
-			if (!fdt_node_is_enabled(fdt, node) ||
-			    fdt_get_reg(fdt, node, 0, &base, &size) < 0)
-				continue;
-			mswi_assign(fdt, node, base + CLINT_MSIP_OFFSET);
-			found++;
-		}
-	}
-	return found ? 0 : -1;
+	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0)
+		return -1;
+	mswi_assign(fdt, node, base + CLINT_MSIP_OFFSET);
+	return 0;
 }
 
 void aclint_mswi_send(volatile uint32_t *msip)

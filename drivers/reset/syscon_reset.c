@@ -35,34 +35,34 @@ static int syscon_action(const struct fdt *fdt, int node, struct reset_action *a
 	return 0;
 }
 
-static void find_action(const struct fdt *fdt, const char *compat, struct reset_action *act)
+/* A syscon-poweroff / syscon-reboot node overrides the sifive,test0
+ * default, whichever comes first in the tree. */
+int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent)
 {
-	int node = -1;
-
-	while ((node = fdt_find_compatible(fdt, node, compat)) >= 0)
-		if (fdt_node_is_enabled(fdt, node) && syscon_action(fdt, node, act) == 0)
-			return;
+	(void)parent;
+	return syscon_action(fdt, node, &platform.poweroff);
 }
 
-int syscon_reset_probe_all(const struct fdt *fdt)
+int syscon_reboot_probe(const struct fdt *fdt, int node, int parent)
+{
+	(void)parent;
+	return syscon_action(fdt, node, &platform.reboot);
+}
+
+int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
-	int node;
+	volatile uint32_t *reg;
 
-	find_action(fdt, "syscon-poweroff", &platform.poweroff);
-	find_action(fdt, "syscon-reboot", &platform.reboot);
-
-	node = fdt_find_compatible(fdt, -1, "sifive,test0");
-	if (node >= 0 && fdt_get_reg(fdt, node, 0, &base, &size) == 0) {
-		volatile uint32_t *reg = (volatile uint32_t *)(uintptr_t)base;
-
-		platform.test_finisher = reg;
-		if (!platform.poweroff.present)
-			platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
-								   0xffffffffu, 4 };
-		if (!platform.reboot.present)
-			platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
-								 0xffffffffu, 4 };
-	}
-	return platform.poweroff.present || platform.reboot.present ? 0 : -1;
+	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 || size < 4)
+		return -1;
+	reg = (volatile uint32_t *)(uintptr_t)base;
+	platform.test_finisher = reg;
+	if (!platform.poweroff.present)
+		platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
+							   0xffffffffu, 4 };
+	if (!platform.reboot.present)
+		platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
+							 0xffffffffu, 4 };
+	return 0;
 }

@@ -36,12 +36,12 @@ static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
 	}
 }
 
-static int probe_aclint(const struct fdt *fdt, int node)
+int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t a0, s0, a1, s1;
 
-	if (fdt_get_reg(fdt, node, 0, &a0, &s0) < 0 ||
-	    fdt_get_reg(fdt, node, 1, &a1, &s1) < 0)
+	if (fdt_get_reg_under(fdt, parent, node, 0, &a0, &s0) < 0 ||
+	    fdt_get_reg_under(fdt, parent, node, 1, &a1, &s1) < 0)
 		return -1;
 	/* The 8-byte range is MTIME; the other one the MTIMECMP array. */
 	if (s0 == 8) {
@@ -54,31 +54,14 @@ static int probe_aclint(const struct fdt *fdt, int node)
 	return 0;
 }
 
-static int probe_clint(const struct fdt *fdt, int node)
+int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
 
-	if (fdt_get_reg(fdt, node, 0, &base, &size) < 0 || size < CLINT_MTIME_OFFSET + 8)
+	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 ||
+	    size < CLINT_MTIME_OFFSET + 8)
 		return -1;
 	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
 	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
 	return 0;
-}
-
-int aclint_mtimer_probe_all(const struct fdt *fdt)
-{
-	int node = -1, found = 0;
-
-	while ((node = fdt_find_compatible(fdt, node, "riscv,aclint-mtimer")) >= 0)
-		if (fdt_node_is_enabled(fdt, node) && probe_aclint(fdt, node) == 0)
-			found++;
-	node = -1;
-	while ((node = fdt_find_compatible(fdt, node, "sifive,clint0")) >= 0)
-		if (fdt_node_is_enabled(fdt, node) && probe_clint(fdt, node) == 0)
-			found++;
-	node = -1;
-	while ((node = fdt_find_compatible(fdt, node, "riscv,clint0")) >= 0)
-		if (fdt_node_is_enabled(fdt, node) && probe_clint(fdt, node) == 0)
-			found++;
-	return found ? 0 : -1;
 }

@@ -9,23 +9,36 @@
 #include <stdint.h>
 #include "fdt.h"
 
-/* drivers/serial/ns16550.c */
+/*
+ * A driver binds to DT nodes by compatible string.  platform/generic.c walks
+ * the tree once and calls probe(fdt, node, parent) for every enabled node
+ * whose compatible list holds one of the table's strings, in tree order.
+ */
+struct dt_driver {
+	const char *compatible;
+	int (*probe)(const struct fdt *fdt, int node, int parent);
+};
+
+/* drivers/serial/ns16550.c (the console is chosen by /chosen, not bound) */
 int ns16550_probe(const struct fdt *fdt, int node);
 void ns16550_init_early(uintptr_t base, unsigned int reg_shift);
 
 /* drivers/ipi/aclint_mswi.c: fills hart->msip for the harts it serves. */
-int aclint_mswi_probe_all(const struct fdt *fdt);
+int aclint_mswi_probe(const struct fdt *fdt, int node, int parent);
 void aclint_mswi_send(volatile uint32_t *msip);
 void aclint_mswi_clear(volatile uint32_t *msip);
 
 /* drivers/timer/aclint_mtimer.c: fills hart->mtimecmp and platform.mtime. */
-int aclint_mtimer_probe_all(const struct fdt *fdt);
+int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent);
+int clint_mtimer_probe(const struct fdt *fdt, int node, int parent);
 
 /* drivers/reset/syscon_reset.c: fills platform.poweroff / reboot. */
-int syscon_reset_probe_all(const struct fdt *fdt);
+int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent);
+int syscon_reboot_probe(const struct fdt *fdt, int node, int parent);
+int sifive_test_probe(const struct fdt *fdt, int node, int parent);
 
-/* Helpers shared by the ACLINT drivers: the hartid of the cpu whose
- * interrupt controller has this phandle, or -1. */
+/* The hartid of the cpu whose interrupt controller has this phandle, or -1
+ * (platform/generic.c, from the /cpus walk). */
 long fdt_intc_phandle_to_hartid(const struct fdt *fdt, uint32_t phandle);
 
 #endif

@@ -43,10 +43,28 @@ uint64_t fdt_align4(uint64_t n)
 	return (n + FDT_TOKEN_SIZE - 1) & ~(uint64_t)(FDT_TOKEN_SIZE - 1);
 }
 
-/* Length of the string at p, or -1 when no NUL lies in its first max bytes. */
-static int64_t bounded_strlen(const uint8_t *p, uint32_t max)
+typedef uint32_t __attribute__((may_alias)) word_alias;
+
+/*
+ * Length of a node name, or -1 when no NUL lies in its first max bytes.  It
+ * starts on a token boundary: whole
+ * aligned words are tested for a zero byte four bytes at a time (the
+ * classic (w - 0x01..) & ~w & 0x80.. test), so walking the tree does not pay
+ * a loop iteration per character.
+ */
+static int64_t bounded_name_len(const uint8_t *p, uint32_t max)
 {
-	for (uint32_t i = 0; i < max; i++)
+	uint32_t i = 0;
+
+	if (((uintptr_t)p & 3) == 0) {
+		for (; i + 4 <= max; i += 4) {
+			uint32_t w = *(const word_alias *)(p + i);
+
+			if ((w - 0x01010101u) & ~w & 0x80808080u)
+				break;
+		}
+	}
+	for (; i < max; i++)
 		if (p[i] == '\0')
 			return i;
 	return -1;
@@ -90,12 +108,30 @@ const char *fdt_string_at(const struct fdt *fdt, uint32_t nameoff)
 {
 	const uint8_t *s;
 
-	if (nameoff >= fdt->size_strings)
+	/* A NUL lies at or after nameoff inside the block (strings_terminated,
+	 * set by fdt_open), so the name is terminated: no scan per lookup. */
+	if (nameoff >= fdt->strings_terminated)
 		return NULL;
 	s = fdt->blob + fdt->off_strings + nameoff;
-	if (bounded_strlen(s, fdt->size_strings - nameoff) < 0)
-		return NULL;
 	return (const char *)s;
+}
+
+/*
+ * The token tag at p.  Tags are 1..9, so on a little-endian hart the aligned
+ * word reads 0x0T000000: one load and a check instead of assembling four
+ * bytes (token reads are most of the work of every tree walk).
+ */
+static inline uint32_t token_tag(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (((uintptr_t)p & 3) == 0) {
+		uint32_t raw = *(const word_alias *)p;
+
+		if ((raw & 0x00ffffffu) == 0)
+			return raw >> 24;
+	}
+#endif
+	return fdt_be32(p);
 }
 
 /* Decode the token at structure offset `off`, checking that it and its
@@ -109,12 +145,12 @@ int fdt_read_token(const struct fdt *fdt, uint32_t off, struct fdt_token *tok)
 	if (off % FDT_TOKEN_SIZE || off > size || size - off < FDT_TOKEN_SIZE)
 		return -FDT_ERR_BADSTRUCTURE;
 	rest = size - off - FDT_TOKEN_SIZE;
-	tok->tag = fdt_be32(fdt_struct_at(fdt, off));
+	tok->tag = token_tag(fdt_struct_at(fdt, off));
 	tok->next = off + FDT_TOKEN_SIZE;
 	switch (tok->tag) {
 	case FDT_BEGIN_NODE:
 		/* Name: NUL-terminated, padded to the next token boundary. */
-		len = bounded_strlen(fdt_struct_at(fdt, off + FDT_TOKEN_SIZE), rest);
+		len = bounded_name_len(fdt_struct_at(fdt, off + FDT_TOKEN_SIZE), rest);
 		if (len < 0 || fdt_align4((uint64_t)len + 1) > rest)
 			return -FDT_ERR_BADSTRUCTURE;
 		tok->name_len = (uint32_t)len;
@@ -212,6 +248,10 @@ static int check_header(struct fdt *view, const uint8_t *blob, size_t max_size,
 	    block_outside(view->off_strings, view->size_strings, totalsize) ||
 	    block_outside(view->off_rsvmap, 0, totalsize))
 		return -FDT_ERR_TRUNCATED;
+	view->strings_terminated = view->size_strings;
+	while (view->strings_terminated &&
+	       blob[view->off_strings + view->strings_terminated - 1] != '\0')
+		view->strings_terminated--;
 	return 0;
 }
 
@@ -628,19 +668,30 @@ const void *fdt_prop_at(const struct fdt *fdt, int prop, const char **name, int 
 	return fdt_struct_at(fdt, (uint32_t)prop + FDT_PROP_HEADER_SIZE);
 }
 
-/* Offset of `node`'s property `name`, its token in *tok. */
+/* Offset of `node`'s property `name`, its token in *tok.  One pass over the
+ * node's property tokens, each read once: this is the hottest path of every
+ * DT lookup. */
 int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_token *tok)
 {
-	int prop;
+	uint32_t off;
+	int err;
 
 	if (!name)
 		return -FDT_ERR_BADVALUE;
-	for (prop = fdt_first_prop(fdt, node); prop >= 0; prop = fdt_next_prop(fdt, prop)) {
-		fdt_read_token(fdt, (uint32_t)prop, tok); /* checked by first/next */
+	err = fdt_check_node(fdt, node, tok);
+	if (err)
+		return err;
+	for (off = tok->next;; off = tok->next) {
+		err = fdt_read_token(fdt, off, tok);
+		if (err)
+			return err;
+		if (tok->tag == FDT_NOP)
+			continue;
+		if (tok->tag != FDT_PROP)
+			return -FDT_ERR_NOTFOUND;
 		if (strcmp(fdt_string_at(fdt, tok->nameoff), name) == 0)
-			return prop;
+			return (int)off;
 	}
-	return prop;
 }
 
 const void *fdt_getprop(const struct fdt *fdt, int node, const char *name, int *len)
@@ -833,12 +884,8 @@ int fdt_size_cells(const struct fdt *fdt, int node)
 }
 
 /* Cell counts for a child's "reg": both fit in 64 bits. */
-int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc)
+static int parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc)
 {
-	int parent = fdt_parent(fdt, node);
-
-	if (parent < 0)
-		return parent;
 	*ac = fdt_address_cells(fdt, parent);
 	if (*ac < 0)
 		return *ac;
@@ -850,15 +897,22 @@ int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc)
 	return 0;
 }
 
-int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size)
+int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc)
 {
-	int ac, sc, len;
+	int parent = fdt_parent(fdt, node);
+
+	if (parent < 0)
+		return parent;
+	return parent_reg_cells(fdt, parent, ac, sc);
+}
+
+static int decode_reg(const struct fdt *fdt, int node, int ac, int sc, int index,
+		      uint64_t *addr, uint64_t *size)
+{
+	int len;
 	const uint8_t *reg;
 	uint64_t entry;
-	int err = fdt_reg_cells(fdt, node, &ac, &sc);
 
-	if (err)
-		return err;
 	if (index < 0)
 		return -FDT_ERR_BADVALUE;
 	reg = fdt_getprop(fdt, node, "reg", &len);
@@ -875,6 +929,31 @@ int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint
 	if (size)
 		*size = read_cells(reg + ac * 4, sc);
 	return 0;
+}
+
+int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size)
+{
+	int ac, sc;
+	int err = fdt_reg_cells(fdt, node, &ac, &sc);
+
+	if (err)
+		return err;
+	return decode_reg(fdt, node, ac, sc, index, addr, size);
+}
+
+int fdt_get_reg_under(const struct fdt *fdt, int parent, int node, int index,
+		      uint64_t *addr, uint64_t *size)
+{
+	int ac, sc;
+	int err = parent_reg_cells(fdt, parent, &ac, &sc);
+
+	if (err)
+		return err;
+	/* The node must be a node; its parent is the caller's word. */
+	err = fdt_check_node(fdt, node, &(struct fdt_token){ 0 });
+	if (err)
+		return err;
+	return decode_reg(fdt, node, ac, sc, index, addr, size);
 }
 
 int fdt_get_mem_rsv(const struct fdt *fdt, int index, uint64_t *addr, uint64_t *size)

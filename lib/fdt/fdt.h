@@ -67,6 +67,9 @@ struct fdt {
 	uint32_t totalsize;
 	uint32_t off_struct, size_struct;
 	uint32_t off_strings, size_strings;
+	/* Bytes of the strings block up to and including its last NUL: any
+	 * name offset below this is a terminated string (O(1) name checks). */
+	uint32_t strings_terminated;
 	uint32_t off_rsvmap;
 };
 
@@ -142,6 +145,10 @@ int fdt_size_cells(const struct fdt *fdt, int node);
  * /cpus: *size = 0), else -FDT_ERR_BADVALUE.  addr/size may be NULL.
  * -FDT_ERR_NOTFOUND: no "reg", index past its end, or `node` is the root. */
 int fdt_get_reg(const struct fdt *fdt, int node, int index, uint64_t *addr, uint64_t *size);
+/* The same when the caller already knows `node`'s parent (walking children):
+ * saves the walk from the root that finding the parent costs. */
+int fdt_get_reg_under(const struct fdt *fdt, int parent, int node, int index,
+		      uint64_t *addr, uint64_t *size);
 
 /* Memory reservation block entries (index from 0); -FDT_ERR_NOTFOUND at end. */
 int fdt_get_mem_rsv(const struct fdt *fdt, int index, uint64_t *addr, uint64_t *size);
