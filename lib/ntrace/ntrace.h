@@ -179,11 +179,17 @@ static inline void ntrace_msg_set(struct ntrace_msg *m, unsigned field, uint64_t
 	m->present |= 1u << field;
 }
 
+/* Largest message ntrace_msg_write() can produce (any 64-bit field values,
+ * 12-bit SRC, TSTAMP); messages within Table 10 limits fit in
+ * NTRACE_MAX_MSG_BYTES. */
+#define NTRACE_MSG_WRITE_MAX 56
+
 /*
  * Write `m` as MDO/MSEO bytes into out[0..cap).  Returns the number of
- * bytes (at most NTRACE_MAX_MSG_BYTES + a few for long PROCESS values), or
- * -NTRACE_ERR_SPACE / -NTRACE_ERR_ARG (unknown TCODE, missing field, value
- * wider than a fixed field).  Idle bytes are not written.
+ * bytes (at most NTRACE_MSG_WRITE_MAX), or -NTRACE_ERR_SPACE /
+ * -NTRACE_ERR_ARG (unknown TCODE, missing field, value wider than a fixed
+ * field, bad format).  Variable fields use the fewest bytes (F-ADDR/U-ADDR
+ * with 8.2 MSB extension when fmt->extend_addr_msb).  No idle bytes.
  */
 int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m,
 		     uint8_t *out, size_t cap);

@@ -4,9 +4,9 @@
 
 #include "ntrace.h"
 
-/* Worst-case bytes ntrace_write_fields() may store: TCODE+SRC (3), and up
- * to four 64-bit variable fields (11 each) plus fixed bits. */
-#define NTRACE_WRITE_MAX 56
+/* Worst-case bytes ntrace_write_fields() may store: TCODE+SRC+fixed fields
+ * (4) and up to four 64-bit variable fields (12 each). */
+#define NTRACE_WRITE_MAX NTRACE_MSG_WRITE_MAX
 
 /*
  * Write the message with layout `l`; val[] is indexed by enum ntrace_field

@@ -12,7 +12,7 @@
 
 #include "test_ntrace_prog.h"
 
-#define MAX_MSGS 256
+#define MAX_MSGS 4096
 
 struct session {
 	struct ntrace_encoder enc;
@@ -455,6 +455,22 @@ static void test_8_3_1_hist_overflow_gives_resource_full_rcode_1(void **state)
 	expect_tcode(3, NTRACE_TCODE_PROG_TRACE_CORRELATION);
 	assert_int_equal(field(3, NTRACE_FLD_HIST), 0xfe); /* 1_111111_0 */
 	assert_int_equal(field(3, NTRACE_FLD_ICNT), 2 * 22);
+	out_free(&o);
+}
+
+/* Many HIST records before any I-CNT: the decoder must not need to hold
+ * them all (it follows the code as each one arrives, 11.1). */
+static void test_8_3_1_many_hist_overflows_before_an_icnt_message(void **state)
+{
+	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_HTM);
+	struct dec_out o;
+
+	(void)state;
+	c.hist_bits = 8;
+	run_self_loop(&c, 20000, &o); /* ~2857 ResourceFull, one final I-CNT */
+	assert_true(S.nmsg > 2800);
+	expect_tcode(S.nmsg - 1, NTRACE_TCODE_PROG_TRACE_CORRELATION);
+	assert_int_equal(field(S.nmsg - 1, NTRACE_FLD_ICNT), 2 * 20002);
 	out_free(&o);
 }
 
@@ -1097,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_8_4_4_icnt_overflow_reported_with_sync_4),
 		cmocka_unit_test(test_8_4_4_icnt_overflow_reported_with_resource_full_rcode_0),
 		cmocka_unit_test(test_8_3_1_hist_overflow_gives_resource_full_rcode_1),
+		cmocka_unit_test(test_8_3_1_many_hist_overflows_before_an_icnt_message),
 		cmocka_unit_test(test_9_3_repeated_history_gives_rcode_2_with_hrepeat),
 		cmocka_unit_test(test_9_3_rcode2_examples_decode_to_the_same_flow),
 		cmocka_unit_test(test_7_11_repeat_branch_counts_identical_branch_messages),
