@@ -16,13 +16,14 @@
 struct run_state run;
 
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
-	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst;
+	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
+	group_redirect;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE, suspend suspends and resumes them, SRST's
  * invalid-parameter calls come last. */
 static const struct test_group *const groups[] = {
-	&group_base, &group_legacy, &group_pmp, &group_hsm, &group_time,
+	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
 	&group_ipi, &group_rfence, &group_dbcn, &group_suspend, &group_srst,
 };
 

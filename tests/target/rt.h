@@ -28,6 +28,8 @@
 #define CSR_INSTRET  0xC02
 
 #define SSTATUS_SIE (1ul << 1)
+#define SSTATUS_SPIE (1ul << 5)
+#define SSTATUS_SPP (1ul << 8)
 #define SIP_SSIP    (1ul << 1)
 #define SIP_STIP    (1ul << 5)
 #define SIP_SEIP    (1ul << 9)
@@ -41,6 +43,7 @@
 #define IRQ_S_EXT               9
 #define EXC_INSN_ACCESS_FAULT   1
 #define EXC_ILLEGAL_INSN        2
+#define EXC_BREAKPOINT          3
 #define EXC_LOAD_ACCESS_FAULT   5
 #define EXC_STORE_ACCESS_FAULT  7
 #define EXC_INSN_PAGE_FAULT     12
@@ -119,6 +122,7 @@ struct trap_record {
 	volatile bool resume_at_ra;    /* resume at ra instead of the next insn */
 	volatile bool faulted;
 	volatile unsigned long cause, tval, epc;
+	volatile unsigned long status;   /* sstatus at the expected fault */
 	volatile unsigned long unexpected;   /* unexpected exceptions taken */
 	volatile unsigned long last_unexpected_cause, last_unexpected_epc;
 	volatile unsigned long ssi_count, sti_count, sei_count;
@@ -127,6 +131,7 @@ struct trap_record {
 
 void trap_init_hart(void);
 struct trap_record *trap_record_of(unsigned long hartid);
+unsigned long current_hart(void);     /* from sscratch, valid in any context */
 
 /* Arm the expect-fault mechanism, then end it: returns whether a synchronous
  * exception was taken in between (its scause and stval in *cause and *tval). */

@@ -11,7 +11,7 @@ static struct trap_record records[MAX_HARTS];
 
 /* The hart id lives in sscratch: the trap path must not depend on the
  * stack of whoever called it. */
-static unsigned long current_hart(void)
+unsigned long current_hart(void)
 {
 	return csr_read(sscratch);
 }
@@ -72,6 +72,7 @@ void trap_handler(struct trap_frame *tf)
 		rec->cause = tf->scause;
 		rec->tval = tf->stval;
 		rec->epc = tf->sepc;
+		rec->status = tf->sstatus;
 		tf->sepc = rec->resume_at_ra ? tf->regs[1] : tf->sepc + insn_length(tf->sepc);
 		return;
 	}
