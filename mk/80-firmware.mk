@@ -29,3 +29,9 @@ $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(OBJCOPY_RV) -O binary $< $@
 
 -include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d)
+
+# Boot-level checks: banner/feature detection per CPU model, many harts, bad DTB.
+TEST_SUITES += boot
+.PHONY: test-boot
+test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf
+	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf

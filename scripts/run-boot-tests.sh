@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Boot-level checks of the firmware on QEMU virt: what the banner reports
+# under several CPU configurations (run-time feature detection), more harts
+# than the firmware serves, and a malformed DTB.  One PASS/FAIL line each.
+#
+# usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf
+set -u
+cd "$(dirname "$0")/.."
+fw=$1 demo=$2
+logdir=build/logs/boot
+mkdir -p "$logdir"
+fails=0
+
+pass() { echo "PASS: boot/$1"; }
+fail() { echo "FAIL: boot/$1: $2"; fails=$((fails + 1)); }
+
+# boot NAME TIMEOUT QEMU-ARGS...: runs QEMU, log in $logdir/NAME.log, sets rc.
+boot() {
+    local name=$1 t=$2
+    shift 2
+    timeout "$t" qemu-system-riscv64 -M virt -m 256M -nographic -bios "$fw" "$@" \
+        </dev/null >"$logdir/$name.log" 2>&1
+    rc=$?
+    tr -d '\r' <"$logdir/$name.log" >"$logdir/$name.txt"
+}
+
+banner_line() { sed -n "s/^$2 *: //p" "$logdir/$1.txt" | head -n 1; }
+
+# expect_feature NAME FEATURE yes|no
+expect_feature() {
+    local feats
+    feats=" $(banner_line "$1" Features) "
+    case "$3:$feats" in
+    yes:*" $2 "*|no:*) ;;
+    *) fail "$1/$2" "expected $2 in the Features line, got '$feats'"; return ;;
+    esac
+    if [ "$3" = no ] && [[ "$feats" == *" $2 "* ]]; then
+        fail "$1/no-$2" "did not expect $2 in the Features line '$feats'"
+        return
+    fi
+    [ "$3" = yes ] && pass "$1/$2" || pass "$1/no-$2"
+}
+
+# Feature detection follows the CPU model, not assumptions.
+boot default 20 -smp 2 -cpu rv64,sscofpmf=true -kernel "$demo"
+[ $rc -eq 0 ] && pass default/powers-off || fail default/powers-off "QEMU exit status $rc"
+expect_feature default sstc yes
+expect_feature default sscofpmf yes
+expect_feature default h yes
+pmp=$(banner_line default PMP)
+[[ "$pmp" == "16 entries, granularity 4 bytes" ]] && pass default/pmp-16 ||
+    fail default/pmp-16 "PMP line '$pmp'"
+trig=$(banner_line default "Debug triggers")
+[[ "$trig" == "2, types 2"* ]] && pass default/triggers ||
+    fail default/triggers "Debug triggers line '$trig'"
+hpm=$(banner_line default "HPM counters")
+[[ "$hpm" == "16 (mask 0x7fff8), 64 bits" ]] && pass default/hpm-16 ||
+    fail default/hpm-16 "HPM counters line '$hpm'"
+grep -q '^Next *: 0x80200000 in S-mode on hart 0 (from fw_dynamic info)' "$logdir/default.txt" &&
+    pass default/next-from-fw-dynamic || fail default/next-from-fw-dynamic "Next line: $(banner_line default Next)"
+
+boot reduced 20 -smp 2 -cpu rv64,sstc=false,h=false,pmu-num=4 -kernel "$demo"
+[ $rc -eq 0 ] && pass reduced/powers-off || fail reduced/powers-off "QEMU exit status $rc"
+expect_feature reduced sstc no
+expect_feature reduced sscofpmf no
+expect_feature reduced h no
+hpm=$(banner_line reduced "HPM counters")
+[[ "$hpm" == "4 (mask 0x78), 64 bits" ]] && pass reduced/hpm-4 ||
+    fail reduced/hpm-4 "HPM counters line '$hpm'"
+grep -q '^ASID / VMID bits *: 16 / 0' "$logdir/reduced.txt" && pass reduced/no-vmid ||
+    fail reduced/no-vmid "$(banner_line reduced 'ASID / VMID bits')"
+
+# More harts than MAX_HARTS (32): a clear message, and the rest still boots.
+boot many-harts 60 -smp 40 -kernel "$demo"
+grep -q '^WARNING *: the DTB has 40 harts; tracesbi serves at most 32' "$logdir/many-harts.txt" &&
+    pass many-harts/message || fail many-harts/message "no WARNING line about 40 harts"
+grep -q '^Harts *: 32:' "$logdir/many-harts.txt" && pass many-harts/serves-32 ||
+    fail many-harts/serves-32 "Harts line: $(banner_line many-harts Harts)"
+[ $rc -eq 0 ] && pass many-harts/payload-runs || fail many-harts/payload-runs "QEMU exit status $rc"
+
+# A DTB whose structure block is corrupt: a clear error, no crash.  The
+# firmware stops there, so the run ends by timeout.
+qemu-system-riscv64 -M virt -m 256M -smp 2 -machine dumpdtb="$logdir/good.dtb" >/dev/null 2>&1
+python3 - "$logdir/good.dtb" "$logdir/bad.dtb" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack('>I', b[8:12])[0]
+size = struct.unpack('>I', b[36:40])[0]
+i, props = off, 0
+while i < off + size:                    # retag the 30th property as token 7
+    tag = struct.unpack('>I', b[i:i + 4])[0]
+    if tag == 3:
+        props += 1
+        if props == 30:
+            b[i:i + 4] = struct.pack('>I', 7)
+            break
+        i += 12 + ((struct.unpack('>I', b[i + 4:i + 8])[0] + 3) & ~3)
+    elif tag == 1:
+        j = b.index(0, i + 4)
+        i = (j + 4) & ~3
+    else:
+        i += 4
+open(sys.argv[2], 'wb').write(b)
+PY
+boot bad-dtb 5 -smp 2 -kernel "$demo" -dtb "$logdir/bad.dtb"
+grep -q '^tracesbi: boot failed: device tree: malformed structure block' "$logdir/bad-dtb.txt" &&
+    pass bad-dtb/clear-error || fail bad-dtb/clear-error "no boot-failed message: $(head -c 300 "$logdir/bad-dtb.txt")"
+grep -q 'demo payload' "$logdir/bad-dtb.txt" && fail bad-dtb/no-handover "S-mode ran with a bad DTB" ||
+    pass bad-dtb/no-handover
+
+[ $fails -eq 0 ]
