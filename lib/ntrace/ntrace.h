@@ -245,6 +245,12 @@ static inline uint64_t ntrace_field_to_addr(uint64_t field, unsigned xlen)
  *  itype  enum rv_itype, 3-bit (0..7) or 4-bit (0..15) form; see
  *         rv_insn_itype().  1/2 mean a trap is taken after this record (after
  *         the instruction retired when size != 0, instead of it when 0).
+ *         Use size != 0 with itype 1/2 only for instructions without a
+ *         control-flow itype of their own (ecall/ebreak, loads, ...): a
+ *         branch or jump that retires just before an interrupt is one record
+ *         with its own itype followed by a size-0 interrupt record at the
+ *         next PC (otherwise its HIST bit and call-stack effect are lost;
+ *         the decoder tolerates the missing HIST bit, not the call stack).
  *         The next record's address is the trap handler / jump target /
  *         return address: the encoder defers every address-carrying message
  *         to the next record (Table 3: "An address emitted is known at the

@@ -301,7 +301,12 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 		last_is_branch = false;
 		switch (in->kind) {
 		case RV_INSN_BRANCH:
-			if (htm) {
+			if (htm && last && end == END_ADDR && !hist_pending(d)) {
+				/* A branch retired just before a trap may be reported as
+				 * the trap (itype 1/2) without its HIST bit: the
+				 * message's address decides the next PC anyway. */
+				taken = false;
+			} else if (htm) {
 				err = take_branch_bit(d, &taken);
 				if (err)
 					goto out;
