@@ -214,6 +214,10 @@ static void hart_setup_csrs(struct hart *self)
 		deleg |= MIP_LCOFIP;
 	csr_write(mideleg, deleg);
 	csr_write(mcounteren, -1UL);   /* CY, TM, IR and every HPM counter */
+	/* U-mode may read cycle, time and instret until S-mode decides
+	 * otherwise: a kernel without a PMU driver never writes scounteren,
+	 * and its vDSO reads time from U-mode. */
+	csr_write(scounteren, MCOUNTEREN_CY | MCOUNTEREN_TM | MCOUNTEREN_IR);
 	if (f->menvcfg)
 		csr_write(CSR_MENVCFG, (f->sstc ? MENVCFG_STCE : 0) | csr_read(CSR_MENVCFG));
 	if (f->sstc)
