@@ -9,18 +9,23 @@
 	.option norvc
 	.section .text, "ax"
 
-	.globl fpreg_read
-fpreg_read:
+/* Enable the FPU (mstatus.FS), then jump to entry a0 of the table at 1f:
+ * 32 entries of 8 bytes for width 8, the next 32 for width 4 (a1). */
+	.macro FP_DISPATCH
 	li	t0, 0x6000
 	csrs	mstatus, t0
 	la	t1, 1f
 	slli	t2, a0, 3
 	add	t1, t1, t2
 	li	t0, 4
-	beq	a1, t0, 2f
-	jr	t1
-2:	addi	t1, t1, 32 * 8
-	jr	t1
+	bne	a1, t0, 2f
+	addi	t1, t1, 32 * 8
+2:	jr	t1
+	.endm
+
+	.globl fpreg_read
+fpreg_read:
+	FP_DISPATCH
 1:
 	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	fmv.x.d	a0, f\n
@@ -36,16 +41,7 @@ fpreg_read:
 
 	.globl fpreg_write
 fpreg_write:
-	li	t0, 0x6000
-	csrs	mstatus, t0
-	la	t1, 1f
-	slli	t2, a0, 3
-	add	t1, t1, t2
-	li	t0, 4
-	beq	a1, t0, 2f
-	jr	t1
-2:	addi	t1, t1, 32 * 8
-	jr	t1
+	FP_DISPATCH
 1:
 	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	fmv.d.x	f\n, a2

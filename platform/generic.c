@@ -54,6 +54,45 @@ long fdt_intc_phandle_to_hartid(const struct fdt *fdt, uint32_t phandle)
 	return -1;
 }
 
+/*
+ * ACLINT devices have one register per hart context, in the order of the
+ * node's interrupts-extended entries for their interrupt (ACLINT spec):
+ * returns the hart the n-th entry with `irq` serves, or NULL (a hart this
+ * firmware does not serve, or a malformed entry).
+ */
+struct hart *fdt_irq_context_hart(const struct fdt *fdt, int node, uint32_t irq,
+				  unsigned int n)
+{
+	const uint8_t *ie;
+	int len, i;
+
+	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+	if (!ie)
+		return NULL;
+	for (i = 0; i + 8 <= len; i += 8) {
+		long hartid;
+
+		if (fdt_be32(ie + i + 4) != irq || n--)
+			continue;
+		hartid = fdt_intc_phandle_to_hartid(fdt, fdt_be32(ie + i));
+		return hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
+	}
+	return NULL;
+}
+
+/* Number of interrupts-extended entries of `node` for `irq`. */
+unsigned int fdt_irq_context_count(const struct fdt *fdt, int node, uint32_t irq)
+{
+	const uint8_t *ie;
+	int len, i;
+	unsigned int count = 0;
+
+	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
+	for (i = 0; ie && i + 8 <= len; i += 8)
+		count += fdt_be32(ie + i + 4) == irq;
+	return count;
+}
+
 static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
 {
 	int child;

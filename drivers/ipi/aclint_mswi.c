@@ -13,24 +13,13 @@
 
 static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 {
-	const uint8_t *ie;
-	int len, i, soft_index = 0;
+	unsigned int n, count = fdt_irq_context_count(fdt, node, IRQ_M_SOFT);
 
-	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
-	if (!ie || len < 0)
-		return;
-	for (i = 0; i + 8 <= len; i += 8) {
-		uint32_t phandle = fdt_be32(ie + i), irq = fdt_be32(ie + i + 4);
-		long hartid;
-		struct hart *h;
+	for (n = 0; n < count; n++) {
+		struct hart *h = fdt_irq_context_hart(fdt, node, IRQ_M_SOFT, n);
 
-		if (irq != IRQ_M_SOFT)
-			continue;
-		hartid = fdt_intc_phandle_to_hartid(fdt, phandle);
-		h = hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
 		if (h)
-			h->msip = (volatile uint32_t *)(uintptr_t)(base + 4 * soft_index);
-		soft_index++;
+			h->msip = (volatile uint32_t *)(uintptr_t)(base + 4 * n);
 	}
 }
 

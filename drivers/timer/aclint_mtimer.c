@@ -15,24 +15,13 @@
 
 static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
 {
-	const uint8_t *ie;
-	int len, i, timer_index = 0;
+	unsigned int n, count = fdt_irq_context_count(fdt, node, IRQ_M_TIMER);
 
-	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
-	if (!ie || len < 0)
-		return;
-	for (i = 0; i + 8 <= len; i += 8) {
-		uint32_t phandle = fdt_be32(ie + i), irq = fdt_be32(ie + i + 4);
-		long hartid;
-		struct hart *h;
+	for (n = 0; n < count; n++) {
+		struct hart *h = fdt_irq_context_hart(fdt, node, IRQ_M_TIMER, n);
 
-		if (irq != IRQ_M_TIMER)
-			continue;
-		hartid = fdt_intc_phandle_to_hartid(fdt, phandle);
-		h = hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
 		if (h)
-			h->mtimecmp = (volatile uint64_t *)(uintptr_t)(cmp_base + 8 * timer_index);
-		timer_index++;
+			h->mtimecmp = (volatile uint64_t *)(uintptr_t)(cmp_base + 8 * n);
 	}
 }
 
