@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -371,29 +370,19 @@ static void pin_self_all(int cpus)
     sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Sleeps while *word == expected, at most `ms` milliseconds. */
-static void futex_wait_ms(atomic_int *word, int expected, long ms)
-{
-    struct timespec timeout = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
-
-    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
-}
-
-static void futex_wake_all(atomic_int *word)
-{
-    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-}
-
 /*
- * Remote TLB shootdown.  Readers pinned to CPUs 1..n-1 read one virtual page
- * once per round and then sleep, so their harts keep its translation cached.
- * CPU 0 replaces the page behind it (mmap MAP_FIXED), writes the round number
- * into the new page and wakes them.  Before freeing the old page the kernel
- * must flush the readers' TLBs, which on riscv is an SBI RFENCE remote
- * SFENCE.VMA(.ASID) call: a firmware that does not fence the other harts
- * leaves them reading the old page.
+ * Remote TLB shootdown.  Readers pinned to CPUs 1..n-1 keep reading one
+ * virtual page, so their harts keep its translation cached; they make no
+ * system call while doing so (on QEMU a kernel user-memory access toggles
+ * sstatus.SUM, which flushes that hart's TLB and would hide a missing fence).
+ * CPU 0 writes the round number into a new page, moves it to that address
+ * (mremap MREMAP_FIXED, which frees the old page) and announces the round.
+ * Before freeing the old page the kernel must flush the readers' TLBs, which
+ * on riscv is an SBI RFENCE remote SFENCE.VMA(.ASID) call: a firmware that
+ * does not fence the other harts leaves them reading the old page.  (Checked
+ * with a kernel patched to flush locally only: every round then reads stale.)
  */
-#define SHOOTDOWN_ROUNDS 100
+#define SHOOTDOWN_ROUNDS 20
 
 struct shootdown {
     volatile int *page;          /* the virtual page that gets remapped */
@@ -419,23 +408,19 @@ static void *shootdown_reader(void *arg)
 
     if (!pin_self(r->cpu))
         atomic_fetch_add(&sd->pin_errors, 1);
-    for (;;) {
+    while (!atomic_load_explicit(&sd->stop, memory_order_relaxed)) {
         int round = atomic_load_explicit(&sd->round, memory_order_acquire);
-        int value;
+        /* CPU 0 remaps only after every reader acknowledged `round`. */
+        int value = *sd->page;
 
-        if (atomic_load(&sd->stop))
-            return NULL;
-        if (round == seen) {
-            futex_wait_ms(&sd->round, seen, 1000);
+        if (round == seen)
             continue;
-        }
-        value = *sd->page;
         if (value != round && atomic_fetch_add(&sd->stale, 1) == 0)
             atomic_store(&sd->first_stale_value, value);
         seen = round;
         atomic_fetch_add_explicit(&sd->acks, 1, memory_order_release);
-        futex_wake_all(&sd->acks);
     }
+    return NULL;
 }
 
 static void check_remote_tlb_flush(int cpus)
@@ -466,27 +451,32 @@ static void check_remote_tlb_flush(int cpus)
     }
     deadline = seconds_now() + 20.0;
     for (round = 1; round <= SHOOTDOWN_ROUNDS; round++) {
-        void *fresh = mmap((void *)sd.page, 4096, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-        int acks;
+        /*
+         * The new page is allocated and written before the old one is freed,
+         * so the allocator cannot hand the old frame back as the new page.
+         */
+        int *fresh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-        if (fresh != (void *)sd.page) {
+        if (fresh == MAP_FAILED) {
             map_failed = errno;
             break;
         }
-        *sd.page = round;
+        *fresh = round;
+        if (mremap(fresh, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)sd.page) !=
+            (void *)sd.page) {
+            map_failed = errno;
+            break;
+        }
         atomic_store_explicit(&sd.round, round, memory_order_release);
-        futex_wake_all(&sd.round);
-        while ((acks = atomic_load_explicit(&sd.acks, memory_order_acquire)) < round * started &&
+        while (atomic_load_explicit(&sd.acks, memory_order_acquire) < round * started &&
                !lagging) {
             lagging = seconds_now() > deadline;
-            futex_wait_ms(&sd.acks, acks, 100);
+            sched_yield();
         }
         if (lagging)
             break;
     }
     atomic_store(&sd.stop, 1);
-    futex_wake_all(&sd.round);
     for (int i = 0; i < started; i++)
         pthread_join(readers[i].thread, NULL);
     munmap((void *)sd.page, 4096);
@@ -496,7 +486,7 @@ static void check_remote_tlb_flush(int cpus)
         fail("remote-tlb-flush", "%d of %d reader threads started pinned",
              started - atomic_load(&sd.pin_errors), cpus - 1);
     else if (map_failed)
-        fail("remote-tlb-flush", "mmap MAP_FIXED in round %d: %s", round, strerror(map_failed));
+        fail("remote-tlb-flush", "mmap/mremap in round %d: %s", round, strerror(map_failed));
     else if (lagging)
         fail("remote-tlb-flush", "readers stopped acknowledging in round %d", round);
     else if (atomic_load(&sd.stale))
