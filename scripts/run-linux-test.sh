@@ -184,8 +184,13 @@ else
 fi
 
 # Hart start/stop trouble the kernel reports (SBI HSM), at boot or when init
-# takes CPUs offline and online.
-bad=$(grep -E 'failed to come online|may not have stopped|didn.t die|Unable to (start|stop|boot)|CPU[0-9]+: failed' "$log" | head -n 3)
+# takes CPUs offline and online.  "CPUn may not have stopped: 3" is left out:
+# Linux 6.1 reads HART_GET_STATUS once, right after the dying CPU announced
+# its death and before it called HART_STOP, so STOP_PENDING (3), a state the
+# SBI spec allows, shows up at random under any firmware.
+grep -E 'may not have stopped: 3$' "$log" | sed 's/^/INFO: linux: transient HSM state: /'
+bad=$(grep -E 'failed to come online|may not have stopped|didn.t die|Unable to (start|stop|boot)|CPU[0-9]+: failed' "$log" |
+      grep -v -E 'may not have stopped: 3$' | head -n 3)
 if [ "$version_at" -eq 0 ]; then
     fail no-hart-errors "no kernel log to check"
 elif [ -z "$bad" ]; then
