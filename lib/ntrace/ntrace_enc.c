@@ -58,18 +58,21 @@ static void recompute_icnt_check(struct ntrace_encoder *e);
 /* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
  * on synchronisation messages, relative to the last reported otherwise).
  * v[] holds the field values indexed by enum ntrace_field. */
-static void write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+static inline __attribute__((always_inline)) void
+write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
 {
 	int n;
 
 	v[NTRACE_FLD_SRC] = e->cfg.trTeSrcID;
+	v[NTRACE_FLD_TSTAMP] = 0;
 	if (e->cfg.trTsEnable) {
 		v[NTRACE_FLD_TSTAMP] = is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp;
 		e->last_tstamp = tstamp;
 	}
 	if (e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		ntrace_enc_flush(e);
-	n = ntrace_write_fields(&e->fmt, ntrace_msg_layout(tcode), v, e->cfg.trTsEnable,
+	/* constant tcode at every call site: the writer is specialised */
+	n = ntrace_write_layout(&e->fmt, ntrace_layout_of(tcode), v, e->cfg.trTsEnable,
 				e->buf + e->buf_len);
 	e->buf_len += (uint32_t)n;
 	e->stats.bytes += (uint64_t)n;
@@ -87,7 +90,7 @@ static void write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uin
 static void emit_resource_full(struct ntrace_encoder *e, unsigned rcode, uint64_t rdata,
 			       uint32_t hrepeat, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 	m_tcode = NTRACE_TCODE_RESOURCE_FULL;
@@ -116,7 +119,7 @@ static void flush_held_hist(struct ntrace_encoder *e)
 /* 7.11: identical branch messages in a row are counted in one RepeatBranch. */
 static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 	if (!e->repeat_count)
@@ -129,14 +132,50 @@ static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 
 /* Anything held back for compression goes out before another message, so
  * the order of messages is the order of events. */
-static void emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+static void flush_held(struct ntrace_encoder *e, uint64_t tstamp);
+
+static inline __attribute__((always_inline)) void
+emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
 {
-	if (e->held_count)
-		flush_held_hist(e);
-	if (e->repeat_count)
-		flush_repeat_branch(e, tstamp);
+	if (e->held_count | e->repeat_count)
+		flush_held(e, tstamp);
 	e->repeat_tcode = 0;
 	write_msg(e, tcode, v, tstamp);
+}
+
+static void flush_held(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	flush_held_hist(e);
+	flush_repeat_branch(e, tstamp);
+}
+
+/* emit() for a TCODE known only at run time: one specialised writer per
+ * message type that can reach here. */
+static void emit_const(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+{
+	switch (tcode) {
+	case NTRACE_TCODE_DIRECT_BRANCH:
+		emit(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
+		break;
+	case NTRACE_TCODE_INDIRECT_BRANCH:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+		break;
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
+		break;
+	case NTRACE_TCODE_PROG_TRACE_SYNC:
+		emit(e, NTRACE_TCODE_PROG_TRACE_SYNC, v, tstamp);
+		break;
+	case NTRACE_TCODE_DIRECT_BRANCH_SYNC:
+		emit(e, NTRACE_TCODE_DIRECT_BRANCH_SYNC, v, tstamp);
+		break;
+	case NTRACE_TCODE_INDIRECT_BRANCH_SYNC:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_SYNC, v, tstamp);
+		break;
+	default:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, v, tstamp);
+		break;
+	}
 }
 
 /* ------------------------------------------------------------ state */
@@ -223,7 +262,7 @@ static bool sync_resets_state(unsigned sync)
 static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t priv,
 			   uint64_t context, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 	uint64_t process = format | (uint64_t)(priv & 3) << 2 | (uint64_t)((priv >> 2) & 1) << 4;
 
@@ -242,19 +281,15 @@ static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t pr
 static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, unsigned btype,
 		      uint64_t addr, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
-	unsigned m_tcode;
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 
 	addr = rv_xlen_mask(addr, e->fmt.xlen);
-	m_tcode = tcode;
 	v[NTRACE_FLD_SYNC] = sync;
-	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC || tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
-		v[NTRACE_FLD_BTYPE] = btype;
+	v[NTRACE_FLD_BTYPE] = btype;
 	v[NTRACE_FLD_ICNT] = e->icnt;
 	v[NTRACE_FLD_FADDR] = ntrace_addr_to_field(addr);
-	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC)
-		v[NTRACE_FLD_HIST] = e->hist;
-	emit(e, m_tcode, v, tstamp);
+	v[NTRACE_FLD_HIST] = e->hist;
+	emit_const(e, tcode, v, tstamp);
 	e->ref_addr = addr;
 	e->hist = 1;
 	reset_icnt(e);
@@ -308,8 +343,7 @@ static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t t
 static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
 			uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
-	unsigned m_tcode;
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned tcode;
 
 	if (e->sync_due) {
@@ -336,15 +370,12 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 		e->block_start = addr;
 		return;
 	}
-	m_tcode = tcode;
-	if (!direct)
-		v[NTRACE_FLD_BTYPE] = btype;
+	v[NTRACE_FLD_BTYPE] = btype;
 	v[NTRACE_FLD_ICNT] = e->icnt;
 	if (!direct)
 		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
-	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST)
-		v[NTRACE_FLD_HIST] = e->hist;
-	emit(e, m_tcode, v, tstamp);
+	v[NTRACE_FLD_HIST] = e->hist;
+	emit_const(e, tcode, v, tstamp);
 	if (btype == NTRACE_BTYPE_INDIRECT)
 		remember_branch(e, tcode, addr);
 	e->hist = 1;
@@ -361,7 +392,7 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 
 	e->hist = 1;
 	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		uint64_t v[NTRACE_FLD_COUNT];
+		uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 		m_tcode = NTRACE_TCODE_RESOURCE_FULL;
@@ -405,7 +436,7 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 			e->pending = PEND_ICNT_SYNC;
 			e->pending_tstamp = tstamp;
 		} else {
-			uint64_t v[NTRACE_FLD_COUNT];
+			uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 			if (e->htm && e->hist != 1)
@@ -565,7 +596,7 @@ static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired 
 
 static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 	e->overflowed = 0;
@@ -634,29 +665,69 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
 	update_slow(e);
 }
 
-void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n)
+/*
+ * The per-record loop.  Linear instructions (and, in HTM, branches while the
+ * HIST register has room) are handled inline with the hot state in locals;
+ * everything else goes through slow_record().  `check_ctx` is a constant in
+ * each instantiation: without trTeContext privilege/context changes need no
+ * message, so they are not even compared.
+ */
+static inline __attribute__((always_inline)) void
+retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n, const bool check_ctx)
 {
-	uint32_t icnt = e->icnt;
 	const struct ntrace_retired *end = rec + n;
+	const uint32_t hist_full = e->hist_full;
+	const bool htm = e->htm;
+	uint32_t icnt = e->icnt, hist = e->hist, check = e->icnt_check, slow = e->slow;
+	uint8_t priv = e->cur_priv;
+	uint64_t context = e->cur_context;
 
-	e->stats.records += n;
 	for (; rec < end; rec++) {
-		/* Common case: linear instruction, nothing pending, same context. */
-		if (__builtin_expect(!e->slow && rec->itype == RV_ITYPE_NONE && rec->priv == e->cur_priv &&
-				     rec->context == e->cur_context, 1)) {
-			icnt += rec->size >> 1;
-			if (__builtin_expect(icnt < e->icnt_check, 1))
-				continue;
-			e->icnt = icnt;
-			icnt_limit(e, rec->tstamp);
-			icnt = e->icnt;
-			continue;
+		unsigned it = rec->itype;
+
+		if (__builtin_expect(!slow && (!check_ctx || (rec->priv == priv && rec->context == context)), 1)) {
+			if (it == RV_ITYPE_NONE || (it == RV_ITYPE_NOT_TAKEN_BRANCH && !htm)) {
+				icnt += rec->size >> 1;
+				if (__builtin_expect(icnt < check, 1))
+					continue;
+				goto limit;
+			}
+			if (htm && (it == RV_ITYPE_NOT_TAKEN_BRANCH || it == RV_ITYPE_TAKEN_BRANCH) &&
+			    !(hist & hist_full)) {
+				hist = (hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
+				icnt += rec->size >> 1;
+				if (__builtin_expect(icnt < check, 1))
+					continue;
+				goto limit;
+			}
 		}
 		e->icnt = icnt;
+		e->hist = hist;
 		slow_record(e, rec);
+		goto reload;
+limit:
+		e->icnt = icnt;
+		e->hist = hist;
+		icnt_limit(e, rec->tstamp);
+reload:
 		icnt = e->icnt;
+		hist = e->hist;
+		check = e->icnt_check;
+		slow = e->slow;
+		priv = e->cur_priv;
+		context = e->cur_context;
 	}
 	e->icnt = icnt;
+	e->hist = hist;
+}
+
+void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n)
+{
+	e->stats.records += n;
+	if (e->cfg.trTeContext)
+		retire_loop(e, rec, n, true);
+	else
+		retire_loop(e, rec, n, false);
 }
 
 void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
@@ -671,7 +742,7 @@ void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
 
 void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_addr, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 	unsigned m_tcode;
 
 	if (e->active) {

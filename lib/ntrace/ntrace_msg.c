@@ -8,63 +8,9 @@
 #include "ntrace.h"
 #include "ntrace_internal.h"
 
-#define F(id_, kind_, bits_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_ALWAYS }
-#define FC(id_, kind_, bits_, cond_) { NTRACE_FLD_##id_, NTRACE_KIND_##kind_, bits_, NTRACE_COND_##cond_ }
-
-/* Upper bounds for variable fields Table 10 does not list. */
-#define MAX_PROCESS_BITS 64
-#define MAX_ECODE_BITS   32
-#define MAX_RDATA_BITS   NTRACE_MAX_HIST /* RDATA is I-CNT (22) or HIST (32) */
-#define MAX_COUNT_BITS   32              /* HREPEAT, B-CNT                  */
-
-/* Table 8 "Fields in Messages" (chapter 7 tables for each message). */
-static const struct ntrace_msg_layout layouts[] = {
-	{ NTRACE_TCODE_OWNERSHIP, 1, "Ownership",
-	  { F(PROCESS, VAR, MAX_PROCESS_BITS) } },
-	{ NTRACE_TCODE_DIRECT_BRANCH, 1, "DirectBranch",
-	  { F(ICNT, VAR, NTRACE_MAX_ICNT) } },
-	{ NTRACE_TCODE_INDIRECT_BRANCH, 3, "IndirectBranch",
-	  { F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT), F(UADDR, ADDR, NTRACE_MAX_ADDR) } },
-	{ NTRACE_TCODE_ERROR, 2, "Error",
-	  { F(ETYPE, FIXED, 4), F(ECODE, VAR, MAX_ECODE_BITS) } },
-	{ NTRACE_TCODE_PROG_TRACE_SYNC, 3, "ProgTraceSync",
-	  { F(SYNC, FIXED, 4), F(ICNT, VAR, NTRACE_MAX_ICNT), F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
-	{ NTRACE_TCODE_DIRECT_BRANCH_SYNC, 3, "DirectBranchSync",
-	  { F(SYNC, FIXED, 4), F(ICNT, VAR, NTRACE_MAX_ICNT), F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
-	{ NTRACE_TCODE_INDIRECT_BRANCH_SYNC, 4, "IndirectBranchSync",
-	  { F(SYNC, FIXED, 4), F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
-	    F(FADDR, ADDR, NTRACE_MAX_ADDR) } },
-	{ NTRACE_TCODE_RESOURCE_FULL, 3, "ResourceFull",
-	  { F(RCODE, FIXED, 4), F(RDATA, VAR, MAX_RDATA_BITS),
-	    FC(HREPEAT, VAR, MAX_COUNT_BITS, RCODE_2) } },
-	{ NTRACE_TCODE_INDIRECT_BRANCH_HIST, 4, "IndirectBranchHist",
-	  { F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT), F(UADDR, ADDR, NTRACE_MAX_ADDR),
-	    F(HIST, VAR, NTRACE_MAX_HIST) } },
-	{ NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, 5, "IndirectBranchHistSync",
-	  { F(SYNC, FIXED, 4), F(BTYPE, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
-	    F(FADDR, ADDR, NTRACE_MAX_ADDR), F(HIST, VAR, NTRACE_MAX_HIST) } },
-	{ NTRACE_TCODE_REPEAT_BRANCH, 1, "RepeatBranch",
-	  { F(BCNT, VAR, MAX_COUNT_BITS) } },
-	{ NTRACE_TCODE_PROG_TRACE_CORRELATION, 4, "ProgTraceCorrelation",
-	  { F(EVCODE, FIXED, 4), F(CDF, FIXED, 2), F(ICNT, VAR, NTRACE_MAX_ICNT),
-	    FC(HIST, VAR, NTRACE_MAX_HIST, CDF_1) } },
-};
-
-/* TCODE -> 1 + index in layouts[] (0: not in Table 8). */
-static const uint8_t layout_index[64] = {
-	[NTRACE_TCODE_OWNERSHIP] = 1, [NTRACE_TCODE_DIRECT_BRANCH] = 2,
-	[NTRACE_TCODE_INDIRECT_BRANCH] = 3, [NTRACE_TCODE_ERROR] = 4,
-	[NTRACE_TCODE_PROG_TRACE_SYNC] = 5, [NTRACE_TCODE_DIRECT_BRANCH_SYNC] = 6,
-	[NTRACE_TCODE_INDIRECT_BRANCH_SYNC] = 7, [NTRACE_TCODE_RESOURCE_FULL] = 8,
-	[NTRACE_TCODE_INDIRECT_BRANCH_HIST] = 9, [NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC] = 10,
-	[NTRACE_TCODE_REPEAT_BRANCH] = 11, [NTRACE_TCODE_PROG_TRACE_CORRELATION] = 12,
-};
-
 const struct ntrace_msg_layout *ntrace_msg_layout(unsigned tcode)
 {
-	if (tcode >= 64 || !layout_index[tcode])
-		return NULL;
-	return &layouts[layout_index[tcode] - 1];
+	return ntrace_layout_of(tcode);
 }
 
 static const char *const field_names[NTRACE_FLD_COUNT] = {
@@ -133,23 +79,14 @@ void ntrace_msg_init(struct ntrace_msg *m, unsigned tcode)
 	ntrace_msg_set(m, NTRACE_FLD_TCODE, tcode);
 }
 
-static unsigned bit_length(uint64_t v)
-{
-	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
-}
-
 unsigned ntrace_var_bytes(uint64_t v, unsigned start_bit)
 {
-	unsigned n = bit_length(v);
-
-	if (n == 0)
-		n = 1;
-	return (start_bit + n + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
+	return ntrace_var_bytes_inline(v, start_bit);
 }
 
 static unsigned addr_bits(const struct ntrace_format *fmt)
 {
-	return fmt->xlen == 32 ? 31 : NTRACE_MAX_ADDR;
+	return ntrace_addr_bits(fmt);
 }
 
 static bool field_wanted(const struct ntrace_field_desc *fd, const struct ntrace_msg *m)
@@ -166,103 +103,10 @@ static bool field_wanted(const struct ntrace_field_desc *fd, const struct ntrace
 
 /* ---------------------------------------------------------------- writer */
 
-/*
- * Bit writer: MDO bits accumulate LSB first (3.3); a byte is stored as soon
- * as its 6 MDO bits are known.  The caller guarantees NTRACE_WRITE_MAX bytes
- * of space, so the hot path has no bounds checks.
- */
-struct bit_writer {
-	uint8_t *p;
-	uint64_t acc; /* pending MDO bits (fewer than 6 after each call) */
-	unsigned nb;  /* number of pending bits                          */
-};
-
-static inline void put_fixed(struct bit_writer *w, uint64_t v, unsigned n)
-{
-	uint64_t a = w->acc | ((v & ((1ull << n) - 1)) << w->nb);
-	unsigned nb = w->nb + n;
-
-	while (nb >= NTRACE_MDO_BITS) {
-		*w->p++ = (uint8_t)((a & NTRACE_MDO_MASK) << 2); /* MSEO = 00 */
-		a >>= NTRACE_MDO_BITS;
-		nb -= NTRACE_MDO_BITS;
-	}
-	w->acc = a;
-	w->nb = nb;
-}
-
-/* Variable field occupying `bytes` bytes from the current bit; the last
- * byte gets MSEO=01 (the message end turns it into 11). */
-static inline void put_var_bytes(struct bit_writer *w, uint64_t v, unsigned bytes)
-{
-	uint8_t *p = w->p;
-
-	*p++ = (uint8_t)(((w->acc | (v << w->nb)) & NTRACE_MDO_MASK) << 2);
-	v >>= NTRACE_MDO_BITS - w->nb;
-	while (--bytes) {
-		*p++ = (uint8_t)((v & NTRACE_MDO_MASK) << 2);
-		v >>= NTRACE_MDO_BITS;
-	}
-	p[-1] |= NTRACE_MSEO_END_FIELD;
-	w->p = p;
-	w->acc = 0;
-	w->nb = 0;
-}
-
-/*
- * 8.2: with trTeInstExtendAddrMSB the decoder extends the most significant
- * MDO bit of an address field up to the top address bit, so the encoder
- * picks the shortest length whose top transmitted bit, extended, gives the
- * value: either a 0 top bit with only zeros above, or ones all the way up.
- */
-static unsigned addr_bytes(const struct ntrace_format *fmt, uint64_t v, unsigned start)
-{
-	unsigned amax = addr_bits(fmt);
-	unsigned total = NTRACE_MDO_BITS - start;
-
-	if (!fmt->extend_addr_msb)
-		return ntrace_var_bytes(v, start);
-	v &= (1ull << amax) - 1;
-	for (;; total += NTRACE_MDO_BITS) {
-		if (total >= amax + 1)
-			break; /* everything fits with a zero top bit */
-		uint64_t above = v >> (total - 1);
-		uint64_t ones = (1ull << (amax - (total - 1))) - 1;
-
-		if (above == 0 || above == ones)
-			break;
-	}
-	return (start + total) / NTRACE_MDO_BITS;
-}
-
 int ntrace_write_fields(const struct ntrace_format *fmt, const struct ntrace_msg_layout *l,
 			const uint64_t *val, bool has_tstamp, uint8_t *out)
 {
-	struct bit_writer w = { .p = out };
-
-	put_fixed(&w, l->tcode, NTRACE_TCODE_BITS);
-	if (fmt->src_bits)
-		put_fixed(&w, val[NTRACE_FLD_SRC], fmt->src_bits);
-	for (unsigned i = 0; i < l->nfields; i++) {
-		const struct ntrace_field_desc *fd = &l->fields[i];
-		uint64_t v = val[fd->id];
-
-		if (fd->cond == NTRACE_COND_RCODE_2 && val[NTRACE_FLD_RCODE] != NTRACE_RCODE_HIST_REPEAT)
-			continue;
-		if (fd->cond == NTRACE_COND_CDF_1 && val[NTRACE_FLD_CDF] != NTRACE_CDF_ICNT_HIST)
-			continue;
-		if (fd->kind == NTRACE_KIND_FIXED)
-			put_fixed(&w, v, fd->bits);
-		else if (fd->kind == NTRACE_KIND_ADDR)
-			put_var_bytes(&w, v, addr_bytes(fmt, v, w.nb));
-		else
-			put_var_bytes(&w, v, ntrace_var_bytes(v, w.nb));
-	}
-	if (has_tstamp)
-		put_var_bytes(&w, val[NTRACE_FLD_TSTAMP], ntrace_var_bytes(val[NTRACE_FLD_TSTAMP], 0));
-	/* Every layout ends with a variable field: its last byte ends the message. */
-	w.p[-1] |= NTRACE_MSEO_END_MSG;
-	return (int)(w.p - out);
+	return ntrace_write_layout(fmt, l, val, has_tstamp, out);
 }
 
 int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m,
