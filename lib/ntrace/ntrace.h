@@ -387,6 +387,7 @@ struct ntrace_encoder {
 	uint64_t stack[NTRACE_MAX_CALL_STACK];
 	uint8_t stack_top;
 	uint8_t stack_count;
+	uint64_t msgv[NTRACE_FLD_COUNT]; /* field values of the message being built */
 	/* output buffer */
 	uint32_t buf_len;
 	struct ntrace_enc_stats stats;

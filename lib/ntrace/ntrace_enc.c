@@ -281,7 +281,7 @@ static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t pr
 static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, unsigned btype,
 		      uint64_t addr, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+	uint64_t *v = e->msgv; /* no clearing: the writer reads only the layout's fields */
 
 	addr = rv_xlen_mask(addr, e->fmt.xlen);
 	v[NTRACE_FLD_SYNC] = sync;
@@ -343,7 +343,7 @@ static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t t
 static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
 			uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+	uint64_t *v = e->msgv; /* no clearing: the writer reads only the layout's fields */
 	unsigned tcode;
 
 	if (e->sync_due) {
