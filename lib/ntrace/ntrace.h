@@ -360,7 +360,8 @@ struct ntrace_encoder {
 	uint8_t pending_sync;   /* SYNC for the next sync message, 0xFF none  */
 	uint8_t pending_return; /* deferred implicit-return compare (9.2)    */
 	uint8_t htm;
-	uint8_t sync_due;       /* periodic sync requested                    */
+	uint8_t sync_due;       /* periodic sync (or marker) requested        */
+	uint8_t sync_reason;    /* SYNC value of that message                 */
 	uint8_t overflowed;     /* queue overrun: Error then SYNC=7           */
 	uint8_t need_ownership; /* Ownership with context after next message  */
 	uint8_t prev_in_block;  /* previous record counted in current I-CNT   */
@@ -422,6 +423,16 @@ void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *re
  */
 void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_addr,
 		     uint64_t tstamp);
+
+/*
+ * Request a synchronisation message with SYNC = `sync` at the next record
+ * (Table 25: e.g. NTRACE_SYNC_EXT_TRIGGER, NTRACE_SYNC_TRACE_EVENT as
+ * markers that keep the encoder state, or NTRACE_SYNC_RESET).  If that record
+ * completes a branch message, the sync rides on it (DirectBranchSync,
+ * IndirectBranch[Hist]Sync); otherwise ProgTraceSync (or
+ * IndirectBranchHistSync when HIST holds bits) with the I-CNT so far.
+ */
+void ntrace_enc_sync(struct ntrace_encoder *e, unsigned sync);
 
 /*
  * Queue overflow (trace lost).  Pending state is dropped, an Error message

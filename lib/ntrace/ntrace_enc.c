@@ -71,6 +71,8 @@ write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp
 	}
 	if (e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		ntrace_enc_flush(e);
+	if (e->overflowed)
+		return; /* after lost bytes only Error + SYNC=7 may follow (7.4) */
 	/* constant tcode at every call site: the writer is specialised */
 	n = ntrace_write_layout(&e->fmt, ntrace_layout_of(tcode), v, e->cfg.trTsEnable,
 				e->buf + e->buf_len);
@@ -294,6 +296,10 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 	e->hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
+	if (sync == e->sync_reason) {
+		e->sync_due = 0; /* a requested marker (or periodic sync) went out */
+		e->sync_reason = NTRACE_SYNC_PERIODIC;
+	}
 	if (sync_resets_state(sync)) {
 		stack_reset(e);
 		restart_sync_counter(e, tstamp);
@@ -354,7 +360,7 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 			tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
 		else
 			tcode = NTRACE_TCODE_INDIRECT_BRANCH_SYNC;
-		emit_sync(e, tcode, NTRACE_SYNC_PERIODIC, btype, addr, tstamp);
+		emit_sync(e, tcode, e->sync_reason, btype, addr, tstamp);
 		return;
 	}
 	if (direct) {
@@ -485,7 +491,7 @@ static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retire
 			emit_branch(e, false, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
 		break;
 	case PEND_ICNT_SYNC:
-		emit_standalone_sync(e, e->sync_due ? NTRACE_SYNC_PERIODIC : NTRACE_SYNC_ICNT, r->addr,
+		emit_standalone_sync(e, e->sync_due ? e->sync_reason : NTRACE_SYNC_ICNT, r->addr,
 				     e->pending_tstamp);
 		break;
 	default:
@@ -641,7 +647,7 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
 	if (e->pending)
 		resolve_pending(e, r);
 	if (due && e->sync_due)
-		emit_standalone_sync(e, NTRACE_SYNC_PERIODIC, r->addr, r->tstamp);
+		emit_standalone_sync(e, e->sync_reason, r->addr, r->tstamp);
 	if (e->cfg.trTeContext) {
 		unsigned need = e->need_ownership;
 
@@ -772,6 +778,15 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_ad
 	update_slow(e);
 }
 
+void ntrace_enc_sync(struct ntrace_encoder *e, unsigned sync)
+{
+	if (!e->active)
+		return;
+	e->sync_reason = (uint8_t)(sync & 0xF);
+	e->sync_due = 1;
+	update_slow(e);
+}
+
 void ntrace_enc_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 {
 	drop_state(e);
@@ -827,6 +842,7 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	e->hist_full = 1u << (e->cfg.hist_bits - 1);
 	e->sync_limit = cfg->trTeInstSyncMode ? 1ull << (cfg->trTeInstSyncMax + 4) : ~0ull;
 	e->pending_sync = SYNC_NONE;
+	e->sync_reason = NTRACE_SYNC_PERIODIC;
 	e->block_start = NO_ADDR;
 	recompute_icnt_check(e);
 	update_slow(e);

@@ -935,6 +935,79 @@ static void test_7_4_queue_overflow_gives_error_then_sync_7(void **state)
 	out_free(&o);
 }
 
+/* A sink that refuses its first chunk. */
+static int refusals;
+
+static int flaky_sink(void *ctx, const uint8_t *data, size_t len)
+{
+	if (refusals) {
+		refusals--;
+		return -1;
+	}
+	return bytes_sink(ctx, data, len);
+}
+
+/* 7.4 / trTeInstStallEna=0: bytes the sink drops are a queue overrun. */
+static void test_7_4_sink_failure_is_reported_as_queue_overrun(void **state)
+{
+	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_BTM);
+	struct ntrace_sink sink = { .write = flaky_sink, .ctx = &S.out };
+	struct dec_out o;
+	size_t i = 0;
+
+	(void)state;
+	img_init(&IMG, 0x100);
+	img_put(&IMG, 0x100, rv_enc_jalr(0, 6, 0));
+	img_put(&IMG, 0x200, rv_enc_jalr(0, 7, 0));
+	bytes_free(&S.out);
+	assert_int_equal(ntrace_enc_init(&S.enc, &c, &sink), 0);
+	S.fmt = S.enc.fmt;
+	ntrace_enc_start(&S.enc, NTRACE_SYNC_DEBUG_EXIT);
+	refusals = 1;
+	while (S.enc.stats.lost_bytes == 0) { /* until the first chunk is refused */
+		rec(i & 1 ? 0x200 : 0x100, 4, RV_ITYPE_UNINFERABLE_JUMP);
+		i++;
+	}
+	for (unsigned k = 0; k < 4; k++, i++)
+		rec(i & 1 ? 0x200 : 0x100, 4, RV_ITYPE_UNINFERABLE_JUMP);
+	finish(NTRACE_EVCODE_DEBUG_ENTRY, i & 1 ? 0x200 : 0x100, 0);
+	expect_tcode(0, NTRACE_TCODE_ERROR);
+	expect_tcode(1, NTRACE_TCODE_PROG_TRACE_SYNC);
+	assert_int_equal(field(1, NTRACE_FLD_SYNC), NTRACE_SYNC_FIFO_OVERRUN);
+	decode_session(&o, &c);
+	assert_int_equal(o.nerr, 0);
+	assert_int_equal(o.ev[0].kind, NTRACE_EV_OVERFLOW);
+	assert_int_equal(o.n, 4); /* the records after the refused chunk */
+	out_free(&o);
+}
+
+/* Table 25: SYNC=0 (external trigger) as a marker on the next message. */
+static void test_table25_sync_marker_rides_on_next_message(void **state)
+{
+	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_BTM);
+	struct dec_out o;
+
+	(void)state;
+	img_init(&IMG, 0x100);
+	img_put(&IMG, 0x100, rv_enc_addi(1, 1, 1));
+	img_put(&IMG, 0x104, rv_enc_jalr(0, 6, 0));
+	img_put(&IMG, 0x200, rv_enc_addi(1, 1, 1));
+	begin(&c, NTRACE_SYNC_DEBUG_EXIT);
+	rec(0x100, 4, 0);
+	ntrace_enc_sync(&S.enc, NTRACE_SYNC_EXT_TRIGGER);
+	rec(0x104, 4, RV_ITYPE_UNINFERABLE_JUMP);
+	rec(0x200, 4, 0);
+	finish(NTRACE_EVCODE_DEBUG_ENTRY, 0x204, 0);
+	expect_tcode(1, NTRACE_TCODE_PROG_TRACE_SYNC); /* at 0x104: nothing to ride on */
+	assert_int_equal(field(1, NTRACE_FLD_SYNC), NTRACE_SYNC_EXT_TRIGGER);
+	assert_int_equal(field(1, NTRACE_FLD_ICNT), 2);
+	assert_int_equal(field(1, NTRACE_FLD_FADDR), 0x104 >> 1);
+	expect_tcode(2, NTRACE_TCODE_INDIRECT_BRANCH);
+	decode_session(&o, &c);
+	expect_addrs(&o, (const uint64_t[]){ 0x100, 0x104, 0x200 }, 3);
+	out_free(&o);
+}
+
 static void test_8_7_timestamps_absolute_on_sync_relative_otherwise(void **state)
 {
 	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_BTM);
@@ -1132,6 +1205,8 @@ int main(void)
 		cmocka_unit_test(test_7_1_ownership_after_sync_and_on_privilege_change),
 		cmocka_unit_test(test_table12_process_examples_decode),
 		cmocka_unit_test(test_7_4_queue_overflow_gives_error_then_sync_7),
+		cmocka_unit_test(test_7_4_sink_failure_is_reported_as_queue_overrun),
+		cmocka_unit_test(test_table25_sync_marker_rides_on_next_message),
 		cmocka_unit_test(test_8_7_timestamps_absolute_on_sync_relative_otherwise),
 		cmocka_unit_test(test_table9_src_field_present_unless_inhibited),
 		cmocka_unit_test(test_11_2_decoder_selects_messages_by_src),
