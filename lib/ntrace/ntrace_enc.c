@@ -684,42 +684,36 @@ retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n
 	const struct ntrace_retired *end = rec + n;
 	const uint32_t hist_full = e->hist_full;
 	const bool htm = e->htm;
-	uint32_t icnt = e->icnt, hist = e->hist, check = e->icnt_check, slow = e->slow;
+	/* check = 0 while e->slow: then every record takes the slow path */
+	uint32_t icnt = e->icnt, hist = e->hist, check = e->slow ? 0 : e->icnt_check;
 	uint8_t priv = e->cur_priv;
 	uint64_t context = e->cur_context;
 
 	for (; rec < end; rec++) {
 		unsigned it = rec->itype;
+		uint32_t next = icnt + ((uint32_t)rec->size >> 1);
 
-		if (__builtin_expect(!slow && (!check_ctx || (rec->priv == priv && rec->context == context)), 1)) {
-			if (it == RV_ITYPE_NONE || (it == RV_ITYPE_NOT_TAKEN_BRANCH && !htm)) {
-				icnt += rec->size >> 1;
-				if (__builtin_expect(icnt < check, 1))
-					continue;
-				goto limit;
+		if (check_ctx && (rec->priv != priv || rec->context != context))
+			goto slow_path;
+		if (__builtin_expect(it == RV_ITYPE_NONE, 1)) {
+			if (__builtin_expect(next < check, 1)) {
+				icnt = next;
+				continue;
 			}
-			if (htm && (it == RV_ITYPE_NOT_TAKEN_BRANCH || it == RV_ITYPE_TAKEN_BRANCH) &&
-			    !(hist & hist_full)) {
+		} else if ((it == RV_ITYPE_NOT_TAKEN_BRANCH || (htm && it == RV_ITYPE_TAKEN_BRANCH)) &&
+			   next < check && !(htm && (hist & hist_full))) {
+			if (htm)
 				hist = (hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
-				icnt += rec->size >> 1;
-				if (__builtin_expect(icnt < check, 1))
-					continue;
-				goto limit;
-			}
+			icnt = next;
+			continue;
 		}
+slow_path:
 		e->icnt = icnt;
 		e->hist = hist;
 		slow_record(e, rec);
-		goto reload;
-limit:
-		e->icnt = icnt;
-		e->hist = hist;
-		icnt_limit(e, rec->tstamp);
-reload:
 		icnt = e->icnt;
 		hist = e->hist;
-		check = e->icnt_check;
-		slow = e->slow;
+		check = e->slow ? 0 : e->icnt_check;
 		priv = e->cur_priv;
 		context = e->cur_context;
 	}
