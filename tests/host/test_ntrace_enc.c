@@ -734,6 +734,32 @@ static void test_table26_back_to_back_returns_second_has_icnt_of_one_return(void
 	assert_int_equal(field(2, NTRACE_FLD_ICNT), 1);
 }
 
+/* A branch that retires just before an interrupt, reported as the trap
+ * record itself (no HIST bit): the trap address decides the next PC. */
+static void test_table3_branch_reported_as_interrupt_decodes(void **state)
+{
+	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_HTM);
+	struct dec_out o;
+
+	(void)state;
+	img_init(&IMG, 0x100);
+	img_put(&IMG, 0x100, rv_enc_branch(0, 1, 2, 0x20));
+	img_put(&IMG, 0x104, rv_enc_c_bnez(8, -4));
+	img_put(&IMG, 0x800, rv_enc_addi(1, 1, 1));
+	begin(&c, NTRACE_SYNC_DEBUG_EXIT);
+	rec(0x100, 4, RV_ITYPE_NOT_TAKEN_BRANCH);
+	rec(0x104, 2, RV_ITYPE_INTERRUPT); /* c.bnez retired, then the interrupt */
+	rec(0x800, 4, 0);
+	finish(NTRACE_EVCODE_DEBUG_ENTRY, 0x804, 0);
+	expect_tcode(1, NTRACE_TCODE_INDIRECT_BRANCH_HIST);
+	assert_int_equal(field(1, NTRACE_FLD_HIST), 0x2);
+	assert_int_equal(field(1, NTRACE_FLD_ICNT), 3);
+	decode_session(&o, &c);
+	expect_addrs(&o, (const uint64_t[]){ 0x100, 0x104, 0x800 }, 3);
+	assert_int_equal(o.ntrap, 1);
+	out_free(&o);
+}
+
 static void test_table26_pending_interrupt_at_start(void **state)
 {
 	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_BTM);
@@ -1197,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_9_2_call_stack_depth_limits_inferred_returns),
 		cmocka_unit_test(test_table26_back_to_back_exceptions_have_icnt_0),
 		cmocka_unit_test(test_table26_back_to_back_returns_second_has_icnt_of_one_return),
+		cmocka_unit_test(test_table3_branch_reported_as_interrupt_decodes),
 		cmocka_unit_test(test_table26_pending_interrupt_at_start),
 		cmocka_unit_test(test_table26_exception_at_first_instruction_traced),
 		cmocka_unit_test(test_table26_trace_starts_disabled_then_enabled),
