@@ -80,6 +80,9 @@ echo
 echo "Bits per retired instruction; encoder/decoder speed in M instr/s (HTM / all"
 echo "optimisations, median of $reps runs of >= $min_ms ms, one core); host"
 echo "instructions per retired instruction of the encoder (callgrind, HTM / all)."
+echo "HTM+IR8+RH: implicit return (mode 3, full address) with an 8-entry call stack"
+echo "and repeated history; all-opt: as \`ntrace --all-opt\` in HTM mode (32-entry"
+echo "stack, repeated history, sequential jumps, address MSB extension)."
 echo
 awk '
 function num(x) { return x == "-" || x == "" ? "" : x + 0 }
