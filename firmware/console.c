@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Console: the registered character device (drivers/serial), a lock so lines
- * from several harts don't interleave, and a small printf.  No S-mode memory
- * is ever touched under the lock: callers validate and copy first.
+ * from several harts don't interleave, and a small printf.  Callers that pass
+ * S-mode memory (DBCN) validate the whole range first, so nothing under the
+ * lock can fault.
  */
 #include <stdint.h>
 #include "console.h"

@@ -93,7 +93,8 @@ park:
 	.globl hart_enter_lower
 hart_enter_lower:
 	csrw	mepc, a0
-	li	t0, MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_MPIE | MSTATUS_SIE | MSTATUS_SPIE
+	li	t0, MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_MPIE | MSTATUS_SIE | MSTATUS_SPIE | \
+		    MSTATUS_MPV | MSTATUS_GVA
 	csrc	mstatus, t0
 	andi	a3, a3, 3
 	slli	a3, a3, MSTATUS_MPP_SHIFT

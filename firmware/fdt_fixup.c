@@ -9,6 +9,7 @@
 #include "fdt.h"
 #include "platform.h"
 #include "console.h"
+#include "hart.h"
 
 #define FIXUP_HEADROOM 1024
 
@@ -81,6 +82,37 @@ static int reserve_firmware(struct fdt_rw *rw)
 	return 0;
 }
 
+/* The first enabled cpu node of a hart the firmware does not serve. */
+static int find_unserved_cpu(const struct fdt *fdt)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
+
+	for (cpu = fdt_first_child(fdt, cpus); cpu >= 0; cpu = fdt_next_sibling(fdt, cpu)) {
+		uint64_t hartid, size;
+		int len;
+		const char *type = fdt_getprop(fdt, cpu, "device_type", &len);
+
+		if (!type || len != 4 || memcmp(type, "cpu", 4) || !fdt_node_is_enabled(fdt, cpu) ||
+		    fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
+			continue;
+		if (!hart_by_id((unsigned long)hartid))
+			return cpu;
+	}
+	return -FDT_ERR_NOTFOUND;
+}
+
+/* Harts beyond MAX_HARTS stay parked: the next stage must not try to start
+ * them, so their cpu nodes say "disabled". */
+static int disable_unserved_harts(struct fdt_rw *rw)
+{
+	int cpu, err;
+
+	while ((cpu = find_unserved_cpu(&rw->fdt)) >= 0)
+		if ((err = fdt_rw_setprop_string(rw, cpu, "status", "disabled")) < 0)
+			return err;
+	return 0;
+}
+
 int fdt_fixup(void *dtb, uint32_t totalsize)
 {
 	struct fdt_rw rw;
@@ -95,5 +127,10 @@ int fdt_fixup(void *dtb, uint32_t totalsize)
 	err = fdt_rw_open(&rw, dtb, (size_t)capacity);
 	if (err < 0)
 		return err;
-	return reserve_firmware(&rw);
+	err = reserve_firmware(&rw);
+	if (err < 0)
+		return err;
+	if (platform.dt_hart_count > hart_count)
+		err = disable_unserved_harts(&rw);
+	return err;
 }

@@ -16,10 +16,13 @@ static bool hsm_cas(struct hart *h, int from, int to)
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* "Executable access to the address" by S-mode: in RAM, outside firmware. */
+/* "Executable access to the address" by S-mode: in RAM, outside firmware,
+ * and a valid instruction address (IALIGN: 2 bytes with C, else 4). */
 bool hsm_entry_addr_ok(unsigned long addr)
 {
-	return platform_smode_range_ok(addr, 2);
+	unsigned long ialign = csr_read(misa) & (1UL << ('C' - 'A')) ? 2 : 4;
+
+	return !(addr & (ialign - 1)) && platform_smode_range_ok(addr, ialign);
 }
 
 long hsm_hart_start(unsigned long hartid, unsigned long addr, unsigned long opaque)
@@ -42,10 +45,11 @@ long hsm_hart_start(unsigned long hartid, unsigned long addr, unsigned long opaq
 
 static void hart_quiesce(struct hart *self)
 {
-	(void)self;
-	/* Nothing of S-mode's may fire while the hart is stopped. */
+	/* Nothing of S-mode's may fire while the hart is stopped, nor its old
+	 * timer deadline after it starts again. */
 	csr_write(mie, MIP_MSIP);
-	csr_clear(mip, MIP_SSIP | MIP_STIP);
+	timer_cancel(self);
+	csr_clear(mip, MIP_SSIP);
 }
 
 void hsm_stopped_loop(struct hart *self)

@@ -98,15 +98,16 @@ static void choose_next_stage(unsigned long info_addr, unsigned long winner)
 		return;
 	}
 	if (!platform_smode_range_ok(info.next_addr, 4)) {
+		/* Then none of the block's next-stage fields are trusted. */
 		next_note = "fw_dynamic next_addr unusable: default address";
 	} else {
 		platform.next_addr = info.next_addr;
 		next_note = "from fw_dynamic info";
+		if (info.next_mode == FW_DYNAMIC_MODE_U)
+			platform.next_mode = PRV_U;
+		else if (info.next_mode != FW_DYNAMIC_MODE_S)
+			next_note = "fw_dynamic next_mode unsupported: S-mode";
 	}
-	if (info.next_mode == FW_DYNAMIC_MODE_U)
-		platform.next_mode = PRV_U;
-	else if (info.next_mode != FW_DYNAMIC_MODE_S)
-		next_note = "fw_dynamic next_mode unsupported: S-mode";
 	if (info.version >= 2 && info.boot_hart != -1UL && hart_by_id(info.boot_hart))
 		platform.next_hartid = info.boot_hart;
 }
@@ -218,8 +219,15 @@ static void hart_setup_csrs(struct hart *self)
 	 * otherwise: a kernel without a PMU driver never writes scounteren,
 	 * and its vDSO reads time from U-mode. */
 	csr_write(scounteren, MCOUNTEREN_CY | MCOUNTEREN_TM | MCOUNTEREN_IR);
+	/* menvcfg: the features S-mode may use.  Every bit is WARL, so
+	 * setting one the hart lacks leaves it 0: Svpbmt, Zicbom flush/clean,
+	 * Zicboz, and the S-mode timer (Sstc). */
 	if (f->menvcfg)
-		csr_write(CSR_MENVCFG, (f->sstc ? MENVCFG_STCE : 0) | csr_read(CSR_MENVCFG));
+		csr_write(CSR_MENVCFG, csr_read(CSR_MENVCFG) | MENVCFG_PBMTE | MENVCFG_CBZE |
+			  MENVCFG_CBCFE | MENVCFG_CBIE_FLUSH | (f->sstc ? MENVCFG_STCE : 0));
+	/* Smstateen: nothing of S-mode's state is hidden from it. */
+	if (f->smstateen)
+		csr_write_guarded(0x30C, -1UL);
 	if (f->sstc)
 		csr_write(CSR_STIMECMP, -1UL);
 	mstatus = csr_read(mstatus) & ~(MSTATUS_FS | MSTATUS_VS | MSTATUS_MPRV | MSTATUS_TVM |
@@ -229,7 +237,9 @@ static void hart_setup_csrs(struct hart *self)
 	if (f->v)
 		mstatus |= MSTATUS_VS_INITIAL;
 	csr_write(mstatus, mstatus);
-	pmp_protect_firmware(f, platform.fw_base, platform.fw_size);
+	if (pmp_protect_firmware(f, platform.fw_base, platform.fw_size) < 0 && f->pmp_count >= 2)
+		panic("cannot protect the firmware region %lx+%lx with PMP\n",
+		      (unsigned long)platform.fw_base, (unsigned long)platform.fw_size);
 	csr_write(mie, MIP_MSIP);
 }
 

@@ -14,6 +14,9 @@
 void ipi_post(struct hart *target, uint32_t events)
 {
 	__atomic_fetch_or(&target->ipi_pending, events, __ATOMIC_RELEASE);
+	/* The event bits must be visible before the device write raises the
+	 * target's MSIP (RVWMO: memory before I/O). */
+	__asm__ __volatile__("fence rw, o" ::: "memory");
 	aclint_mswi_send(target->msip);
 }
 
@@ -22,7 +25,9 @@ void ipi_handle_pending(struct hart *self)
 	uint32_t events;
 
 	aclint_mswi_clear(self->msip);
-	mb();
+	/* Clear MSIP before reading the events (I/O before memory), so an
+	 * event posted in between raises MSIP again. */
+	__asm__ __volatile__("fence o, rw" ::: "memory");
 	events = __atomic_exchange_n(&self->ipi_pending, 0, __ATOMIC_ACQUIRE);
 	if (events & IPI_EVENT_SSIP)
 		csr_set(mip, MIP_SSIP);
@@ -36,9 +41,10 @@ void ipi_wait_and_handle(struct hart *self)
 	unsigned long mip;
 
 	wfi();
-	mip = csr_read(mip);
+	mip = csr_read(mip) & csr_read(mie);
 	if (mip & MIP_MSIP)
 		ipi_handle_pending(self);
+	/* Only a deadline S-mode set (MTIE armed by set_timer) is its timer. */
 	if (mip & MIP_MTIP)
 		timer_handle_mtip(self);
 }

@@ -27,6 +27,17 @@ void timer_set_smode_deadline(struct hart *self, uint64_t stime)
 	csr_set(mie, MIP_MTIP);
 }
 
+/* No S-mode deadline: nothing may fire (boot, HSM stop and start). */
+void timer_cancel(struct hart *self)
+{
+	csr_clear(mie, MIP_MTIP);
+	if (self->mtimecmp)
+		*self->mtimecmp = -1ULL;
+	if (self->feat.sstc)
+		csr_write(CSR_STIMECMP, -1UL);
+	csr_clear(mip, MIP_STIP);
+}
+
 void timer_handle_mtip(struct hart *self)
 {
 	(void)self;

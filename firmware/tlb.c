@@ -19,9 +19,16 @@ static bool range_is_whole(const struct fence_request *r)
 	       r->size > FENCE_PAGE_LIMIT * PAGE_SIZE;
 }
 
+/* Pages covering [start, start + size): counted, not compared against an
+ * end address, which wraps for a range in the top page. */
+static unsigned long range_pages(const struct fence_request *r)
+{
+	return ((r->start & (PAGE_SIZE - 1)) + r->size + PAGE_SIZE - 1) / PAGE_SIZE;
+}
+
 static void sfence_range(const struct fence_request *r, bool asid)
 {
-	unsigned long a;
+	unsigned long a, n;
 
 	if (range_is_whole(r)) {
 		if (asid)
@@ -30,7 +37,7 @@ static void sfence_range(const struct fence_request *r, bool asid)
 			sfence_vma_all();
 		return;
 	}
-	for (a = r->start & ~(PAGE_SIZE - 1); a < r->start + r->size; a += PAGE_SIZE) {
+	for (a = r->start & ~(PAGE_SIZE - 1), n = range_pages(r); n; n--, a += PAGE_SIZE) {
 		if (asid)
 			__asm__ __volatile__("sfence.vma %0, %1" :: "r"(a), "r"(r->id) : "memory");
 		else
@@ -45,7 +52,7 @@ static void sfence_range(const struct fence_request *r, bool asid)
 
 static void hfence_range(const struct fence_request *r, bool gvma, bool with_id)
 {
-	unsigned long a, id = with_id ? r->id : 0;
+	unsigned long a, n, id = with_id ? r->id : 0;
 
 	if (range_is_whole(r)) {
 		if (gvma) {
@@ -61,7 +68,7 @@ static void hfence_range(const struct fence_request *r, bool gvma, bool with_id)
 		}
 		return;
 	}
-	for (a = r->start & ~(PAGE_SIZE - 1); a < r->start + r->size; a += PAGE_SIZE) {
+	for (a = r->start & ~(PAGE_SIZE - 1), n = range_pages(r); n; n--, a += PAGE_SIZE) {
 		/* HFENCE.GVMA takes the guest physical address shifted right by 2. */
 		if (gvma)
 			HFENCE(0x31, a >> 2, id);
@@ -156,7 +163,14 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 	hart_mask_for_each(mask, base, fence_send_one, &s);
 	if (s.local)
 		fence_run_local(req);
-	while (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE))
-		ipi_wait_and_handle(self);
+	if (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE)) {
+		/* Wait for the acks' IPI only: an S-mode interrupt that is
+		 * pending and enabled would make every wfi return at once. */
+		unsigned long mie = csr_swap(mie, MIP_MSIP | (csr_read(mie) & MIP_MTIP));
+
+		while (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE))
+			ipi_wait_and_handle(self);
+		csr_write(mie, mie);
+	}
 	return SBI_SUCCESS;
 }

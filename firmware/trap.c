@@ -17,38 +17,100 @@
 #define HSTATUS_GVA  (1UL << 6)
 #define HSTATUS_SPV  (1UL << 7)
 #define HSTATUS_SPVP (1UL << 8)
+#define CSR_HSTATUS  0x600
+#define CSR_HEDELEG  0x602
+#define CSR_HTVAL    0x643
+#define CSR_HTINST   0x64A
+#define CSR_VSSTATUS 0x200
+#define CSR_VSTVEC   0x205
+#define CSR_VSEPC    0x241
+#define CSR_VSCAUSE  0x242
+#define CSR_VSTVAL   0x243
+
+/* The causes whose tval is an address (GVA applies to them). */
+static bool cause_has_address(unsigned long cause)
+{
+	switch (cause) {
+	case CAUSE_MISALIGNED_FETCH: case CAUSE_FETCH_ACCESS: case CAUSE_BREAKPOINT:
+	case CAUSE_MISALIGNED_LOAD: case CAUSE_LOAD_ACCESS:
+	case CAUSE_MISALIGNED_STORE: case CAUSE_STORE_ACCESS:
+	case CAUSE_FETCH_PAGE_FAULT: case CAUSE_LOAD_PAGE_FAULT: case CAUSE_STORE_PAGE_FAULT:
+	case CAUSE_FETCH_GUEST_PAGE_FAULT: case CAUSE_LOAD_GUEST_PAGE_FAULT:
+	case CAUSE_STORE_GUEST_PAGE_FAULT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* xstatus.SPP/SPIE/SIE as a trap taken into that mode sets them. */
+static unsigned long status_on_trap(unsigned long status, bool from_supervisor)
+{
+	status &= ~(MSTATUS_SPP | MSTATUS_SPIE);
+	if (from_supervisor)
+		status |= MSTATUS_SPP;
+	if (status & MSTATUS_SIE)
+		status |= MSTATUS_SPIE;
+	return status & ~MSTATUS_SIE;
+}
+
+/* From VS/VU with the cause delegated by hedeleg: the guest's own trap. */
+static void redirect_to_vs(struct trap_regs *regs, const struct trap_info *trap,
+			   unsigned long prev)
+{
+	csr_write(CSR_VSEPC, regs->mepc);
+	csr_write(CSR_VSCAUSE, trap->cause);
+	csr_write(CSR_VSTVAL, trap->tval);
+	csr_write(CSR_VSSTATUS, status_on_trap(csr_read(CSR_VSSTATUS), prev == PRV_S));
+	regs->mstatus = (regs->mstatus & ~MSTATUS_MPP) | (PRV_S << MSTATUS_MPP_SHIFT);
+	regs->mepc = csr_read(CSR_VSTVEC) & ~3UL;
+}
+
+/*
+ * hstatus as a trap into HS-mode sets it (privileged spec, H extension,
+ * "Trap entry"): SPV = V at the trap; SPVP and GVA only when V was 1.  The
+ * guest physical address of a guest page fault is not known here, so htval
+ * is 0 ("unknown", which the spec allows).
+ */
+static unsigned long hstatus_on_trap(unsigned long mstatus, unsigned long prev,
+				     const struct trap_info *trap)
+{
+	unsigned long hs = csr_read(CSR_HSTATUS) & ~(HSTATUS_SPV | HSTATUS_GVA);
+
+	if (mstatus & MSTATUS_MPV) {
+		hs &= ~HSTATUS_SPVP;
+		hs |= HSTATUS_SPV | (prev == PRV_S ? HSTATUS_SPVP : 0);
+		if (cause_has_address(trap->cause))
+			hs |= HSTATUS_GVA;
+		csr_write(CSR_HTVAL, 0);
+		csr_write(CSR_HTINST, 0);
+	}
+	return hs;
+}
 
 void trap_redirect(struct trap_regs *regs, const struct trap_info *trap)
 {
 	unsigned long mstatus = regs->mstatus;
 	unsigned long prev = (mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT;
+	bool has_h = hart_self()->feat.h;
 
 	if (prev == PRV_M)
 		panic("trap %lx in M-mode at %lx (tval %lx)\n", trap->cause, regs->mepc, trap->tval);
-#if __riscv_xlen == 64
-	/* From a virtualised context: HS-mode takes it, with hstatus telling
-	 * where it came from (the hypervisor's view of delegation). */
-	if (mstatus & MSTATUS_MPV) {
-		unsigned long hs = csr_read(0x600);
-		hs &= ~(HSTATUS_SPV | HSTATUS_SPVP | HSTATUS_GVA);
-		hs |= HSTATUS_SPV | (prev == PRV_S ? HSTATUS_SPVP : 0);
-		csr_write(0x600, hs);
+	if (has_h && (mstatus & MSTATUS_MPV) && trap->cause < 64 &&
+	    (csr_read(CSR_HEDELEG) & (1UL << trap->cause))) {
+		redirect_to_vs(regs, trap, prev);
+		return;
+	}
+	if (has_h) {
+		csr_write(CSR_HSTATUS, hstatus_on_trap(mstatus, prev, trap));
 		mstatus &= ~(MSTATUS_MPV | MSTATUS_GVA);
 	}
-#endif
 	csr_write(sepc, regs->mepc);
 	csr_write(scause, trap->cause);
 	csr_write(stval, trap->tval);
-	/* sstatus: SPP <- previous privilege, SPIE <- SIE, SIE <- 0. */
-	mstatus &= ~(MSTATUS_SPP | MSTATUS_SPIE);
-	if (prev == PRV_S)
-		mstatus |= MSTATUS_SPP;
-	if (mstatus & MSTATUS_SIE)
-		mstatus |= MSTATUS_SPIE;
-	mstatus &= ~MSTATUS_SIE;
+	mstatus = status_on_trap(mstatus, prev == PRV_S);
 	/* Continue in S-mode at stvec's base (exceptions are never vectored). */
-	mstatus = (mstatus & ~MSTATUS_MPP) | (PRV_S << MSTATUS_MPP_SHIFT);
-	regs->mstatus = mstatus;
+	regs->mstatus = (mstatus & ~MSTATUS_MPP) | (PRV_S << MSTATUS_MPP_SHIFT);
 	regs->mepc = csr_read(stvec) & ~3UL;
 }
 

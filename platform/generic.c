@@ -271,8 +271,14 @@ const char *platform_probe_devices(const struct fdt *fdt)
 		parents[depth] = node;
 		probe_node(fdt, node, parents[depth - 1]);
 	}
-	if (!hart_table[0] || !hart_table[0]->msip)
-		return "no ACLINT MSWI / CLINT for inter-processor interrupts";
+	{
+		unsigned int i;
+
+		/* A hart nobody can interrupt could never be started. */
+		for (i = 0; i < hart_count; i++)
+			if (!hart_table[i]->msip)
+				return "a hart has no ACLINT MSWI / CLINT MSIP register";
+	}
 	if (!platform.mtime)
 		return "no ACLINT MTIMER / CLINT timer";
 	return NULL;

@@ -78,6 +78,48 @@ grep -q '^Harts *: 32:' "$logdir/many-harts.txt" && pass many-harts/serves-32 ||
     fail many-harts/serves-32 "Harts line: $(banner_line many-harts Harts)"
 [ $rc -eq 0 ] && pass many-harts/payload-runs || fail many-harts/payload-runs "QEMU exit status $rc"
 
+# The DTB S-mode receives: stop at the payload's first instruction (gdb),
+# save the blob a1 points at, and read it back with dtc.
+dt_handed_over() {   # dt_handed_over NAME QEMU-ARGS... -> $logdir/NAME.dts
+    local name=$1 port=$((20000 + RANDOM % 20000))
+    shift
+    qemu-system-riscv64 -M virt -m 256M -nographic -bios "$fw" -kernel "$demo" "$@" \
+        -gdb tcp::$port -S </dev/null >"$logdir/$name-qemu.log" 2>&1 &
+    local qpid=$!
+    sleep 1
+    timeout 60 gdb-multiarch -batch -ex "set architecture riscv:rv64" \
+        -ex "target remote :$port" -ex "hbreak *0x80200000" -ex continue \
+        -ex "dump binary memory $logdir/$name.blob \$a1 \$a1+0x40000" -ex kill \
+        >"$logdir/$name-gdb.log" 2>&1
+    kill $qpid 2>/dev/null
+    wait $qpid 2>/dev/null
+    python3 - "$logdir/$name.blob" "$logdir/$name.dtb" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+open(sys.argv[2], 'wb').write(b[:struct.unpack('>I', b[4:8])[0]])
+PY
+    dtc -I dtb -O dts -o "$logdir/$name.dts" "$logdir/$name.dtb" 2>"$logdir/$name-dtc.log"
+}
+
+dt_handed_over dt-fixup -smp 40
+if [ ! -s "$logdir/dt-fixup.dts" ]; then
+    fail dt-fixup/readable "could not capture or decompile the DTB (see $logdir/dt-fixup-*.log)"
+else
+    pass dt-fixup/readable
+    python3 - "$logdir/dt-fixup.dts" <<'PY' && pass dt-fixup/reserved-memory || fail dt-fixup/reserved-memory "no /reserved-memory/mmode_resv0@80000000 with reg 0x80000000+0x80000 and no-map"
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r'reserved-memory \{(.*?)\n\t\};', t, re.S)
+ok = m and re.search(r'mmode_resv0@80000000 \{\s*reg = <0x00 0x80000000 0x00 0x80000>;\s*no-map;', m.group(1))
+sys.exit(0 if ok else 1)
+PY
+    disabled=$(grep -c 'status = "disabled"' "$logdir/dt-fixup.dts")
+    [ "$disabled" -eq 8 ] && pass dt-fixup/unserved-harts-disabled ||
+        fail dt-fixup/unserved-harts-disabled "expected the 8 cpu nodes beyond 32 disabled, found $disabled disabled nodes"
+    grep -q 'virtio_mmio@10008000' "$logdir/dt-fixup.dts" && pass dt-fixup/keeps-qemu-nodes ||
+        fail dt-fixup/keeps-qemu-nodes "QEMU's nodes are missing from the fixed-up tree"
+fi
+
 # A DTB whose structure block is corrupt: a clear error, no crash.  The
 # firmware stops there, so the run ends by timeout.
 qemu-system-riscv64 -M virt -m 256M -smp 2 -machine dumpdtb="$logdir/good.dtb" >/dev/null 2>&1

@@ -71,6 +71,7 @@ struct hart {
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");
+_Static_assert(MAX_HARTS <= 64, "fence_from is a 64-bit mask of hart indexes");
 
 /* Internal HSM state: a starter has claimed a stopped hart and is filling
  * in next_addr; reported as START_PENDING. */

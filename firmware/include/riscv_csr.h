@@ -72,6 +72,10 @@
 #define CAUSE_STORE_GUEST_PAGE_FAULT 23
 
 #define MENVCFG_FIOM  (_UL(1) << 0)
+#define MENVCFG_CBIE_FLUSH (_UL(1) << 4)
+#define MENVCFG_CBCFE (_UL(1) << 6)
+#define MENVCFG_CBZE  (_UL(1) << 7)
+#define MENVCFG_PBMTE (_UL(1) << 62)
 #define MENVCFG_STCE  (_UL(1) << 63)
 
 #define MCOUNTEREN_CY (_UL(1) << 0)

@@ -76,7 +76,8 @@ struct sbiret sbi_ecall_handle(unsigned long a0, unsigned long a1, unsigned long
 {
 	sbi_ext_handler handle = eid_lookup(eid);
 
+	/* Legacy EIDs (0x00-0x0F) must preserve a1, even when unimplemented. */
 	if (!handle)
-		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+		return SBI_RET(SBI_ERR_NOT_SUPPORTED, eid <= 0x0F ? (long)a1 : 0);
 	return handle(a0, a1, a2, a3, a4, a5, fid);
 }

@@ -5,12 +5,13 @@
 #include "riscv_csr.h"
 
 /* RFENCE: whole address space when start and size are both 0 or size is
- * 2^XLEN - 1; otherwise [start, start + size) must not wrap. */
+ * 2^XLEN - 1; otherwise [start, start + size) must lie in the address space
+ * (it may end exactly at its top: the last byte is start + size - 1). */
 static bool range_valid(unsigned long start, unsigned long size)
 {
-	if ((start == 0 && size == 0) || size == (unsigned long)-1)
+	if ((start == 0 && size == 0) || size == (unsigned long)-1 || size == 0)
 		return true;
-	return start + size >= start;
+	return start + (size - 1) >= start;
 }
 
 static bool id_valid(unsigned long id, unsigned int bits)

@@ -36,6 +36,9 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_MASK_BASE] = "OpenSBI 1.1 refuses an invalid hart_mask_base even when hart_mask is 0",
 	[DEV_OPENSBI_START_ADDR] = "OpenSBI 1.1 accepts start/resume addresses outside RAM (it only checks its own regions)",
 	[DEV_OPENSBI_SUSPEND_TYPES] = "OpenSBI 1.1 returns NOT_SUPPORTED for unimplemented platform suspend types",
+	[DEV_OPENSBI_LEGACY_A1] = "OpenSBI 1.1 zeroes a1 on an unimplemented legacy EID (legacy calls preserve every register but a0)",
+	[DEV_OPENSBI_RANGE_CHECK] = "OpenSBI 1.1 accepts remote fence ranges that run past the top of the address space",
+	[DEV_OPENSBI_SUSPEND_WAKES] = "OpenSBI 1.1 ends a retentive suspend on the IPI of a remote fence (allowed: S-mode must expect early returns)",
 };
 
 static char fail_reason[200];

@@ -166,6 +166,24 @@ static void legacy_unimplemented_calls(void)
 		  "legacy set_timer (EID 0x00)");
 }
 
+/* Legacy convention: only a0 is returned; a1 is preserved even by an EID
+ * the firmware does not implement (0x09: no legacy function at all). */
+static void legacy_unimplemented_preserves_a1(void)
+{
+	register unsigned long a0 __asm__("a0") = 0;
+	register unsigned long a1 __asm__("a1") = 0x5678;
+	register unsigned long a7 __asm__("a7") = 0x09;
+
+	unsigned long ret, kept;
+
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a7) : "memory");
+	/* Register variables are only tied to their registers in the asm. */
+	ret = a0;
+	kept = a1;
+	CHECK_ERR((long)ret, SBI_ERR_NOT_SUPPORTED, "legacy EID 0x09");
+	CHECK_EQ(kept, 0x5678, "a1 after legacy EID 0x09");
+}
+
 /* a0/a1 return, every other register preserved (binary encoding). */
 static void registers_preserved(void)
 {
@@ -218,5 +236,7 @@ static const struct target_test tests[] = {
 	{ "unknown_eid", unknown_eid, DEV_NONE },
 	{ "legacy_unimplemented_calls", legacy_unimplemented_calls, DEV_OPENSBI_LEGACY },
 	{ "registers_preserved", registers_preserved, DEV_NONE },
+	{ "legacy_unimplemented_preserves_a1", legacy_unimplemented_preserves_a1,
+	  DEV_OPENSBI_LEGACY_A1 },
 };
 GROUP(base, tests);

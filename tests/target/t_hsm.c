@@ -78,6 +78,13 @@ static void start_addr_outside_ram(void)
 	expect_start_refused(plat.ram_base - 0x1000);
 }
 
+/* An odd address is no instruction address: the hart could only fault. */
+static void start_addr_misaligned(void)
+{
+	expect_start_refused((uintptr_t)__image_start + 1);
+	expect_start_refused((uintptr_t)__image_start + 3);
+}
+
 /* Table "HSM Hart Start Register State": satp = 0, sstatus.SIE = 0,
  * a0 = hartid, a1 = opaque. */
 static void start_register_state(void)
@@ -207,6 +214,7 @@ static const struct target_test tests[] = {
 	{ "start_invalid_hart", start_invalid_hart, DEV_NONE },
 	{ "start_addr_in_firmware", start_addr_in_firmware, DEV_NONE },
 	{ "start_addr_outside_ram", start_addr_outside_ram, DEV_OPENSBI_START_ADDR },
+	{ "start_addr_misaligned", start_addr_misaligned, DEV_OPENSBI_START_ADDR },
 	{ "start_register_state", start_register_state, DEV_NONE },
 	{ "start_already_started", start_already_started, DEV_NONE },
 	{ "secondaries_answer", secondaries_answer, DEV_NONE },

@@ -89,6 +89,43 @@ static void remote_sfence_vma(void)
 	check_secondaries_alive("remote_sfence_vma");
 }
 
+/*
+ * Ranges at the top of the address space: the last byte is start + size - 1,
+ * so a range may end exactly at 2^64 (valid), and a range ending inside the
+ * last page must not make the flush loop wrap around.  Each call must come
+ * back, on this hart and on the others.
+ */
+static void top_of_address_space(void)
+{
+	static const unsigned long top[][2] = {
+		{ -4096UL, 4096 }, { -4096UL, 0xfff }, { -0x3000UL, 0x3000 },
+	};
+	struct fence_target t[4];
+	int i, n;
+	size_t r;
+
+	if (!need_secondaries())
+		return;
+	n = fence_targets(t);
+	for (i = 0; i < n; i++)
+		for (r = 0; r < sizeof(top) / sizeof(top[0]); r++)
+			CHECK_ERR(rfence(SBI_RFENCE_REMOTE_SFENCE_VMA, t[i].mask, t[i].base,
+					 top[r][0], top[r][1], 0).error,
+				  SBI_SUCCESS, "remote_sfence_vma(%s, %#lx, %#lx)", t[i].name,
+				  top[r][0], top[r][1]);
+	check_secondaries_alive("remote_sfence_vma at the top of the address space");
+}
+
+/* RFENCE errors: SBI_ERR_INVALID_ADDRESS when start_addr or size is not
+ * valid; a range running past 2^64 is not an address range. */
+static void range_past_top_invalid(void)
+{
+	CHECK_ERR(rfence(SBI_RFENCE_REMOTE_SFENCE_VMA, 1, current_hart(), -4096UL, 4097, 0).error,
+		  SBI_ERR_INVALID_ADDRESS, "remote_sfence_vma(self, -4096, 4097)");
+	CHECK_ERR(rfence(SBI_RFENCE_REMOTE_SFENCE_VMA_ASID, 1, current_hart(), -2UL, 3, 0).error,
+		  SBI_ERR_INVALID_ADDRESS, "remote_sfence_vma_asid(self, -2, 3)");
+}
+
 static void remote_sfence_vma_asid(void)
 {
 	static const unsigned long asids[] = { 0, 1, 0xFFFF };
@@ -169,6 +206,8 @@ static void hfence(void)
 }
 
 static const struct target_test tests[] = {
+	{ "top_of_address_space", top_of_address_space, DEV_NONE },
+	{ "range_past_top_invalid", range_past_top_invalid, DEV_OPENSBI_RANGE_CHECK },
 	{ "remote_fence_i", remote_fence_i, DEV_NONE },
 	{ "remote_sfence_vma", remote_sfence_vma, DEV_NONE },
 	{ "remote_sfence_vma_asid", remote_sfence_vma_asid, DEV_NONE },

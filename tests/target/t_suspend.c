@@ -232,10 +232,58 @@ static void resume_addr_outside_ram(void)
 			       SBI_ERR_INVALID_ADDRESS);
 }
 
+static volatile unsigned long fence_wake_sip;
+
+/* Suspend with SSIE|STIE enabled and no timer deadline: only the IPI may
+ * wake it. */
+static long suspend_ssie_stie_call(unsigned long arg)
+{
+	struct sbiret r;
+
+	(void)arg;
+	sbi_set_timer(-1ULL);
+	csr_write(sie, SIE_SSIE | SIE_STIE);
+	r = sbi_hart_suspend(SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0);
+	fence_wake_sip = csr_read(sip);
+	csr_write(sie, 0);
+	csr_clear(sip, SIP_SSIP);
+	return r.error;
+}
+
+/*
+ * A remote fence reaches a suspended hart as a firmware-internal IPI: the
+ * hart runs the fence and stays suspended (tracesbi resumes only for an
+ * interrupt S-mode enabled), and no timer interrupt is made up on the way.
+ */
+static void fence_does_not_wake_suspended(void)
+{
+	long h = other_hart(0), last, result;
+
+	if (!need_secondaries())
+		return;
+	hart_post(h, suspend_ssie_stie_call, 0);
+	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_SUSPENDED, 2000000, &last),
+		   "hart %ld status while suspended: %ld", h, last))
+		return;
+	CHECK_ERR(sbi_ecall(SBI_EXT_RFENCE, SBI_RFENCE_REMOTE_SFENCE_VMA, 1UL << h, 0, 0, 0, 0, 0).error,
+		  SBI_SUCCESS,
+		  "remote_sfence_vma to the suspended hart %ld", h);
+	delay_us(2000);
+	CHECK(hart_wait_state(h, SBI_HSM_STATE_SUSPENDED, 0, &last),
+	      "the fence woke hart %ld (status %ld)", h, last);
+	sbi_send_ipi(1, h);
+	if (CHECK(hart_wait(h, 2000000, &result), "IPI did not wake suspended hart %ld", h))
+		CHECK_ERR(result, SBI_SUCCESS, "hart_suspend(retentive) on hart %ld", h);
+	CHECK(!(fence_wake_sip & SIP_STIP), "hart %ld woke with a timer interrupt it never "
+	      "set (sip %lx)", h, fence_wake_sip);
+}
+
 static const struct target_test tests[] = {
 	{ "retentive_on_boot_hart", retentive_on_boot_hart, DEV_NONE },
 	{ "retentive_timer_wakes_secondary", retentive_timer_wakes_secondary, DEV_NONE },
 	{ "retentive_woken_by_ipi", retentive_woken_by_ipi, DEV_NONE },
+	{ "fence_does_not_wake_suspended", fence_does_not_wake_suspended,
+	  DEV_OPENSBI_SUSPEND_WAKES },
 	{ "non_retentive_resumes", non_retentive_resumes, DEV_NONE },
 	{ "reserved_types", reserved_types, DEV_NONE },
 	{ "platform_types_unimplemented", platform_types_unimplemented, DEV_OPENSBI_SUSPEND_TYPES },

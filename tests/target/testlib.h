@@ -35,6 +35,10 @@ enum deviation {
 	DEV_OPENSBI_MASK_BASE,        /* requires a valid base with an empty mask */
 	DEV_OPENSBI_START_ADDR,       /* accepts start addresses outside RAM */
 	DEV_OPENSBI_SUSPEND_TYPES,    /* platform-specific suspend types */
+	DEV_OPENSBI_LEGACY_A1,        /* clobbers a1 on unimplemented legacy EIDs */
+	DEV_OPENSBI_RANGE_CHECK,      /* accepts fence ranges running past 2^64 */
+	DEV_OPENSBI_SUSPEND_WAKES,    /* retentive suspend returns on its own
+	                               * IPIs (a fence), which the spec allows */
 	DEV_COUNT
 };
 
