@@ -354,6 +354,7 @@ struct ntrace_encoder {
 	uint32_t hist;          /* HIST register with stop bit                */
 	uint32_t hist_full;     /* stop bit position value meaning "full"     */
 	uint32_t slow;          /* non-zero: every record takes the slow path */
+	uint32_t plain_jump_mask; /* itypes handled inline as IndirectBranch  */
 	uint8_t active;         /* tracing (between start and stop)           */
 	uint8_t pending;        /* message waiting for the next address       */
 	uint8_t pending_btype;

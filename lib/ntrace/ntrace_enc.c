@@ -6,6 +6,7 @@
  * known at the next ingress port cycle").  The common case, a linear
  * instruction with nothing pending, only adds to I-CNT (ntrace_enc_retire).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "ntrace.h"
@@ -678,23 +679,46 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
  * each instantiation: without trTeContext privilege/context changes need no
  * message, so they are not even compared.
  */
+/* size and itype of a record with one 16-bit load where that is cheap. */
+static inline __attribute__((always_inline)) unsigned
+rec_size_itype(const struct ntrace_retired *r, uint32_t *size)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(offsetof(struct ntrace_retired, itype) ==
+		       offsetof(struct ntrace_retired, size) + 1, "size, itype adjacent");
+	uint16_t w;
+
+	memcpy(&w, &r->size, sizeof(w));
+	*size = w & 0xff;
+	return w >> 8;
+#else
+	*size = r->size;
+	return r->itype;
+#endif
+}
+
 static inline __attribute__((always_inline)) void
 retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n, const bool check_ctx)
 {
 	const struct ntrace_retired *end = rec + n;
 	const uint32_t hist_full = e->hist_full;
+	const uint32_t jump_mask = e->plain_jump_mask;
 	const bool htm = e->htm;
 	/* check = 0 while e->slow: then every record takes the slow path */
 	uint32_t icnt = e->icnt, hist = e->hist, check = e->slow ? 0 : e->icnt_check;
 	uint8_t priv = e->cur_priv;
 	uint64_t context = e->cur_context;
+	bool jump_pending = false;
 
 	for (; rec < end; rec++) {
-		unsigned it = rec->itype;
-		uint32_t next = icnt + ((uint32_t)rec->size >> 1);
+		unsigned it;
+		uint32_t next;
 
 		if (check_ctx && (rec->priv != priv || rec->context != context))
 			goto slow_path;
+again:
+		it = rec_size_itype(rec, &next);
+		next = icnt + (next >> 1);
 		if (__builtin_expect(it == RV_ITYPE_NONE, 1)) {
 			if (__builtin_expect(next < check, 1)) {
 				icnt = next;
@@ -706,8 +730,34 @@ retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n
 				hist = (hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
 			icnt = next;
 			continue;
+		} else if (((jump_mask >> it) & 1) && check && !(rec->flags & NTRACE_REC_SEQ_INFERABLE)) {
+			/* Table 3/4: a plain uninferable jump; its message waits for
+			 * the next record's address (it carries I-CNT, so no
+			 * overflow check is needed here) */
+			icnt = next;
+			e->pending = PEND_INDIRECT;
+			e->pending_btype = NTRACE_BTYPE_INDIRECT;
+			e->pending_tstamp = rec->tstamp;
+			e->slow = 1;
+			check = 0;
+			jump_pending = !check_ctx;
+			continue;
 		}
 slow_path:
+		if (jump_pending) {
+			/* this record's address completes the IndirectBranch[Hist];
+			 * then the record itself is handled as usual */
+			jump_pending = false;
+			e->icnt = icnt;
+			e->hist = hist;
+			e->pending = PEND_NONE;
+			emit_branch(e, false, NTRACE_BTYPE_INDIRECT, rec->addr, e->pending_tstamp);
+			update_slow(e);
+			icnt = e->icnt;
+			hist = e->hist;
+			check = e->slow ? 0 : e->icnt_check;
+			goto again;
+		}
 		e->icnt = icnt;
 		e->hist = hist;
 		slow_record(e, rec);
@@ -838,6 +888,14 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	e->pending_sync = SYNC_NONE;
 	e->sync_reason = NTRACE_SYNC_PERIODIC;
 	e->block_start = NO_ADDR;
+	/* itypes that only mean "IndirectBranch at the next record" (Tables 3, 4) */
+	e->plain_jump_mask = 1u << RV_ITYPE_UNINFERABLE_JUMP | 1u << RV_ITYPE_OTHER_UNINFERABLE_JUMP |
+			     1u << RV_ITYPE_UNINFERABLE_TAIL_CALL | 1u << RV_ITYPE_TRAP_RETURN;
+	if (!cfg->trTeInstEnImplicitReturn)
+		e->plain_jump_mask |= 1u << RV_ITYPE_UNINFERABLE_CALL | 1u << RV_ITYPE_COROUTINE_SWAP |
+				      1u << RV_ITYPE_RETURN;
+	if (cfg->trTeContext)
+		e->plain_jump_mask &= ~(1u << RV_ITYPE_TRAP_RETURN); /* needs Ownership */
 	recompute_icnt_check(e);
 	update_slow(e);
 	return 0;
