@@ -8,7 +8,8 @@
 #   stimecmp itself) or "sbi" (Sstc off, every timer goes through the SBI
 #   TIME extension); with "sbi" the check names start with linux/sbi-timer/.
 # Environment: FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4),
-#   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image), BUILD (build).
+#   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image),
+#   QEMU_EXTRA (more QEMU options, unquoted), BUILD (build).
 #
 # The init program (tests/linux/init.c) prints its own PASS/FAIL lines; they
 # are passed through.  Checks made here on the kernel log:
@@ -36,6 +37,7 @@ QEMU=${QEMU:-qemu-system-riscv64}
 SMP=${SMP:-4}
 TIMEOUT=${TIMEOUT:-60}
 KERNEL=${KERNEL:-$BUILD/linux/Image}
+QEMU_EXTRA=${QEMU_EXTRA:-}
 case "$timer" in
 sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
 sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
@@ -62,7 +64,7 @@ done
 
 echo "INFO: linux: booting $KERNEL under $FW ($SMP harts, -cpu $QEMU_CPU, timeout ${TIMEOUT}s, log $log)"
 start=$(date +%s.%N)
-timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" \
+timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" $QEMU_EXTRA \
     -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
     </dev/null >"$raw_log" 2>&1
 qemu_rc=$?

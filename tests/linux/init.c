@@ -570,6 +570,13 @@ static void check_cpu_hotplug(int cpus)
             continue;
         }
         after_off = sysfs_online_cpus(online, sizeof(online));
+        /*
+         * Linux 6.1 lets the dying CPU report its death before it calls
+         * HART_STOP and does not wait for STOPPED before HART_START, which
+         * the firmware then rightly refuses (SBI HSM: start needs STOPPED).
+         * Give the hart time to finish stopping.
+         */
+        usleep(100 * 1000);
         if (!write_sysfs(path, "1")) {
             fail(name, "onlining again: %s", strerror(errno));
             continue;
