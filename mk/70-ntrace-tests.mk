@@ -9,7 +9,7 @@
 
 NT_DIR      := tests/ntrace
 NT_BUILD    := $(BUILD)/ntrace
-NT_PROGS    := sort crc32 recurse interp strings matmul lists traps timer
+NT_PROGS    := sort crc32 recurse interp strings matmul lists traps timer irqstorm
 NT_XLENS    := rv64 rv32
 NT_COMMON   := $(NT_DIR)/common/crt0.S $(NT_DIR)/common/rt.c
 NT_LDSCRIPT := $(NT_DIR)/common/link.ld
@@ -60,14 +60,15 @@ test-ntrace: $(NT_ELFS) $(NTRACE_TOOL_BIN)
 
 # ---- Fuzzing ----------------------------------------------------------------
 # libFuzzer targets: the N-Trace decoder (fixed program image: the corpus
-# program "interp"), the message parser (the dump path) and, when another
-# fragment provides tests/fuzz/fuzz_fdt.c, the devicetree reader.
+# program "interp"), the message parser (the dump path), the encode/decode
+# round trip of generated executions and, when another fragment provides
+# tests/fuzz/fuzz_fdt.c, the devicetree reader.  FUZZ_TIME seconds each.
 
 FUZZ_CC     ?= clang
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR    := $(BUILD)/fuzz
-FUZZ_TIME   ?= 20
+FUZZ_TIME   ?= 18
 FUZZ_NTRACE_INC  := -Ilib/ntrace -Ilib/rvinsn -I$(FUZZ_DIR)
 FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(wildcard lib/ntrace/*.h lib/rvinsn/*.h)
 
@@ -86,10 +87,19 @@ $(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DE
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(RVINSN_SRCS) $(NTRACE_SRCS) -lelf
 
+# Encode → decode of executions generated from the input (tool core + library).
+$(FUZZ_DIR)/fuzz_ntrace_roundtrip: tests/fuzz/fuzz_ntrace_roundtrip.c $(FUZZ_DIR)/fuzz_image.h \
+		$(FUZZ_NTRACE_DEPS) $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
+		$(NTRACE_TOOL_CORE_SRCS) $(RVINSN_SRCS) $(NTRACE_SRCS) -lelf
+
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
 FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \
-             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:512
-FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser
+             $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:512 \
+             $(FUZZ_DIR)/fuzz_ntrace_roundtrip::1024
+FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser \
+             $(FUZZ_DIR)/fuzz_ntrace_roundtrip
 
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
 $(FUZZ_DIR)/fuzz_fdt: tests/fuzz/fuzz_fdt.c $(FDT_SRCS) $(FDT_HEADERS)
