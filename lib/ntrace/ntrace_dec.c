@@ -318,7 +318,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			last_is_branch = true;
 			break;
 		case RV_INSN_JUMP:
-			if (d->cfg.all_jumps && htm) {
+			if (d->cfg.all_jumps && htm && !(last && end == END_ADDR && !hist_pending(d))) {
 				err = take_branch_bit(d, &taken);
 				if (err)
 					goto out;
@@ -329,7 +329,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			last_is_branch = d->cfg.all_jumps;
 			break;
 		case RV_INSN_TABLE_JUMP:
-			if (d->cfg.all_jumps && htm) {
+			if (d->cfg.all_jumps && htm && !(last && end == END_ADDR && !hist_pending(d))) {
 				err = take_branch_bit(d, &taken);
 				if (err)
 					goto out;

@@ -531,6 +531,51 @@ static void implicit_return(struct ntrace_encoder *e, const struct ntrace_retire
 	}
 }
 
+/*
+ * A branch or jump retired and then a trap was taken (itype 1/2 with
+ * retired_itype): keep its HIST bit and call-stack effect; its target does
+ * not matter because the trap message's address comes next.
+ */
+static void retired_before_trap(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	unsigned it = r->retired_itype;
+	bool implicit = e->cfg.trTeInstEnImplicitReturn;
+	bool all = e->cfg.trTeInstEnAllJumps;
+	uint64_t dummy;
+
+	if (it == RV_ITYPE_RESERVED7)
+		it = all ? RV_ITYPE_TAKEN_BRANCH : RV_ITYPE_NONE;
+	switch (it) {
+	case RV_ITYPE_NOT_TAKEN_BRANCH:
+	case RV_ITYPE_TAKEN_BRANCH:
+		if (e->htm)
+			add_hist_bit(e, it == RV_ITYPE_TAKEN_BRANCH, r->tstamp);
+		break;
+	case RV_ITYPE_INFERABLE_CALL:
+	case RV_ITYPE_UNINFERABLE_CALL:
+		if (implicit)
+			stack_push(e, r->addr + r->size);
+		if (it == RV_ITYPE_INFERABLE_CALL && all && e->htm)
+			add_hist_bit(e, 1, r->tstamp);
+		break;
+	case RV_ITYPE_INFERABLE_TAIL_CALL:
+	case RV_ITYPE_OTHER_INFERABLE_JUMP:
+		if (all && e->htm)
+			add_hist_bit(e, 1, r->tstamp);
+		break;
+	case RV_ITYPE_COROUTINE_SWAP:
+	case RV_ITYPE_RETURN:
+		if (implicit) {
+			stack_pop(e, &dummy);
+			if (it == RV_ITYPE_COROUTINE_SWAP)
+				stack_push(e, r->addr + r->size);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 /* Tables 3 and 4: what each itype does besides adding to I-CNT. */
 static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired *r, bool in_block)
 {
@@ -547,6 +592,8 @@ static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired 
 		break;
 	case RV_ITYPE_EXCEPTION:
 	case RV_ITYPE_INTERRUPT:
+		if (r->size && r->retired_itype)
+			retired_before_trap(e, r);
 		set_pending(e, PEND_INDIRECT,
 			    e->cfg.btype_trap_as_1 ? NTRACE_BTYPE_TRAP
 			    : it == RV_ITYPE_EXCEPTION ? NTRACE_BTYPE_EXCEPTION : NTRACE_BTYPE_INTERRUPT,

@@ -224,6 +224,7 @@ struct run_opts {
 	bool wild_returns;    /* some returns go elsewhere (modes 2/3 only) */
 	unsigned int_permille; /* interrupt probability per instruction       */
 	unsigned exc_permille; /* exception (not retired) probability         */
+	unsigned int_after_permille; /* interrupt right after a retired insn  */
 	bool context_changes;
 };
 
@@ -244,8 +245,9 @@ static inline void run_free(struct run *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static inline void run_add(struct run *x, uint64_t pc, unsigned size, unsigned itype, unsigned priv,
-			   uint64_t ctx, unsigned flags, struct rng *r)
+static inline void run_add_retired(struct run *x, uint64_t pc, unsigned size, unsigned itype,
+				   unsigned priv, uint64_t ctx, unsigned flags, unsigned retired_itype,
+				   struct rng *r)
 {
 	if (x->nrec == x->cap) {
 		x->cap = x->cap ? x->cap * 2 : 1024;
@@ -255,9 +257,15 @@ static inline void run_add(struct run *x, uint64_t pc, unsigned size, unsigned i
 	x->tstamp += 1 + rng_below(r, 3);
 	x->rec[x->nrec++] = (struct ntrace_retired){ .addr = pc, .size = (uint8_t)size,
 		.itype = (uint8_t)itype, .priv = (uint8_t)priv, .context = ctx, .flags = (uint8_t)flags,
-		.tstamp = x->tstamp };
+		.tstamp = x->tstamp, .retired_itype = (uint8_t)retired_itype };
 	if (size)
 		x->expect[x->nexpect++] = pc;
+}
+
+static inline void run_add(struct run *x, uint64_t pc, unsigned size, unsigned itype, unsigned priv,
+			   uint64_t ctx, unsigned flags, struct rng *r)
+{
+	run_add_retired(x, pc, size, itype, priv, ctx, flags, 0, r);
 }
 
 /* Execute about `steps` records starting at the first function. */
@@ -355,6 +363,18 @@ static inline void run_program(const struct program *p, const struct run_opts *o
 			break;
 		default:
 			break;
+		}
+		if ((!in_handler || in.kind == RV_INSN_TRAP_RETURN) && in.kind != RV_INSN_TRAP &&
+		    rng_below(r, 1000) < o->int_after_permille) {
+			/* retired, then interrupted before the next instruction */
+			run_add_retired(x, pc, in.size, RV_ITYPE_INTERRUPT, priv, ctx, 0, itype, r);
+			x->ntraps++;
+			epc = rv_xlen_mask(next, p->xlen);
+			pc = p->handler;
+			in_handler = true;
+			priv = NTRACE_PRV_M;
+			prev_valid = false;
+			continue;
 		}
 		run_add(x, pc, in.size, itype, priv, ctx, flags, r);
 		if (in.kind == RV_INSN_TRAP)

@@ -123,7 +123,7 @@ static void roundtrip_combo(unsigned i, size_t steps)
 	make_configs(&c, &ec, &dc, &prog);
 	ro = (struct run_opts){ .itype4 = c.implicit != 0, .all_jumps = c.all_jumps,
 				.wild_returns = c.implicit >= 2, .int_permille = 8, .exc_permille = 4,
-				.context_changes = c.context };
+				.int_after_permille = 6, .context_changes = c.context };
 	run_program(&prog, &ro, &r, steps, &x);
 	encode_run(&ec, &x, &b);
 	int errors = decode_stream(&dc, &prog.img, b.data, b.len, &o);
