@@ -277,7 +277,8 @@ struct ntrace_retired {
 };
 
 /*
- * Byte sink: receives the encoded stream in chunks.  Returns 0 on success,
+ * Byte sink: receives the encoded stream in chunks (write may be NULL: bytes
+ * are then only counted in the statistics).  Returns 0 on success,
  * non-zero when the bytes could not be taken (the encoder then counts the
  * bytes as lost and reports a queue overrun: Error + SYNC=7, 7.4).
  */
