@@ -751,6 +751,8 @@ retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n
 	const uint32_t hist_full = e->hist_full;
 	const uint32_t jump_mask = e->plain_jump_mask;
 	const bool htm = e->htm;
+	/* 9.2 calls and returns inline unless all-jumps makes calls branches */
+	const bool fast_calls = e->cfg.trTeInstEnImplicitReturn && !e->cfg.trTeInstEnAllJumps;
 	/* check = 0 while e->slow: then every record takes the slow path */
 	uint32_t icnt = e->icnt, hist = e->hist, check = e->slow ? 0 : e->icnt_check;
 	uint8_t priv = e->cur_priv;
@@ -777,6 +779,30 @@ again:
 				hist = (hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
 			icnt = next;
 			continue;
+		} else if (it == RV_ITYPE_INFERABLE_CALL && fast_calls && next < check &&
+			   !(rec->flags & NTRACE_REC_SEQ_INFERABLE)) {
+			stack_push(e, rec->addr + ((uint32_t)rec->size)); /* 9.2 */
+			icnt = next;
+			continue;
+		} else if (it == RV_ITYPE_RETURN && fast_calls && next < check &&
+			   !(rec->flags & NTRACE_REC_SEQ_INFERABLE)) {
+			uint64_t expected;
+
+			icnt = next;
+			if (!stack_pop(e, &expected)) {
+				e->pending = PEND_INDIRECT; /* nothing to infer it from */
+			} else if (e->cfg.trTeInstImplicitReturnMode == NTRACE_IMPLICIT_RETURN_COUNT) {
+				continue;
+			} else {
+				e->pending = PEND_RETURN_CHECK; /* compared with the next address */
+				e->pending_return_addr = expected;
+			}
+			e->pending_btype = NTRACE_BTYPE_INDIRECT;
+			e->pending_tstamp = rec->tstamp;
+			e->slow = 1;
+			check = 0;
+			jump_pending = !check_ctx;
+			continue;
 		} else if (((jump_mask >> it) & 1) && check && !(rec->flags & NTRACE_REC_SEQ_INFERABLE)) {
 			/* Table 3/4: a plain uninferable jump; its message waits for
 			 * the next record's address (it carries I-CNT, so no
@@ -797,8 +823,9 @@ slow_path:
 			jump_pending = false;
 			e->icnt = icnt;
 			e->hist = hist;
+			if (e->pending != PEND_RETURN_CHECK || !return_matches(e, e->pending_return_addr, rec->addr))
+				emit_branch(e, false, NTRACE_BTYPE_INDIRECT, rec->addr, e->pending_tstamp);
 			e->pending = PEND_NONE;
-			emit_branch(e, false, NTRACE_BTYPE_INDIRECT, rec->addr, e->pending_tstamp);
 			update_slow(e);
 			icnt = e->icnt;
 			hist = e->hist;
