@@ -79,7 +79,7 @@ kmake() {
 # 2. Init program and the initramfs list (gen_init_cpio format, see
 #    Documentation/filesystems/ramfs-rootfs-initramfs.rst).
 mkdir -p "$initramfs_dir"
-${CROSS_LINUX}gcc -static -O2 -Wall -Wextra -Werror -pthread \
+${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror -pthread \
     -o "$initramfs_dir/init" "$INIT_SRC"
 cat >"$initramfs_dir/list.new" <<EOF
 dir /dev 0755 0 0

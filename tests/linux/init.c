@@ -217,6 +217,31 @@ static void *run_pinned(void *arg)
     return NULL;
 }
 
+/* The workload's result computed by the main thread, once. */
+static uint64_t workload_reference(void)
+{
+    static uint64_t reference;
+
+    if (!reference)
+        reference = spin_workload(2000000);
+    return reference;
+}
+
+/* "" when the thread ran its whole workload on its CPU, else why not. */
+static const char *pinned_thread_problem(const struct pinned_thread *t, char *why, size_t size)
+{
+    if (t->affinity_error)
+        snprintf(why, size, "sched_setaffinity: %s", strerror(t->affinity_error));
+    else if (t->cpu_at_start != t->cpu || t->cpu_at_end != t->cpu)
+        snprintf(why, size, "ran on CPU %d then %d", t->cpu_at_start, t->cpu_at_end);
+    else if (t->result != workload_reference())
+        snprintf(why, size, "workload result 0x%llx differs from the main thread's 0x%llx",
+                 (unsigned long long)t->result, (unsigned long long)workload_reference());
+    else
+        return "";
+    return why;
+}
+
 /* Runs the workload in a thread pinned to `cpu`; "" if it ran there, else why not. */
 static const char *run_thread_on(int cpu, char *why, size_t size)
 {
@@ -225,44 +250,33 @@ static const char *run_thread_on(int cpu, char *why, size_t size)
     if (pthread_create(&t.thread, NULL, run_pinned, &t) != 0)
         return "pthread_create failed";
     pthread_join(t.thread, NULL);
-    if (t.affinity_error)
-        snprintf(why, size, "sched_setaffinity: %s", strerror(t.affinity_error));
-    else if (t.cpu_at_start != cpu || t.cpu_at_end != cpu)
-        snprintf(why, size, "ran on CPU %d then %d", t.cpu_at_start, t.cpu_at_end);
-    else
-        return "";
-    return why;
+    return pinned_thread_problem(&t, why, size);
 }
 
+/* One thread per CPU, all running at the same time. */
 static void check_thread_per_cpu(int cpus)
 {
     struct pinned_thread threads[MAX_CPUS];
-    uint64_t reference = spin_workload(2000000);
-    char name[64];
+    bool created[MAX_CPUS];
+    char name[64], why[128];
 
+    workload_reference();
     if (cpus > MAX_CPUS)
         cpus = MAX_CPUS;
     for (int cpu = 0; cpu < cpus; cpu++) {
         threads[cpu] = (struct pinned_thread){ .cpu = cpu, .cpu_at_start = -1, .cpu_at_end = -1 };
-        if (pthread_create(&threads[cpu].thread, NULL, run_pinned, &threads[cpu]) != 0)
-            threads[cpu].affinity_error = -1;
+        created[cpu] = pthread_create(&threads[cpu].thread, NULL, run_pinned, &threads[cpu]) == 0;
     }
     for (int cpu = 0; cpu < cpus; cpu++) {
-        struct pinned_thread *t = &threads[cpu];
+        const char *problem = "pthread_create failed";
 
         snprintf(name, sizeof(name), "thread-runs-on-cpu%d", cpu);
-        if (t->affinity_error == -1) {
-            fail(name, "pthread_create failed");
-            continue;
+        if (created[cpu]) {
+            pthread_join(threads[cpu].thread, NULL);
+            problem = pinned_thread_problem(&threads[cpu], why, sizeof(why));
         }
-        pthread_join(t->thread, NULL);
-        if (t->affinity_error)
-            fail(name, "sched_setaffinity: %s", strerror(t->affinity_error));
-        else if (t->cpu_at_start != cpu || t->cpu_at_end != cpu)
-            fail(name, "ran on CPU %d then %d", t->cpu_at_start, t->cpu_at_end);
-        else if (t->result != reference)
-            fail(name, "workload result 0x%llx differs from CPU-0 result 0x%llx",
-                 (unsigned long long)t->result, (unsigned long long)reference);
+        if (*problem)
+            fail(name, "%s", problem);
         else
             pass(name);
     }
