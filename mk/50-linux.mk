@@ -1,7 +1,7 @@
 # Real-client boot tests: a minimal Linux 6.1 (built from Debian's
 # linux-source-6.1, cached under $(BUILD)/linux) and Debian's S-mode U-Boot,
 # booted on 4 harts under tracesbi, or under any firmware given as FW=...
-# (e.g. `make test-linux FW=$(OPENSBI_FW)`).
+# (e.g. `make test-linux FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf`).
 # test-linux-opensbi / test-uboot-opensbi run the same checks under Debian's
 # OpenSBI: when those pass and the tracesbi suites fail, the firmware is at
 # fault, not the harness.
@@ -13,11 +13,16 @@ BOOT_TEST_FW_DEP := $(filter $(BUILD)/tracesbi.elf,$(BOOT_TEST_FW))
 
 TEST_SUITES += linux linux-opensbi uboot uboot-opensbi
 
-.PHONY: linux-kernel test-linux test-linux-opensbi test-uboot test-uboot-opensbi
+.PHONY: linux-kernel clean-linux test-linux test-linux-opensbi test-uboot test-uboot-opensbi
 
 # The script decides from checksums whether anything needs rebuilding.
 linux-kernel:
-	@BUILD=$(BUILD) scripts/build-linux.sh
+	@BUILD=$(BUILD) scripts/build-linux.sh || \
+	    { echo "FAIL: linux/kernel-build: scripts/build-linux.sh failed (logs in $(BUILD)/linux)"; exit 1; }
+
+# Drops the kernel cache (sources, objects, Image); `make clean` keeps it.
+clean-linux:
+	rm -rf $(BUILD)/linux
 
 # Two boots: the kernel's timer through Sstc, then through SBI TIME.
 test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
