@@ -246,13 +246,12 @@ static inline uint64_t ntrace_field_to_addr(uint64_t field, unsigned xlen)
  *         rv_insn_itype().  1/2 mean a trap is taken after this record (after
  *         the instruction retired when size != 0, instead of it when 0).
  *         When the instruction that retired before the trap (size != 0) is
- *         itself a branch or jump, put its own itype in `retired_itype`, so
- *         its HIST bit and call-stack effect (9.2) are kept; its target is
- *         not needed (the trap address follows).  Equivalently, report it
- *         as a record with its own itype followed by a size-0 trap record
- *         at its target.  retired_itype = 0 means a plain instruction (the
- *         decoder then tolerates a missing HIST bit for a final branch, but
- *         a call or return would upset the implicit-return stack).
+ *         itself a branch or jump, its own itype may be given in
+ *         `retired_itype` (its HIST bit is then sent; 0 = not given, the
+ *         decoder tolerates the missing bit).  Equivalently, report it as a
+ *         record with its own itype followed by a size-0 trap record at its
+ *         target.  Every trap empties the implicit-return stack on both
+ *         sides (README: "Traps and the call stack").
  *         The next record's address is the trap handler / jump target /
  *         return address: the encoder defers every address-carrying message
  *         to the next record (Table 3: "An address emitted is known at the
@@ -273,7 +272,7 @@ struct ntrace_retired {
 	uint8_t itype;
 	uint8_t priv;
 	uint8_t flags;
-	uint8_t retired_itype; /* itype 1/2 with size != 0: the instruction's own */
+	uint8_t retired_itype; /* itype 1/2, size != 0: the instruction's own (opt.) */
 };
 
 /*

@@ -392,8 +392,11 @@ static bool sync_resets_state(unsigned sync)
 	       sync != NTRACE_SYNC_TRACE_EVENT;
 }
 
+/* A trap: the encoder starts it with an empty call stack (the instruction
+ * before it may or may not have been counted, see the encoder). */
 static void trap_event(struct ntrace_decoder *d, const struct ntrace_msg *m, unsigned btype)
 {
+	d->stack_count = d->stack_top = 0;
 	struct ntrace_event ev = { .kind = NTRACE_EV_TRAP, .btype = (uint8_t)btype, .addr = d->pc,
 				   .priv = d->priv, .context = d->context };
 

@@ -211,6 +211,7 @@ static bool stack_pop(struct ntrace_encoder *e, uint64_t *v)
 	return true;
 }
 
+
 /* I-CNT was transmitted (or reset): 8.4.3. */
 static void reset_icnt(struct ntrace_encoder *e)
 {
@@ -533,46 +534,32 @@ static void implicit_return(struct ntrace_encoder *e, const struct ntrace_retire
 
 /*
  * A branch or jump retired and then a trap was taken (itype 1/2 with
- * retired_itype): keep its HIST bit and call-stack effect; its target does
- * not matter because the trap message's address comes next.
+ * retired_itype): keep its HIST bit; its target does not matter because the
+ * trap message's address comes next, and the call stack is cleared at the
+ * trap.
  */
 static void retired_before_trap(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	unsigned it = r->retired_itype;
-	bool implicit = e->cfg.trTeInstEnImplicitReturn;
 	bool all = e->cfg.trTeInstEnAllJumps;
-	uint64_t dummy;
 
 	if (it == RV_ITYPE_RESERVED7)
 		it = all ? RV_ITYPE_TAKEN_BRANCH : RV_ITYPE_NONE;
+	if (!e->htm)
+		return; /* BTM: the trap message ends the block either way */
 	switch (it) {
 	case RV_ITYPE_NOT_TAKEN_BRANCH:
 	case RV_ITYPE_TAKEN_BRANCH:
-		if (e->htm)
-			add_hist_bit(e, it == RV_ITYPE_TAKEN_BRANCH, r->tstamp);
+		add_hist_bit(e, it == RV_ITYPE_TAKEN_BRANCH, r->tstamp);
 		break;
 	case RV_ITYPE_INFERABLE_CALL:
-	case RV_ITYPE_UNINFERABLE_CALL:
-		if (implicit)
-			stack_push(e, r->addr + r->size);
-		if (it == RV_ITYPE_INFERABLE_CALL && all && e->htm)
-			add_hist_bit(e, 1, r->tstamp);
-		break;
 	case RV_ITYPE_INFERABLE_TAIL_CALL:
 	case RV_ITYPE_OTHER_INFERABLE_JUMP:
-		if (all && e->htm)
+		if (all)
 			add_hist_bit(e, 1, r->tstamp);
 		break;
-	case RV_ITYPE_COROUTINE_SWAP:
-	case RV_ITYPE_RETURN:
-		if (implicit) {
-			stack_pop(e, &dummy);
-			if (it == RV_ITYPE_COROUTINE_SWAP)
-				stack_push(e, r->addr + r->size);
-		}
-		break;
 	default:
-		break;
+		break; /* the call stack is cleared at the trap anyway */
 	}
 }
 
@@ -594,6 +581,11 @@ static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired 
 	case RV_ITYPE_INTERRUPT:
 		if (r->size && r->retired_itype)
 			retired_before_trap(e, r);
+		/* The instruction before a trap may be described by its own record
+		 * or by the trap record, and a decoder cannot tell whether its
+		 * call-stack effect was counted: both sides start the trap with an
+		 * empty call stack (9.2 allows any depth; README). */
+		stack_reset(e);
 		set_pending(e, PEND_INDIRECT,
 			    e->cfg.btype_trap_as_1 ? NTRACE_BTYPE_TRAP
 			    : it == RV_ITYPE_EXCEPTION ? NTRACE_BTYPE_EXCEPTION : NTRACE_BTYPE_INTERRUPT,
@@ -667,6 +659,7 @@ static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 /* Drop everything that describes instructions already retired. */
 static void drop_state(struct ntrace_encoder *e)
 {
+
 	e->pending = PEND_NONE;
 	e->held_count = 0;
 	e->repeat_count = 0;

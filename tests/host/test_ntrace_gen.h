@@ -366,8 +366,10 @@ static inline void run_program(const struct program *p, const struct run_opts *o
 		}
 		if ((!in_handler || in.kind == RV_INSN_TRAP_RETURN) && in.kind != RV_INSN_TRAP &&
 		    rng_below(r, 1000) < o->int_after_permille) {
-			/* retired, then interrupted before the next instruction */
-			run_add_retired(x, pc, in.size, RV_ITYPE_INTERRUPT, priv, ctx, 0, itype, r);
+			/* retired, then interrupted before the next instruction; the
+			 * record may or may not say what the instruction was */
+			run_add_retired(x, pc, in.size, RV_ITYPE_INTERRUPT, priv, ctx, 0,
+					rng_below(r, 2) ? itype : 0, r);
 			x->ntraps++;
 			epc = rv_xlen_mask(next, p->xlen);
 			pc = p->handler;
