@@ -24,11 +24,15 @@ static inline unsigned int eid_hash(unsigned long eid)
 
 static void eid_insert(unsigned long eid, sbi_ext_handler handle)
 {
-	unsigned int i = eid_hash(eid);
+	unsigned int i = eid_hash(eid), n;
 
-	while (eid_table[i].handle)
-		i = (i + 1) & (EID_SLOTS - 1);
-	eid_table[i] = (struct eid_slot){ eid, handle };
+	for (n = 0; n < EID_SLOTS; n++, i = (i + 1) & (EID_SLOTS - 1)) {
+		if (!eid_table[i].handle) {
+			eid_table[i] = (struct eid_slot){ eid, handle };
+			return;
+		}
+	}
+	panic("EID table full: raise EID_SLOTS\n");
 }
 
 void sbi_ecall_init(void)
@@ -48,9 +52,9 @@ void sbi_ecall_init(void)
 
 static sbi_ext_handler eid_lookup(unsigned long eid)
 {
-	unsigned int i = eid_hash(eid);
+	unsigned int i = eid_hash(eid), n;
 
-	for (; eid_table[i].handle; i = (i + 1) & (EID_SLOTS - 1))
+	for (n = 0; n < EID_SLOTS && eid_table[i].handle; n++, i = (i + 1) & (EID_SLOTS - 1))
 		if (eid_table[i].eid == eid)
 			return eid_table[i].handle;
 	return NULL;
