@@ -699,6 +699,36 @@ static void test_9_2_call_stack_depth_limits_inferred_returns(void **state)
 	assert_int_equal(field(1, NTRACE_FLD_ICNT), 8);
 }
 
+/* Every trap starts with an empty call stack (README "Traps and the call
+ * stack"): the return after the handler is reported explicitly. */
+static void test_9_2_call_stack_is_emptied_at_traps(void **state)
+{
+	struct ntrace_enc_config c = base_config(NTRACE_INST_MODE_BTM);
+	struct dec_out o;
+
+	(void)state;
+	c.trTeInstEnImplicitReturn = true;
+	c.trTeInstImplicitReturnMode = NTRACE_IMPLICIT_RETURN_FULL;
+	image_calls();
+	img_put(&IMG, 0x2300, rv_enc_mret());
+	begin(&c, NTRACE_SYNC_DEBUG_EXIT);
+	rec(0x2000, 4, RV_ITYPE_INFERABLE_CALL);
+	rec(0x2100, 0, RV_ITYPE_INTERRUPT);
+	rec(0x2300, 4, RV_ITYPE_TRAP_RETURN);
+	rec(0x2100, 4, 0);
+	rec(0x2104, 4, RV_ITYPE_RETURN); /* would be inferable without the trap */
+	rec(0x2004, 4, 0);
+	finish(NTRACE_EVCODE_DEBUG_ENTRY, 0x2008, 0);
+	expect_tcode(1, NTRACE_TCODE_INDIRECT_BRANCH); /* interrupt */
+	assert_int_equal(field(1, NTRACE_FLD_BTYPE), NTRACE_BTYPE_INTERRUPT);
+	expect_tcode(2, NTRACE_TCODE_INDIRECT_BRANCH); /* mret */
+	expect_tcode(3, NTRACE_TCODE_INDIRECT_BRANCH); /* the return, explicit */
+	assert_int_equal(field(3, NTRACE_FLD_ICNT), 4);
+	decode_session(&o, &c);
+	expect_addrs(&o, (const uint64_t[]){ 0x2000, 0x2300, 0x2100, 0x2104, 0x2004 }, 5);
+	out_free(&o);
+}
+
 /* ------------------------------------------------------------ Table 26 */
 
 static void test_table26_back_to_back_exceptions_have_icnt_0(void **state)
@@ -1221,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_9_2_implicit_return_mode_3_mismatch_is_reported),
 		cmocka_unit_test(test_9_2_implicit_return_mode_1_counts_without_comparing),
 		cmocka_unit_test(test_9_2_call_stack_depth_limits_inferred_returns),
+		cmocka_unit_test(test_9_2_call_stack_is_emptied_at_traps),
 		cmocka_unit_test(test_table26_back_to_back_exceptions_have_icnt_0),
 		cmocka_unit_test(test_table26_back_to_back_returns_second_has_icnt_of_one_return),
 		cmocka_unit_test(test_table3_branch_reported_as_interrupt_decodes),
