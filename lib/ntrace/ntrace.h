@@ -461,7 +461,7 @@ enum ntrace_event_kind {
 	NTRACE_EV_STOP,       /* ProgTraceCorrelation: evcode; addr = next PC  */
 	NTRACE_EV_OVERFLOW,   /* Error message: etype, ecode                   */
 	NTRACE_EV_ERROR,      /* decoding error: error, offset; then unsynced  */
-	NTRACE_EV_IGNORED,    /* vendor-defined or reserved TCODE skipped      */
+	NTRACE_EV_IGNORED,    /* vendor-defined TCODE skipped (reserved: ERROR) */
 };
 
 struct ntrace_event {
