@@ -68,7 +68,7 @@ FUZZ_CC     ?= clang
 FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR    := $(BUILD)/fuzz
-FUZZ_TIME   ?= 18
+FUZZ_TIME   ?= 15
 FUZZ_NTRACE_INC  := -Ilib/ntrace -Ilib/rvinsn -I$(FUZZ_DIR)
 FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(wildcard lib/ntrace/*.h lib/rvinsn/*.h)
 
