@@ -1,4 +1,8 @@
 /* Start-up and trap entry shared by the N-Trace corpus programs (RV32/RV64). */
+
+/* A fixed name for the symbol table: otherwise the assembler records the
+ * name of its temporary object file and every build differs. */
+    .file "crt0.S"
 #if __riscv_xlen == 64
 #define REG_S sd
 #define REG_L ld
