@@ -71,7 +71,10 @@ static const unsigned long ranges[][2] = {
 	{ 0, 0 }, { 0, (unsigned long)-1 }, { 0x80200000, 0x1000 }, { 0x10000, 0x40000 },
 };
 
-static void remote_sfence_vma(void)
+/* remote_sfence_vma of each range to every kind of target succeeds, and
+ * every secondary still answers afterwards. */
+static void sfence_ranges_succeed(const unsigned long (*list)[2], size_t count,
+				  const char *what)
 {
 	struct fence_target t[4];
 	int i, n;
@@ -81,12 +84,17 @@ static void remote_sfence_vma(void)
 		return;
 	n = fence_targets(t);
 	for (i = 0; i < n; i++)
-		for (r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
+		for (r = 0; r < count; r++)
 			CHECK_ERR(rfence(SBI_RFENCE_REMOTE_SFENCE_VMA, t[i].mask, t[i].base,
-					 ranges[r][0], ranges[r][1], 0).error,
+					 list[r][0], list[r][1], 0).error,
 				  SBI_SUCCESS, "remote_sfence_vma(%s, %#lx, %#lx)", t[i].name,
-				  ranges[r][0], ranges[r][1]);
-	check_secondaries_alive("remote_sfence_vma");
+				  list[r][0], list[r][1]);
+	check_secondaries_alive(what);
+}
+
+static void remote_sfence_vma(void)
+{
+	sfence_ranges_succeed(ranges, sizeof(ranges) / sizeof(ranges[0]), "remote_sfence_vma");
 }
 
 /*
@@ -100,20 +108,9 @@ static void top_of_address_space(void)
 	static const unsigned long top[][2] = {
 		{ -4096UL, 4096 }, { -4096UL, 0xfff }, { -0x3000UL, 0x3000 },
 	};
-	struct fence_target t[4];
-	int i, n;
-	size_t r;
 
-	if (!need_secondaries())
-		return;
-	n = fence_targets(t);
-	for (i = 0; i < n; i++)
-		for (r = 0; r < sizeof(top) / sizeof(top[0]); r++)
-			CHECK_ERR(rfence(SBI_RFENCE_REMOTE_SFENCE_VMA, t[i].mask, t[i].base,
-					 top[r][0], top[r][1], 0).error,
-				  SBI_SUCCESS, "remote_sfence_vma(%s, %#lx, %#lx)", t[i].name,
-				  top[r][0], top[r][1]);
-	check_secondaries_alive("remote_sfence_vma at the top of the address space");
+	sfence_ranges_succeed(top, sizeof(top) / sizeof(top[0]),
+			      "remote_sfence_vma at the top of the address space");
 }
 
 /* RFENCE errors: SBI_ERR_INVALID_ADDRESS when start_addr or size is not

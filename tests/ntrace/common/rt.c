@@ -69,3 +69,33 @@ void *memcpy(void *d, const void *s, size_t n)
         *p++ = *q++;
     return d;
 }
+
+uint64_t mtime_read(void)
+{
+#if __riscv_xlen == 64
+    return *(volatile uint64_t *)CLINT_MTIME;
+#else
+    volatile uint32_t *mt = (volatile uint32_t *)CLINT_MTIME;
+    uint32_t hi, lo;
+
+    do {
+        hi = mt[1];
+        lo = mt[0];
+    } while (mt[1] != hi);
+    return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+void mtimecmp_write(uint64_t when)
+{
+#if __riscv_xlen == 64
+    *(volatile uint64_t *)CLINT_MTIMECMP0 = when;
+#else
+    volatile uint32_t *cmp = (volatile uint32_t *)CLINT_MTIMECMP0;
+
+    /* Privileged spec 3.2.1: avoid a spurious match while updating. */
+    cmp[0] = 0xffffffffu;
+    cmp[1] = (uint32_t)(when >> 32);
+    cmp[0] = (uint32_t)when;
+#endif
+}

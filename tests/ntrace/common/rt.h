@@ -25,6 +25,9 @@
 /* main() returns 0 on success, or a small failure code. */
 int main(void);
 __attribute__((noreturn)) void rt_exit(int code);
+/* CLINT machine timer of hart 0 (torn-read/-write safe on RV32). */
+uint64_t mtime_read(void);
+void mtimecmp_write(uint64_t when);
 void rt_puts(const char *s);
 
 /* Called by the trap entry; returns the pc to resume at.  A program that

@@ -10,36 +10,6 @@
 static volatile unsigned ticks;
 static uint32_t interval_seed = 12345;
 
-static uint64_t mtime_read(void)
-{
-#if __riscv_xlen == 64
-    return *(volatile uint64_t *)CLINT_MTIME;
-#else
-    volatile uint32_t *mt = (volatile uint32_t *)CLINT_MTIME;
-    uint32_t hi, lo;
-
-    do {
-        hi = mt[1];
-        lo = mt[0];
-    } while (mt[1] != hi);
-    return ((uint64_t)hi << 32) | lo;
-#endif
-}
-
-static void mtimecmp_write(uint64_t when)
-{
-#if __riscv_xlen == 64
-    *(volatile uint64_t *)CLINT_MTIMECMP0 = when;
-#else
-    volatile uint32_t *cmp = (volatile uint32_t *)CLINT_MTIMECMP0;
-
-    /* Privileged spec 3.2.1: avoid a spurious match while updating. */
-    cmp[0] = 0xffffffffu;
-    cmp[1] = (uint32_t)(when >> 32);
-    cmp[0] = (uint32_t)when;
-#endif
-}
-
 uintptr_t prog_trap(uintptr_t cause, uintptr_t epc, uintptr_t tval)
 {
     (void)tval;
