@@ -30,8 +30,10 @@ $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 
 -include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d)
 
-# Boot-level checks: banner/feature detection per CPU model, many harts, bad DTB.
+# Boot-level checks: banner/feature detection per CPU model, many harts,
+# sparse hart IDs, the DT handed over, a bad DTB.
 TEST_SUITES += boot
 .PHONY: test-boot
-test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf
-	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf
+test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf
+	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf \
+		$(BUILD)/payloads/target-tests.elf

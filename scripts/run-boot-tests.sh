@@ -3,10 +3,10 @@
 # under several CPU configurations (run-time feature detection), more harts
 # than the firmware serves, and a malformed DTB.  One PASS/FAIL line each.
 #
-# usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf
+# usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf TARGET_TESTS.elf
 set -u
 cd "$(dirname "$0")/.."
-fw=$1 demo=$2
+fw=$1 demo=$2 target_tests=$3
 logdir=build/logs/boot
 mkdir -p "$logdir"
 fails=0
@@ -118,6 +118,32 @@ PY
         fail dt-fixup/unserved-harts-disabled "expected the 8 cpu nodes beyond 32 disabled, found $disabled disabled nodes"
     grep -q 'virtio_mmio@10008000' "$logdir/dt-fixup.dts" && pass dt-fixup/keeps-qemu-nodes ||
         fail dt-fixup/keeps-qemu-nodes "QEMU's nodes are missing from the fixed-up tree"
+fi
+
+# Sparse hart IDs: a DTB that lists only harts 0 and 2 of four.  The
+# firmware serves exactly those (the unlisted harts park), and the whole
+# on-target test kernel passes on them.
+qemu-system-riscv64 -M virt -m 256M -smp 4 -machine dumpdtb="$logdir/four.dtb" >/dev/null 2>&1
+dtc -I dtb -O dts -o "$logdir/four.dts" "$logdir/four.dtb" 2>/dev/null
+python3 - "$logdir/four.dts" "$logdir/sparse.dts" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+for pattern in (r'\n\t\tcpu@1 \{.*?\n\t\t\};\n', r'\n\t\tcpu@3 \{.*?\n\t\t\};\n',
+                r'\n\t\tcpu-map \{.*?\n\t\t\};\n'):
+    t = re.sub(pattern, '\n', t, count=1, flags=re.S)
+open(sys.argv[2], 'w').write(t)
+PY
+dtc -q -I dts -O dtb -o "$logdir/sparse.dtb" "$logdir/sparse.dts"
+boot sparse-harts 90 -smp 4 -kernel "$target_tests" -dtb "$logdir/sparse.dtb" \
+    -append "fw=tracesbi expect-sstc=1"
+grep -q '^Harts *: 2: 0 2 ' "$logdir/sparse-harts.txt" && pass sparse-harts/serves-0-and-2 ||
+    fail sparse-harts/serves-0-and-2 "Harts line: $(banner_line sparse-harts Harts)"
+tpass=$(grep -ac '^PASS: ' "$logdir/sparse-harts.txt")
+tfail=$(grep -ac '^FAIL: ' "$logdir/sparse-harts.txt")
+if grep -aqx 'DONE: target-tests' "$logdir/sparse-harts.txt" && [ "$tfail" -eq 0 ] && [ "$tpass" -gt 50 ]; then
+    pass sparse-harts/target-tests
+else
+    fail sparse-harts/target-tests "$tpass passed, $tfail failed, done marker $(grep -acx 'DONE: target-tests' "$logdir/sparse-harts.txt") (log $logdir/sparse-harts.txt)"
 fi
 
 # A DTB whose structure block is corrupt: a clear error, no crash.  The
