@@ -9,11 +9,6 @@
 #include "platform.h"
 #include "riscv_csr.h"
 
-uint64_t timer_now(void)
-{
-	return platform.mtime ? *platform.mtime : csr_read(time);
-}
-
 void timer_set_smode_deadline(struct hart *self, uint64_t stime)
 {
 	if (self->feat.sstc) {

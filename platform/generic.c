@@ -43,11 +43,11 @@ const struct platform_desc *platform_match(const struct fdt *fdt)
  * ACLINT/CLINT interrupts-extended entries point at these. */
 static uint32_t hart_intc_phandle[MAX_HARTS];
 
-long fdt_intc_phandle_to_hartid(const struct fdt *fdt, uint32_t phandle)
+/* The hart whose interrupt controller has this phandle, or -1. */
+static long intc_phandle_to_hartid(uint32_t phandle)
 {
 	unsigned int i;
 
-	(void)fdt;
 	for (i = 0; i < hart_count; i++)
 		if (phandle && hart_intc_phandle[i] == phandle)
 			return (long)hart_ids[i];
@@ -74,7 +74,7 @@ struct hart *fdt_irq_context_hart(const struct fdt *fdt, int node, uint32_t irq,
 
 		if (fdt_be32(ie + i + 4) != irq || n--)
 			continue;
-		hartid = fdt_intc_phandle_to_hartid(fdt, fdt_be32(ie + i));
+		hartid = intc_phandle_to_hartid(fdt_be32(ie + i));
 		return hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
 	}
 	return NULL;

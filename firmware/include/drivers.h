@@ -39,9 +39,6 @@ int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent);
 int syscon_reboot_probe(const struct fdt *fdt, int node, int parent);
 int sifive_test_probe(const struct fdt *fdt, int node, int parent);
 
-/* The hartid of the cpu whose interrupt controller has this phandle, or -1
- * (platform/generic.c, from the /cpus walk). */
-long fdt_intc_phandle_to_hartid(const struct fdt *fdt, uint32_t phandle);
 /* ACLINT-style per-hart contexts: the hart behind the n-th
  * interrupts-extended entry for `irq` (or NULL), and how many there are. */
 struct hart *fdt_irq_context_hart(const struct fdt *fdt, int node, uint32_t irq,

@@ -28,6 +28,5 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 void timer_set_smode_deadline(struct hart *self, uint64_t stime);
 void timer_handle_mtip(struct hart *self);
 void timer_cancel(struct hart *self);
-uint64_t timer_now(void);
 
 #endif

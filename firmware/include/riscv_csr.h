@@ -122,7 +122,6 @@
 #define csr_swap(csr, val)  __csr_swap(csr, val)
 
 static inline void wfi(void) { __asm__ __volatile__("wfi" ::: "memory"); }
-static inline void mb(void) { __asm__ __volatile__("fence rw, rw" ::: "memory"); }
 static inline void fence_i(void) { __asm__ __volatile__("fence.i" ::: "memory"); }
 static inline void sfence_vma_all(void) { __asm__ __volatile__("sfence.vma" ::: "memory"); }
 #endif

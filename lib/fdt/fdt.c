@@ -448,9 +448,7 @@ int fdt_first_child(const struct fdt *fdt, int node)
 	if (err)
 		return err;
 	off = skip_to_node_token(fdt, tok.next, true, &tok);
-	if (off < 0)
-		return off;
-	if (tok.tag == FDT_BEGIN_NODE)
+	if (off < 0 || tok.tag == FDT_BEGIN_NODE)
 		return off;
 	return tok.tag == FDT_END_NODE ? -FDT_ERR_NOTFOUND : -FDT_ERR_BADSTRUCTURE;
 }
