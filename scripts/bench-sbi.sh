@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SBI call cost: runs the bench payload under -icount shift=0 on one hart on
-# tracesbi and on Debian's OpenSBI, and prints a markdown table of
-# instructions per call and instructions before the first S-mode
-# instruction.  Figures only: nothing here passes or fails on them.
+# tracesbi and on Debian's OpenSBI, and prints markdown tables of
+# instructions per call, instructions before the first S-mode instruction
+# and the cost of the PMU calls a perf driver makes.  The tables are also
+# saved in build/results/bench-sbi.md.  Figures only: nothing here passes or
+# fails on them.
 #
 # usage: bench-sbi.sh TRACESBI.elf OPENSBI_FW.elf BENCH.elf
 set -u
@@ -36,7 +38,46 @@ status=0
 run_bench tracesbi "$tracesbi" || status=1
 run_bench opensbi "$opensbi" || status=1
 
-rows=(
+# cell LOG KEY: the figure, "failed" when the payload reported an error for
+# the row, else n/a (not measured: extension or feature missing).
+cell() {
+    local f
+    f=$(figure "$1" "$2" 2>/dev/null)
+    if [ -n "$f" ]; then
+        echo "$f"
+    elif grep -aq "^BENCH: $2: failed" "$1" 2>/dev/null; then
+        echo failed
+    else
+        echo n/a
+    fi
+}
+
+# table TITLE ROW...: ROW is "label|key|target".
+table() {
+    local row label key target
+    echo
+    echo "$1"
+    echo
+    echo "| call | tracesbi | OpenSBI 1.1 | target |"
+    echo "|---|---:|---:|---:|"
+    shift
+    for row in "$@"; do
+        IFS='|' read -r label key target <<<"$row"
+        echo "| $label | $(cell "$logdir/bench-tracesbi.log" "$key") |" \
+             "$(cell "$logdir/bench-opensbi.log" "$key") | $target |"
+    done
+}
+
+# notes: what each payload said about PMU rows it could not measure.
+notes() {
+    local fw
+    for fw in tracesbi opensbi; do
+        sed -n "s/^BENCH: \(pmu[^:]*: .*\(failed\|returned\|not present\|only\|no HPM\).*\)/- $fw: \1/p" \
+            "$logdir/bench-$fw.log" 2>/dev/null
+    done
+}
+
+sbi_rows=(
     "base.get_spec_version|base.get_spec_version|≤ 80"
     "base.probe_extension(TIME)|base.probe_extension(TIME)|≤ 80"
     "time.set_timer(far future)|time.set_timer(far future)|≤ 80"
@@ -44,15 +85,32 @@ rows=(
     "rfence.remote_fence_i(self)|rfence.remote_fence_i(self)|≤ 160"
     "instructions before first S-mode instruction|boot|≤ 1,000,000"
 )
-echo
-echo "SBI call cost (instructions retired per call, QEMU -icount shift=0, 1 hart)"
-echo
-echo "| call | tracesbi | OpenSBI 1.1 | target |"
-echo "|---|---:|---:|---:|"
-for row in "${rows[@]}"; do
-    IFS='|' read -r label key target <<<"$row"
-    t=$(figure "$logdir/bench-tracesbi.log" "$key" 2>/dev/null)
-    o=$(figure "$logdir/bench-opensbi.log" "$key" 2>/dev/null)
-    echo "| $label | ${t:-n/a} | ${o:-n/a} | $target |"
-done
+pmu_rows=(
+    "counter_config_matching (instructions, mask = every HPM counter, CLEAR_VALUE)|pmu.counter_config_matching|—"
+    "counter_start (1 HPM counter, SET_INIT_VALUE)|pmu.counter_start|≤ 100"
+    "counter_stop (1 running HPM counter)|pmu.counter_stop|≤ 100"
+    "counter_fw_read (running firmware counter, SET_TIMER)|pmu.counter_fw_read|≤ 80"
+    "stop 8 running counters and get their values, snapshot: counter_stop(TAKE_SNAPSHOT) + read page|pmu.stop8.snapshot|< no-snapshot row"
+    "stop 8 running counters and get their values, no snapshot: counter_stop + 8 counter CSRs + scountovf|pmu.stop8.csr|—"
+)
+report() {
+    table "SBI call cost (instructions retired per call, QEMU -icount shift=0, 1 hart)" \
+        "${sbi_rows[@]}"
+    table "SBI PMU cost (instructions retired per call, QEMU -icount shift=0, -cpu rv64,sscofpmf=true, 1 hart)" \
+        "${pmu_rows[@]}"
+    echo
+    echo "PMU rows: the instret delta across the call (and, for the stop-8 rows, the"
+    echo "S-mode reads that follow it) minus an empty window, averaged over 1000 calls."
+    echo "Setup and restarts happen outside the windows (tests/target/bench.c)."
+    local n
+    n=$(notes)
+    if [ -n "$n" ]; then
+        echo
+        echo "Not measured:"
+        echo "$n"
+    fi
+}
+
+mkdir -p build/results
+report | tee build/results/bench-sbi.md
 exit $status
