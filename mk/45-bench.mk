@@ -1,5 +1,6 @@
-# SBI call cost benchmark: instructions per call and boot instructions of
-# tracesbi and of Debian's OpenSBI, under -icount shift=0 on one hart.
+# SBI call cost benchmark (part of `make bench`): instructions per call, boot
+# instructions and the PMU calls' cost of tracesbi and of Debian's OpenSBI,
+# under -icount shift=0 on one hart; tables in build/results/bench-sbi.md.
 $(PAYLOAD_DIR)/bench.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench.o $(TARGET_DIR)/link.ld
 	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench.o $(RV_LIBS)
 
