@@ -9,6 +9,7 @@
 #include "ipi.h"
 #include "platform.h"
 #include "riscv_csr.h"
+#include "pmu.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -50,6 +51,9 @@ static void hart_quiesce(struct hart *self)
 	csr_write(mie, MIP_MSIP);
 	timer_cancel(self);
 	csr_clear(mip, MIP_SSIP);
+	/* A started hart's PMU is as at boot: counters free, no snapshot. */
+	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
+		      self->feat.sscofpmf);
 }
 
 void hsm_stopped_loop(struct hart *self)
@@ -121,7 +125,12 @@ long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long op
 		return SBI_ERR_INVALID_ADDRESS;
 	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPENDED))
 		return SBI_ERR_FAILED;
+	/* Non-retentive: the hart may lose its counters; keep them for S-mode. */
+	if (!retentive)
+		pmu_hart_suspend(self->pmu);
 	suspend_wait(self);
+	if (!retentive)
+		pmu_hart_resume(self->pmu);
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
 	if (retentive)
 		return SBI_SUCCESS;

@@ -21,6 +21,7 @@
 #include "sbi_ecall.h"
 #include "riscv_csr.h"
 #include "guard.h"
+#include "pmu.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -54,6 +55,10 @@ static void __attribute__((noreturn)) boot_fail(const struct platform_desc *pd, 
 		wfi();
 }
 
+/* The PMU state of each hart: too big for the hart struct on its stack. */
+static struct pmu_hart pmu_harts[MAX_HARTS];
+static const char *pmu_map_error;
+
 static void build_hart_table(void)
 {
 	unsigned int i;
@@ -66,6 +71,7 @@ static void build_hart_table(void)
 		h->hartid = hart_ids[i];
 		h->index = i;
 		h->hsm_state = SBI_HSM_STATE_STOPPED;
+		h->pmu = &pmu_harts[i];
 		hart_table[i] = h;
 	}
 }
@@ -136,6 +142,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	err = platform_probe_devices(&fdt);
 	if (err)
 		boot_fail(pd, "devices", err);
+	pmu_map_error = pmu_map_from_fdt(&pmu_event_map, &fdt);
 	choose_next_stage(info, hartid);
 	if (!hart_by_id(platform.next_hartid))
 		platform.next_hartid = hart_ids[0];
@@ -151,6 +158,19 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	for (i = 0; i < hart_count; i++)
 		if (hart_ids[i] != hartid)
 			aclint_mswi_send(hart_table[i]->msip);
+}
+
+static void print_pmu_map(void)
+{
+	const struct pmu_map *m = &pmu_event_map;
+
+	if (pmu_map_error)
+		printf("WARNING          : riscv,pmu %s cell %d: %s; "
+		       "using the platform default PMU event map\n",
+		       m->error_prop, m->error_cell, pmu_map_error);
+	printf("PMU event map    : %s (%u ranges, %u selectors, %u raw)\n",
+	       m->from_dt ? "from riscv,pmu" : "platform default", m->nranges,
+	       m->nselectors, m->nraw);
 }
 
 static void print_banner(const struct hart *self)
@@ -182,6 +202,7 @@ static void print_banner(const struct hart *self)
 	if (self->feat.pmp_count < 2)
 		printf("WARNING          : not enough PMP entries: firmware memory is NOT "
 		       "protected from S-mode\n");
+	print_pmu_map();
 	printf("SBI extensions   :");
 	sbi_ecall_print_extensions();
 	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,

@@ -10,6 +10,7 @@
 #include "ipi.h"
 #include "drivers.h"
 #include "riscv_csr.h"
+#include "pmu.h"
 
 void ipi_post(struct hart *target, uint32_t events)
 {
@@ -29,8 +30,10 @@ void ipi_handle_pending(struct hart *self)
 	 * event posted in between raises MSIP again. */
 	__asm__ __volatile__("fence o, rw" ::: "memory");
 	events = __atomic_exchange_n(&self->ipi_pending, 0, __ATOMIC_ACQUIRE);
-	if (events & IPI_EVENT_SSIP)
+	if (events & IPI_EVENT_SSIP) {
+		pmu_fw_event(self->pmu, PMU_FW_IPI_RECEIVED);
 		csr_set(mip, MIP_SSIP);
+	}
 	if (events & IPI_EVENT_FENCE)
 		fence_handle_requests(self);
 	/* IPI_EVENT_WAKE: nothing to do, the waiter re-checks its condition. */

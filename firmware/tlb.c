@@ -7,6 +7,7 @@
  */
 #include "ipi.h"
 #include "riscv_csr.h"
+#include "pmu.h"
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
 #define FENCE_PAGE_LIMIT 64
@@ -104,6 +105,22 @@ void fence_run_local(const struct fence_request *r)
 	}
 }
 
+/* SBI PMU firmware events of a fence kind: SENT; RECEIVED is SENT + 1. */
+static unsigned int fence_sent_event(enum fence_kind kind)
+{
+	static const uint8_t sent[] = {
+		[FENCE_I] = PMU_FW_FENCE_I_SENT,
+		[FENCE_SFENCE_VMA] = PMU_FW_SFENCE_VMA_SENT,
+		[FENCE_SFENCE_VMA_ASID] = PMU_FW_SFENCE_VMA_ASID_SENT,
+		[FENCE_HFENCE_GVMA_VMID] = PMU_FW_HFENCE_GVMA_VMID_SENT,
+		[FENCE_HFENCE_GVMA] = PMU_FW_HFENCE_GVMA_SENT,
+		[FENCE_HFENCE_VVMA_ASID] = PMU_FW_HFENCE_VVMA_ASID_SENT,
+		[FENCE_HFENCE_VVMA] = PMU_FW_HFENCE_VVMA_SENT,
+	};
+
+	return sent[kind];
+}
+
 void fence_handle_requests(struct hart *self)
 {
 	uint64_t from = __atomic_exchange_n(&self->fence_from, 0, __ATOMIC_ACQUIRE);
@@ -116,6 +133,7 @@ void fence_handle_requests(struct hart *self)
 		if (!src)
 			continue;
 		fence_run_local(&src->fence);
+		pmu_fw_event(self->pmu, fence_sent_event(src->fence.kind) + 1);
 		if (__atomic_sub_fetch(&src->fence_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
 			ipi_post(src, IPI_EVENT_WAKE);
 	}
@@ -139,6 +157,7 @@ static long fence_send_one(struct hart *target, void *arg)
 	 * flushes everything when it next starts. */
 	if (state == SBI_HSM_STATE_STOPPED || state == HSM_CLAIMED)
 		return 0;
+	pmu_fw_event(s->self->pmu, fence_sent_event(s->self->fence.kind));
 	__atomic_add_fetch(&s->self->fence_outstanding, 1, __ATOMIC_ACQ_REL);
 	__atomic_fetch_or(&target->fence_from, 1ULL << s->self->index, __ATOMIC_ACQ_REL);
 	ipi_post(target, IPI_EVENT_FENCE);

@@ -14,19 +14,70 @@
 #include "trap_regs.h"
 #include "riscv_csr.h"
 #include "sbi_ecall.h"
+#include "hart.h"
+#include "pmu.h"
 
 #define X(n) TRAP_REGS_X(n)
 
-	.section .text.trap, "ax"
+/*
+ * Trap entry, twice from one source: trap_entry, and trap_entry_counted,
+ * which mtvec points at only while some SBI PMU counter counts tracesbi's
+ * own events 256..258 (pmu_trap_counting): M-mode traps, SBI calls, and
+ * the instructions M-mode retires for them (minstret from entry to exit,
+ * plus the fixed instructions outside that window, TRAP_UNCOUNTED_*).
+ * So those events cost the ordinary entry nothing.
+ */
+#define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
+
+/* 5 instructions before the entry read of minstret, 27 (ecall) or 46
+ * (slow path) from the exit read through mret. */
+#define TRAP_UNCOUNTED_ECALL (5 + 27)
+#define TRAP_UNCOUNTED_SLOW  (5 + 46)
+
+.macro COUNT_EVENT off
+	ld	t0, HART_PMU_AT(sp)
+	ld	t1, \off(t0)
+	addi	t1, t1, 1
+	sd	t1, \off(t0)
+.endm
+
+/* t0 is saved; t1 is borrowed and given back. */
+.macro COUNT_TRAP_ENTRY
+	sd	t1, X(6)(sp)
+	ld	t0, HART_PMU_AT(sp)
+	csrr	t1, minstret
+	sd	t1, PMU_OFF_ENTRY_INSTRET(t0)
+	ld	t1, PMU_OFF_M_TRAPS(t0)
+	addi	t1, t1, 1
+	sd	t1, PMU_OFF_M_TRAPS(t0)
+	ld	t1, X(6)(sp)
+.endm
+
+/* t0..t2 are about to be restored from the frame; a0/a1 are kept. */
+.macro COUNT_TRAP_EXIT uncounted
+	ld	t0, HART_PMU_AT(sp)
+	csrr	t1, minstret
+	ld	t2, PMU_OFF_ENTRY_INSTRET(t0)
+	sub	t1, t1, t2
+	ld	t2, PMU_OFF_M_INSTRET(t0)
+	add	t1, t1, t2
+	addi	t1, t1, \uncounted
+	sd	t1, PMU_OFF_M_INSTRET(t0)
+.endm
+
+.macro TRAP_VECTOR name, counted
 	.balign 4
-	.globl trap_entry
-trap_entry:
+	.globl \name
+\name:
 	csrrw	sp, mscratch, sp
 	addi	sp, sp, -TRAP_REGS_SIZE
 	sd	t0, X(5)(sp)
+.if \counted
+	COUNT_TRAP_ENTRY
+.endif
 	csrr	t0, mcause
 	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
-	bnez	t0, trap_slow
+	bnez	t0, \name\()_slow
 
 	/* SBI call.  a0/a1 are results; a2..a7, ra, t0..t6 must survive. */
 	sd	ra, X(1)(sp)
@@ -42,6 +93,9 @@ trap_entry:
 	sd	t4, X(29)(sp)
 	sd	t5, X(30)(sp)
 	sd	t6, X(31)(sp)
+.if \counted
+	COUNT_EVENT PMU_OFF_SBI_CALLS
+.endif
 	/* The EID's home slot in eid_table (sbi_ecall.h: EID_HASH), 16 bytes
 	 * a slot.  On a hit the handler gets a0..a5 and the FID in a6 as its
 	 * seven C arguments, untouched; a miss goes to sbi_ecall_handle. */
@@ -52,11 +106,14 @@ trap_entry:
 	la	t1, eid_table
 	add	t0, t0, t1
 	ld	t1, 0(t0)
-	bne	t1, a7, ecall_slow
+	bne	t1, a7, \name\()_ecall_slow
 	ld	t1, 8(t0)
-	beqz	t1, ecall_slow
+	beqz	t1, \name\()_ecall_slow
 	jalr	t1
-ecall_return:
+\name\()_ecall_return:
+.if \counted
+	COUNT_TRAP_EXIT TRAP_UNCOUNTED_ECALL
+.endif
 	csrr	t0, mepc
 	addi	t0, t0, 4
 	csrw	mepc, t0
@@ -78,11 +135,11 @@ ecall_return:
 	csrrw	sp, mscratch, sp
 	mret
 
-ecall_slow:
+\name\()_ecall_slow:
 	call	sbi_ecall_handle
-	j	ecall_return
+	j	\name\()_ecall_return
 
-trap_slow:
+\name\()_slow:
 	sd	x1, X(1)(sp)
 	sd	x3, X(3)(sp)
 	sd	x4, X(4)(sp)
@@ -122,6 +179,9 @@ trap_slow:
 
 	mv	a0, sp
 	call	trap_handler
+.if \counted
+	COUNT_TRAP_EXIT TRAP_UNCOUNTED_SLOW
+.endif
 
 	ld	t0, TRAP_REGS_MEPC(sp)
 	csrw	mepc, t0
@@ -162,3 +222,8 @@ trap_slow:
 	addi	sp, sp, TRAP_REGS_SIZE
 	csrrw	sp, mscratch, sp
 	mret
+.endm
+
+	.section .text.trap, "ax"
+	TRAP_VECTOR trap_entry, 0
+	TRAP_VECTOR trap_entry_counted, 1

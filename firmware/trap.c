@@ -12,6 +12,7 @@
 #include "ipi.h"
 #include "console.h"
 #include "misaligned.h"
+#include "pmu.h"
 #include "riscv_csr.h"
 
 #define HSTATUS_GVA  (1UL << 6)
@@ -138,6 +139,21 @@ static void handle_interrupt(unsigned long irq)
 	}
 }
 
+/* The SBI PMU firmware events for traps S/U-mode caused. */
+static void count_trap_event(unsigned long cause)
+{
+	static const uint8_t event_of_cause[] = {
+		[CAUSE_MISALIGNED_LOAD] = PMU_FW_MISALIGNED_LOAD + 1,
+		[CAUSE_MISALIGNED_STORE] = PMU_FW_MISALIGNED_STORE + 1,
+		[CAUSE_LOAD_ACCESS] = PMU_FW_ACCESS_LOAD + 1,
+		[CAUSE_STORE_ACCESS] = PMU_FW_ACCESS_STORE + 1,
+		[CAUSE_ILLEGAL_INSN] = PMU_FW_ILLEGAL_INSN + 1,
+	};
+
+	if (cause < sizeof(event_of_cause) && event_of_cause[cause])
+		pmu_fw_event(hart_self()->pmu, event_of_cause[cause] - 1u);
+}
+
 void trap_handler(struct trap_regs *regs)
 {
 	unsigned long cause = csr_read(mcause);
@@ -147,6 +163,7 @@ void trap_handler(struct trap_regs *regs)
 		handle_interrupt(cause & ~MCAUSE_INTR);
 		return;
 	}
+	count_trap_event(cause);
 	switch (cause) {
 	case CAUSE_MISALIGNED_LOAD:
 	case CAUSE_MISALIGNED_STORE:
@@ -161,4 +178,13 @@ void trap_handler(struct trap_regs *regs)
 		break;
 	}
 	trap_redirect(regs, &trap);
+}
+
+/* Events 256..258 are counted by a second trap entry (trap.S), installed
+ * only while a counter counts them. */
+void pmu_trap_counting(bool on)
+{
+	extern char trap_entry_counted[];
+
+	csr_write(mtvec, on ? (unsigned long)trap_entry_counted : (unsigned long)trap_entry);
 }

@@ -10,6 +10,7 @@
 #include "hart.h"
 #include "console.h"
 #include "drivers.h"
+#include "pmu.h"
 
 struct platform platform;
 
@@ -310,4 +311,23 @@ bool platform_smode_range_ok(uint64_t base, uint64_t size)
 {
 	return base + size >= base && platform_range_in_ram(base, size) &&
 	       !platform_range_overlaps_fw(base, size);
+}
+
+/*
+ * SBI_PMU_FW_PLATFORM events (event_data selects one).  Both platforms
+ * count the same thing: 1 = console bytes the firmware wrote for S-mode on
+ * this hart (DBCN writes, legacy putchar).
+ */
+#define PLATFORM_EVENT_SMODE_CONSOLE_BYTES 1
+
+bool platform_pmu_event_valid(uint64_t event_data)
+{
+	return event_data == PLATFORM_EVENT_SMODE_CONSOLE_BYTES;
+}
+
+uint64_t platform_pmu_event_read(uint64_t event_data)
+{
+	if (event_data == PLATFORM_EVENT_SMODE_CONSOLE_BYTES)
+		return hart_self()->smode_console_bytes;
+	return 0;
 }

@@ -13,6 +13,7 @@
 #define HART_STACK_SHIFT   13
 #define HART_STACK_SIZE    (1 << HART_STACK_SHIFT)
 #define HART_STRUCT_SIZE   512    /* space reserved for struct hart */
+#define HART_PMU_OFFSET    152 /* offsetof(struct hart, pmu), for trap.S */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -33,6 +34,8 @@ enum fence_kind {
 	FENCE_HFENCE_VVMA_ASID,
 	FENCE_HFENCE_VVMA,
 };
+
+struct pmu_hart;
 
 struct fence_request {
 	enum fence_kind kind;
@@ -68,9 +71,14 @@ struct hart {
 	volatile uint64_t *mtimecmp;     /* ACLINT MTIMER / CLINT register */
 
 	struct hart_features feat;
+
+	struct pmu_hart *pmu;            /* SBI PMU state (pmu.h) */
+	volatile uint64_t smode_console_bytes;  /* written for S-mode (DBCN, legacy) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");
+_Static_assert(__builtin_offsetof(struct hart, pmu) == HART_PMU_OFFSET, "trap.S offset");
+
 _Static_assert(MAX_HARTS <= 64, "fence_from is a 64-bit mask of hart indexes");
 
 /* Internal HSM state: a starter has claimed a stopped hart and is filling

@@ -84,6 +84,17 @@
 #define SBI_SRST_REASON_SYSFAIL   1
 
 /* DBCN */
+/* PMU */
+#define SBI_PMU_NUM_COUNTERS            0
+#define SBI_PMU_COUNTER_GET_INFO        1
+#define SBI_PMU_COUNTER_CONFIG_MATCHING 2
+#define SBI_PMU_COUNTER_START           3
+#define SBI_PMU_COUNTER_STOP            4
+#define SBI_PMU_COUNTER_FW_READ         5
+#define SBI_PMU_COUNTER_FW_READ_HI      6
+#define SBI_PMU_SNAPSHOT_SET_SHMEM      7
+#define SBI_PMU_EVENT_GET_INFO          8
+
 #define SBI_DBCN_CONSOLE_WRITE      0
 #define SBI_DBCN_CONSOLE_READ       1
 #define SBI_DBCN_CONSOLE_WRITE_BYTE 2

@@ -11,6 +11,7 @@
 #include "sbi_ecall.h"
 #include "console.h"
 #include "platform.h"
+#include "hart.h"
 
 /* Non-blocking calls "may do partial writes": bound the time one call can
  * keep the hart in M-mode. */
@@ -32,13 +33,16 @@ static struct sbiret dbcn_handle(unsigned long a0, unsigned long a1, unsigned lo
 	case SBI_DBCN_CONSOLE_WRITE:
 		if (!buffer_ok(a0, a1, a2))
 			return SBI_ERR(SBI_ERR_INVALID_PARAM);
-		return SBI_RET(SBI_SUCCESS, console_write((const char *)a1, n));
+		n = console_write((const char *)a1, n);
+		hart_self()->smode_console_bytes += n;
+		return SBI_RET(SBI_SUCCESS, n);
 	case SBI_DBCN_CONSOLE_READ:
 		if (!buffer_ok(a0, a1, a2))
 			return SBI_ERR(SBI_ERR_INVALID_PARAM);
 		return SBI_RET(SBI_SUCCESS, console_read((char *)a1, n));
 	case SBI_DBCN_CONSOLE_WRITE_BYTE:
 		console_putc((char)(a0 & 0xff));
+		hart_self()->smode_console_bytes++;
 		return SBI_RET(SBI_SUCCESS, 0);
 	default:
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);

@@ -4,13 +4,16 @@
 #include "sbi_ecall.h"
 #include "ipi.h"
 #include "riscv_csr.h"
+#include "pmu.h"
 
 static long send_ssip(struct hart *target, void *self)
 {
-	if (target == self)
+	if (target == self) {
 		csr_set(mip, MIP_SSIP);
-	else
+	} else {
+		pmu_fw_event(((struct hart *)self)->pmu, PMU_FW_IPI_SENT);
 		ipi_post(target, IPI_EVENT_SSIP);
+	}
 	return 0;
 }
 

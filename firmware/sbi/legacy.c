@@ -8,6 +8,7 @@
  */
 #include "sbi_ecall.h"
 #include "console.h"
+#include "hart.h"
 
 static struct sbiret legacy_putchar(unsigned long a0, unsigned long a1, unsigned long a2,
 				    unsigned long a3, unsigned long a4, unsigned long a5,
@@ -15,6 +16,7 @@ static struct sbiret legacy_putchar(unsigned long a0, unsigned long a1, unsigned
 {
 	(void)a2, (void)a3, (void)a4, (void)a5, (void)fid;
 	console_putc((char)a0);
+	hart_self()->smode_console_bytes++;
 	return SBI_RET(0, a1);
 }
 

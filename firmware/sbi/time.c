@@ -2,6 +2,7 @@
 /* TIME extension: set_timer, served by timer.c. */
 #include "sbi_ecall.h"
 #include "ipi.h"
+#include "pmu.h"
 
 static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
@@ -10,7 +11,12 @@ static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned lo
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_TIME_SET_TIMER)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	timer_set_smode_deadline(hart_self(), a0);
+	{
+	struct hart *self = hart_self();
+
+	pmu_fw_event(self->pmu, PMU_FW_SET_TIMER);
+	timer_set_smode_deadline(self, a0);
+	}
 	return SBI_ERR(SBI_SUCCESS);
 }
 

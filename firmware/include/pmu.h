@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * SBI PMU: per-hart logical counters (docs/PMU.md).  firmware/pmu.c holds
+ * the counter state machine and every argument check; it reaches the
+ * hardware only through pmu_hw.h and memory only through the checks of
+ * platform.h, so host tests run it against a fake PMU.
+ */
+#ifndef FIRMWARE_PMU_H
+#define FIRMWARE_PMU_H
+
+/* struct pmu_hart offsets trap.S uses (checked below): fw_events[] slots
+ * 22..24 (events 256..258), then trap_entry_instret. */
+#define PMU_OFF_SBI_CALLS      (8 * 22)
+#define PMU_OFF_M_TRAPS        (8 * 23)
+#define PMU_OFF_M_INSTRET      (8 * 24)
+#define PMU_OFF_ENTRY_INSTRET  (8 * 25)
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "sbi_ecall.h"
+#include "pmu_map.h"
+
+#define PMU_HW_MAX      31    /* cycle, instret, mhpmcounter3..31 */
+#define PMU_FW_COUNTERS 32
+#define PMU_MAX         (PMU_HW_MAX + PMU_FW_COUNTERS)
+#define PMU_SNAPSHOT_SIZE 4096
+
+/* Firmware event codes (event type 15). */
+enum pmu_fw_event {
+	PMU_FW_MISALIGNED_LOAD = 0,
+	PMU_FW_MISALIGNED_STORE,
+	PMU_FW_ACCESS_LOAD,
+	PMU_FW_ACCESS_STORE,
+	PMU_FW_ILLEGAL_INSN,
+	PMU_FW_SET_TIMER,
+	PMU_FW_IPI_SENT,
+	PMU_FW_IPI_RECEIVED,
+	PMU_FW_FENCE_I_SENT,
+	PMU_FW_FENCE_I_RECEIVED,
+	PMU_FW_SFENCE_VMA_SENT,
+	PMU_FW_SFENCE_VMA_RECEIVED,
+	PMU_FW_SFENCE_VMA_ASID_SENT,
+	PMU_FW_SFENCE_VMA_ASID_RECEIVED,
+	PMU_FW_HFENCE_GVMA_SENT,
+	PMU_FW_HFENCE_GVMA_RECEIVED,
+	PMU_FW_HFENCE_GVMA_VMID_SENT,
+	PMU_FW_HFENCE_GVMA_VMID_RECEIVED,
+	PMU_FW_HFENCE_VVMA_SENT,
+	PMU_FW_HFENCE_VVMA_RECEIVED,
+	PMU_FW_HFENCE_VVMA_ASID_SENT,
+	PMU_FW_HFENCE_VVMA_ASID_RECEIVED,
+	PMU_FW_STD_COUNT,
+	/* tracesbi's own (implementation-specific range 256..65534). */
+	PMU_FW_SBI_CALLS = 256,
+	PMU_FW_M_TRAPS = 257,
+	PMU_FW_M_INSTRET = 258,
+	PMU_FW_IMPL_LAST = PMU_FW_M_INSTRET,
+	PMU_FW_PLATFORM = 65535,
+};
+
+/* Slots of pmu_hart.fw_events: the standard events, then 256.. */
+#define PMU_FW_SLOT(code) ((code) < PMU_FW_STD_COUNT ? (code) : \
+			   (code) - PMU_FW_SBI_CALLS + PMU_FW_STD_COUNT)
+#define PMU_FW_SLOTS (PMU_FW_STD_COUNT + PMU_FW_IMPL_LAST - PMU_FW_SBI_CALLS + 1)
+
+enum pmu_counter_state {
+	PMU_FREE = 0,        /* no event */
+	PMU_CONFIGURED,      /* event set, stopped */
+	PMU_RUNNING,
+};
+
+struct pmu_hw_counter {
+	uint32_t event_idx;
+	uint8_t state;
+	uint64_t mhpmevent;          /* value written while running (OF clear) */
+	uint64_t saved, saved_event; /* across non-retentive suspend */
+};
+
+struct pmu_fw_counter {
+	uint32_t event_idx;
+	uint8_t state;
+	uint64_t event_data;         /* PMU_FW_PLATFORM only */
+	uint64_t value;              /* while stopped: the value; running: at start */
+	uint64_t source_at_start;    /* the event source's count at start */
+	const volatile uint64_t *source;  /* NULL: ask the platform */
+};
+
+/*
+ * Everything PMU of one hart.  The firmware keeps one per hart slot
+ * (pmu_hart_of); struct hart points at it.
+ */
+struct pmu_hart {
+	/* Counts of every firmware event on this hart, always kept. */
+	volatile uint64_t fw_events[PMU_FW_SLOTS];
+	/* Instrumented trap entry (trap.S): minstret at entry. */
+	uint64_t trap_entry_instret;
+	/* Running counters of events 256..258: the instrumented trap entry is
+	 * installed while non-zero. */
+	uint32_t impl_running;
+
+	/* Counter layout: logical hardware counter i is hardware counter
+	 * hw_num[i] (0 cycle, 2 instret, 3.. mhpmcounterN). */
+	uint8_t hw_count;
+	uint8_t hw_num[PMU_HW_MAX];
+	uint8_t hpm_width;
+	bool sscofpmf;
+
+	struct pmu_hw_counter hw[PMU_HW_MAX];
+	struct pmu_fw_counter fw[PMU_FW_COUNTERS];
+
+	uint64_t snapshot_addr;      /* physical; valid when snapshot_on */
+	bool snapshot_on;
+	bool suspended_saved;
+};
+
+_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_SBI_CALLS)]) ==
+	       PMU_OFF_SBI_CALLS, "trap.S offset");
+_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_M_TRAPS)]) ==
+	       PMU_OFF_M_TRAPS, "trap.S offset");
+_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_M_INSTRET)]) ==
+	       PMU_OFF_M_INSTRET, "trap.S offset");
+_Static_assert(offsetof(struct pmu_hart, trap_entry_instret) == PMU_OFF_ENTRY_INSTRET,
+	       "trap.S offset");
+
+/* Count one firmware event on this hart. */
+static inline void pmu_fw_event(struct pmu_hart *p, unsigned int code)
+{
+	p->fw_events[PMU_FW_SLOT(code)]++;
+}
+
+/* Boot: the event map every hart uses (parsed from the DT by the platform). */
+extern struct pmu_map pmu_event_map;
+
+/* Per hart, at (re)start: lay out the counters from what probing found and
+ * reset every counter; stop everything the hardware has running. */
+void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,
+		   bool sscofpmf);
+/* Non-retentive suspend: keep HPM values over the (possibly) lost state. */
+void pmu_hart_suspend(struct pmu_hart *p);
+void pmu_hart_resume(struct pmu_hart *p);
+
+/* The SBI functions, every argument checked (sbi/pmu.c decodes the call). */
+struct sbiret pmu_num_counters(struct pmu_hart *p);
+struct sbiret pmu_counter_get_info(struct pmu_hart *p, unsigned long idx);
+struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base,
+					  unsigned long mask, unsigned long flags,
+					  unsigned long event_idx, uint64_t event_data);
+struct sbiret pmu_counter_start(struct pmu_hart *p, unsigned long base, unsigned long mask,
+				unsigned long flags, uint64_t initial_value);
+struct sbiret pmu_counter_stop(struct pmu_hart *p, unsigned long base, unsigned long mask,
+			       unsigned long flags);
+struct sbiret pmu_counter_fw_read(struct pmu_hart *p, unsigned long idx);
+struct sbiret pmu_counter_fw_read_hi(struct pmu_hart *p, unsigned long idx);
+struct sbiret pmu_snapshot_set_shmem(struct pmu_hart *p, unsigned long lo, unsigned long hi,
+				     unsigned long flags);
+struct sbiret pmu_event_get_info(struct pmu_hart *p, unsigned long lo, unsigned long hi,
+				 unsigned long num_entries, unsigned long flags);
+
+/* Platform firmware events (SBI_PMU_FW_PLATFORM): whether event_data names
+ * one, and its count on the calling hart. */
+bool platform_pmu_event_valid(uint64_t event_data);
+uint64_t platform_pmu_event_read(uint64_t event_data);
+
+/* Switch this hart's trap entry to count events 256..258 (trap.S). */
+void pmu_trap_counting(bool on);
+
+#endif /* __ASSEMBLER__ */
+#endif

@@ -1,0 +1,679 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * SBI PMU logical counters (SBI spec, "Performance Monitoring Unit
+ * Extension"; the choices it leaves open are in docs/PMU.md).
+ *
+ * Logical counter i < hw_count is hardware counter hw_num[i]; the rest are
+ * firmware counters.  A firmware counter reads a per-hart event count (its
+ * `source`) and keeps value = count at stop, or value at start + (source
+ * now − source at start) while running, so counting an event is one
+ * increment wherever it happens (pmu_fw_event).
+ *
+ * QEMU 7.2 returns the last written value when a stopped counter is read,
+ * so a stop reads the live value first and writes it back after
+ * inhibiting, and a start writes the value after uninhibiting (a write is
+ * where QEMU takes its new origin).  On hardware this costs two CSR
+ * accesses and changes nothing.
+ */
+#include <stddef.h>
+#include "pmu.h"
+#include "pmu_hw.h"
+#include "platform.h"
+
+struct pmu_map pmu_event_map;
+
+#define EVENT_TYPE(e) ((unsigned int)((e) >> 16) & 0xf)
+#define EVENT_CODE(e) ((unsigned int)(e) & 0xffff)
+
+#define CFG_SKIP_MATCH  (1UL << 0)
+#define CFG_CLEAR_VALUE (1UL << 1)
+#define CFG_AUTO_START  (1UL << 2)
+#define CFG_SET_VUINH   (1UL << 3)
+#define CFG_SET_VSINH   (1UL << 4)
+#define CFG_SET_UINH    (1UL << 5)
+#define CFG_SET_SINH    (1UL << 6)
+#define CFG_SET_MINH    (1UL << 7)
+#define CFG_ALL         0xffUL
+
+#define START_SET_INIT_VALUE (1UL << 0)
+#define START_INIT_SNAPSHOT  (1UL << 1)
+#define STOP_RESET           (1UL << 0)
+#define STOP_TAKE_SNAPSHOT   (1UL << 1)
+
+#define COUNTER_INFO_FW (1UL << 63)
+#define CSR_CYCLE_BASE  0xC00
+
+enum event_check { EVENT_OK, EVENT_INVALID, EVENT_UNSUPPORTED };
+
+static unsigned int counter_total(const struct pmu_hart *p)
+{
+	return p->hw_count + PMU_FW_COUNTERS;
+}
+
+/*
+ * A counter set as a bitmap of logical indexes (at most 63 counters, so
+ * one 64-bit word).  Any selected index past the last counter makes the
+ * whole set invalid.
+ */
+static bool counter_set(const struct pmu_hart *p, unsigned long base, unsigned long mask,
+			uint64_t *set)
+{
+	unsigned long total = counter_total(p);
+
+	*set = 0;
+	if (!mask)
+		return true;
+	if (base >= total || (unsigned long)(63 - __builtin_clzl(mask)) >= total - base)
+		return false;
+	*set = (uint64_t)mask << base;
+	return true;
+}
+
+static unsigned int next_counter(uint64_t *set)
+{
+	unsigned int i = (unsigned int)__builtin_ctzll(*set);
+
+	*set &= *set - 1;
+	return i;
+}
+
+/* ---- events ---- */
+
+static bool fw_event_known(unsigned int code)
+{
+	return code < PMU_FW_STD_COUNT || (code >= PMU_FW_SBI_CALLS && code <= PMU_FW_IMPL_LAST);
+}
+
+/* Is (event_idx, event_data) well formed, and one tracesbi can count? */
+static enum event_check event_check(unsigned long event_idx, uint64_t data)
+{
+	unsigned int code = EVENT_CODE(event_idx);
+
+	if (event_idx >> 20)
+		return EVENT_INVALID;
+	switch (EVENT_TYPE(event_idx)) {
+	case 0:
+		/* "event_idx cannot be zero"; non-zero event_data is reserved. */
+		if (code == 0 || data)
+			return EVENT_INVALID;
+		return code <= 10 ? EVENT_OK : EVENT_UNSUPPORTED;
+	case 1:
+		if (data)
+			return EVENT_INVALID;
+		/* cache_id 0..6, op_id 0..2 (SBI PMU "Hardware cache events") */
+		return (code >> 3) <= 6 && ((code >> 1) & 3) <= 2 ? EVENT_OK : EVENT_UNSUPPORTED;
+	case 2:
+		/* code must be zero; event_data carries mhpmevent[47:0]. */
+		return code || (data >> 48) ? EVENT_INVALID : EVENT_OK;
+	case 3:
+		/* raw v2: mhpmevent[55:0]. */
+		return code || (data >> 56) ? EVENT_INVALID : EVENT_OK;
+	case 15:
+		if (code == PMU_FW_PLATFORM)
+			return platform_pmu_event_valid(data) ? EVENT_OK : EVENT_UNSUPPORTED;
+		if (data)
+			return EVENT_INVALID;
+		return fw_event_known(code) ? EVENT_OK : EVENT_UNSUPPORTED;
+	default:
+		return EVENT_UNSUPPORTED;
+	}
+}
+
+static bool event_is_fw(unsigned long event_idx)
+{
+	return EVENT_TYPE(event_idx) == 15;
+}
+
+/* Logical hardware counter i can count the event (already checked). */
+static bool hw_counter_can_count(const struct pmu_hart *p, unsigned int i,
+				 unsigned long event_idx, uint64_t data)
+{
+	return (pmu_map_counters(&pmu_event_map, (uint32_t)event_idx, data) >> p->hw_num[i]) & 1;
+}
+
+static bool hart_can_count(const struct pmu_hart *p, unsigned long event_idx, uint64_t data)
+{
+	uint32_t ctrs;
+
+	if (event_is_fw(event_idx))
+		return true;
+	ctrs = pmu_map_counters(&pmu_event_map, (uint32_t)event_idx, data);
+	for (unsigned int i = 0; i < p->hw_count; i++)
+		if ((ctrs >> p->hw_num[i]) & 1)
+			return true;
+	return false;
+}
+
+/* ---- firmware counters ---- */
+
+static uint64_t fw_source_read(const struct pmu_fw_counter *c)
+{
+	return c->source ? *c->source : platform_pmu_event_read(c->event_data);
+}
+
+static uint64_t fw_counter_value(const struct pmu_fw_counter *c)
+{
+	if (c->state != PMU_RUNNING)
+		return c->value;
+	return c->value + (fw_source_read(c) - c->source_at_start);
+}
+
+static bool fw_event_is_impl(uint32_t event_idx)
+{
+	unsigned int code = EVENT_CODE(event_idx);
+
+	return code >= PMU_FW_SBI_CALLS && code <= PMU_FW_IMPL_LAST;
+}
+
+static void impl_running_changed(struct pmu_hart *p, int delta)
+{
+	uint32_t before = p->impl_running;
+
+	p->impl_running = (uint32_t)((int)before + delta);
+	if (!before != !p->impl_running)
+		pmu_trap_counting(p->impl_running != 0);
+}
+
+static void fw_counter_configure(struct pmu_hart *p, struct pmu_fw_counter *c,
+				 uint32_t event_idx, uint64_t data)
+{
+	unsigned int code = EVENT_CODE(event_idx);
+
+	c->event_idx = event_idx;
+	c->event_data = data;
+	c->source = code == PMU_FW_PLATFORM ? NULL : &p->fw_events[PMU_FW_SLOT(code)];
+	c->state = PMU_CONFIGURED;
+}
+
+static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint64_t value)
+{
+	c->value = value;
+	c->source_at_start = fw_source_read(c);
+	c->state = PMU_RUNNING;
+	if (fw_event_is_impl(c->event_idx))
+		impl_running_changed(p, 1);
+}
+
+static void fw_counter_stop(struct pmu_hart *p, struct pmu_fw_counter *c)
+{
+	c->value = fw_counter_value(c);
+	c->state = PMU_CONFIGURED;
+	if (fw_event_is_impl(c->event_idx))
+		impl_running_changed(p, -1);
+}
+
+/* ---- hardware counters ---- */
+
+static bool hw_is_hpm(unsigned int n)
+{
+	return n >= PMU_HPM_FIRST;
+}
+
+static uint64_t filter_bits(const struct pmu_hart *p, unsigned long flags)
+{
+	uint64_t bits = 0;
+
+	/* config_flags[7:3] are hints; without Sscofpmf there is nowhere to
+	 * put them (SBI PMU, counter_config_matching NOTE). */
+	if (!p->sscofpmf)
+		return 0;
+	if (flags & CFG_SET_VUINH)
+		bits |= MHPMEVENT_VUINH;
+	if (flags & CFG_SET_VSINH)
+		bits |= MHPMEVENT_VSINH;
+	if (flags & CFG_SET_UINH)
+		bits |= MHPMEVENT_UINH;
+	if (flags & CFG_SET_SINH)
+		bits |= MHPMEVENT_SINH;
+	if (flags & CFG_SET_MINH)
+		bits |= MHPMEVENT_MINH;
+	return bits;
+}
+
+static void hw_counter_configure(struct pmu_hart *p, unsigned int i, uint32_t event_idx,
+				 uint64_t data, unsigned long flags)
+{
+	struct pmu_hw_counter *c = &p->hw[i];
+	unsigned int n = p->hw_num[i];
+
+	c->event_idx = event_idx;
+	c->state = PMU_CONFIGURED;
+	/* A configured counter does not count until started, mcycle and
+	 * minstret included. */
+	pmu_hw_inhibit(1u << n);
+	if (hw_is_hpm(n)) {
+		/* The upper 8 bits are the firmware's (raw v2: "based on
+		 * privilege specification definition"). */
+		c->mhpmevent = (pmu_map_mhpmevent(&pmu_event_map, event_idx, data) &
+				((1ULL << 56) - 1)) | filter_bits(p, flags);
+		pmu_hw_event_write(n, c->mhpmevent);
+	}
+}
+
+static void hw_counter_start(struct pmu_hart *p, unsigned int i, bool set, uint64_t value)
+{
+	struct pmu_hw_counter *c = &p->hw[i];
+	unsigned int n = p->hw_num[i];
+
+	if (!set)
+		value = pmu_hw_counter_read(n);
+	/* Sscofpmf: OF is cleared when the counter starts afresh, so the next
+	 * overflow raises LCOFI again. */
+	if (hw_is_hpm(n) && p->sscofpmf)
+		pmu_hw_event_write(n, c->mhpmevent);
+	pmu_hw_uninhibit(1u << n);
+	pmu_hw_counter_write(n, value);
+	c->state = PMU_RUNNING;
+}
+
+static uint64_t hw_counter_stop(struct pmu_hart *p, unsigned int i)
+{
+	unsigned int n = p->hw_num[i];
+	uint64_t value = pmu_hw_counter_read(n);
+
+	pmu_hw_inhibit(1u << n);
+	pmu_hw_counter_write(n, value);
+	p->hw[i].state = PMU_CONFIGURED;
+	return value;
+}
+
+static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
+{
+	unsigned int n = p->hw_num[i];
+
+	p->hw[i].event_idx = 0;
+	p->hw[i].state = PMU_FREE;
+	p->hw[i].mhpmevent = 0;
+	if (hw_is_hpm(n))
+		pmu_hw_event_write(n, 0);
+	else
+		pmu_hw_uninhibit(1u << n);   /* free mcycle/minstret run, as at boot */
+}
+
+static bool hw_counter_overflowed(const struct pmu_hart *p, unsigned int i)
+{
+	unsigned int n = p->hw_num[i];
+
+	return p->sscofpmf && hw_is_hpm(n) && (pmu_hw_event_read(n) & MHPMEVENT_OF);
+}
+
+/* ---- logical counters ---- */
+
+static uint8_t counter_state(const struct pmu_hart *p, unsigned int idx)
+{
+	return idx < p->hw_count ? p->hw[idx].state : p->fw[idx - p->hw_count].state;
+}
+
+static uint64_t counter_value(const struct pmu_hart *p, unsigned int idx)
+{
+	if (idx < p->hw_count)
+		return pmu_hw_counter_read(p->hw_num[idx]);
+	return fw_counter_value(&p->fw[idx - p->hw_count]);
+}
+
+static void counter_start(struct pmu_hart *p, unsigned int idx, bool set, uint64_t value)
+{
+	struct pmu_fw_counter *c;
+
+	if (idx < p->hw_count) {
+		hw_counter_start(p, idx, set, value);
+		return;
+	}
+	c = &p->fw[idx - p->hw_count];
+	fw_counter_start(p, c, set ? value : c->value);
+}
+
+static void counter_stop(struct pmu_hart *p, unsigned int idx)
+{
+	if (idx < p->hw_count)
+		hw_counter_stop(p, idx);
+	else
+		fw_counter_stop(p, &p->fw[idx - p->hw_count]);
+}
+
+static void counter_reset(struct pmu_hart *p, unsigned int idx)
+{
+	struct pmu_fw_counter *c;
+
+	if (idx < p->hw_count) {
+		hw_counter_reset(p, idx);
+		return;
+	}
+	c = &p->fw[idx - p->hw_count];
+	c->state = PMU_FREE;
+	c->event_idx = 0;
+	c->event_data = 0;
+	c->source = NULL;
+}
+
+/* Can logical counter idx take this (checked) event? */
+static bool counter_fits(const struct pmu_hart *p, unsigned int idx, unsigned long event_idx,
+			 uint64_t data)
+{
+	if (event_is_fw(event_idx))
+		return idx >= p->hw_count;
+	return idx < p->hw_count && hw_counter_can_count(p, idx, event_idx, data);
+}
+
+/* config_matching's choice: the lowest free counter that fits, else the
+ * lowest configured (stopped) one; with SKIP_MATCH the lowest of the set. */
+static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match,
+			unsigned long event_idx, uint64_t data)
+{
+	uint64_t s = set;
+	int stopped = -1;
+
+	if (skip_match) {
+		unsigned int idx = next_counter(&s);
+
+		if (counter_state(p, idx) == PMU_RUNNING || !counter_fits(p, idx, event_idx, data))
+			return -1;
+		return (int)idx;
+	}
+	while (s) {
+		unsigned int idx = next_counter(&s);
+		uint8_t state = counter_state(p, idx);
+
+		if (state == PMU_RUNNING || !counter_fits(p, idx, event_idx, data))
+			continue;
+		if (state == PMU_FREE)
+			return (int)idx;
+		if (stopped < 0)
+			stopped = (int)idx;
+	}
+	return stopped;
+}
+
+/* ---- snapshot page ---- */
+
+static volatile uint64_t *snapshot_page(const struct pmu_hart *p)
+{
+	return (volatile uint64_t *)(uintptr_t)p->snapshot_addr;
+}
+
+/* ---- the SBI functions ---- */
+
+struct sbiret pmu_num_counters(struct pmu_hart *p)
+{
+	return SBI_RET(SBI_SUCCESS, counter_total(p));
+}
+
+struct sbiret pmu_counter_get_info(struct pmu_hart *p, unsigned long idx)
+{
+	unsigned int n, width;
+
+	if (idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (idx >= p->hw_count)
+		return SBI_RET(SBI_SUCCESS, COUNTER_INFO_FW);
+	n = p->hw_num[idx];
+	width = hw_is_hpm(n) ? p->hpm_width : 64;
+	/* counter_info: [11:0] CSR, [17:12] width − 1 (the S-mode CSR number,
+	 * which is what S-mode reads). */
+	return SBI_RET(SBI_SUCCESS, (unsigned long)(CSR_CYCLE_BASE + n) |
+				    (unsigned long)(width - 1) << 12);
+}
+
+struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base,
+					  unsigned long mask, unsigned long flags,
+					  unsigned long event_idx, uint64_t event_data)
+{
+	uint64_t set;
+	int idx;
+
+	if (flags & ~CFG_ALL)
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (!counter_set(p, base, mask, &set))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	switch (event_check(event_idx, event_data)) {
+	case EVENT_INVALID:
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	case EVENT_UNSUPPORTED:
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+	case EVENT_OK:
+		break;
+	}
+	if (!set)
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+	idx = counter_pick(p, set, flags & CFG_SKIP_MATCH, event_idx, event_data);
+	if (idx < 0)
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+
+	if ((unsigned int)idx < p->hw_count) {
+		hw_counter_configure(p, (unsigned int)idx, (uint32_t)event_idx, event_data, flags);
+		if (flags & CFG_CLEAR_VALUE)
+			pmu_hw_counter_write(p->hw_num[idx], 0);
+	} else {
+		struct pmu_fw_counter *c = &p->fw[(unsigned int)idx - p->hw_count];
+
+		fw_counter_configure(p, c, (uint32_t)event_idx, event_data);
+		if (flags & CFG_CLEAR_VALUE)
+			c->value = 0;
+	}
+	/* AUTO_START "has no impact on the counter value". */
+	if (flags & CFG_AUTO_START)
+		counter_start(p, (unsigned int)idx, false, 0);
+	return SBI_RET(SBI_SUCCESS, idx);
+}
+
+struct sbiret pmu_counter_start(struct pmu_hart *p, unsigned long base, unsigned long mask,
+				unsigned long flags, uint64_t initial_value)
+{
+	uint64_t set, s;
+	long ret = SBI_SUCCESS;
+
+	if (flags & ~(START_SET_INIT_VALUE | START_INIT_SNAPSHOT))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	/* "mutually exclusive as the former is only valid for a single counter" */
+	if ((flags & START_SET_INIT_VALUE) && (flags & START_INIT_SNAPSHOT))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (!counter_set(p, base, mask, &set))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	for (s = set; s;)
+		if (counter_state(p, next_counter(&s)) == PMU_FREE)
+			return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if ((flags & START_INIT_SNAPSHOT) && !p->snapshot_on)
+		return SBI_ERR(SBI_ERR_NO_SHMEM);
+
+	for (s = set; s;) {
+		unsigned int idx = next_counter(&s);
+
+		if (counter_state(p, idx) == PMU_RUNNING) {
+			ret = SBI_ERR_ALREADY_STARTED;
+			continue;
+		}
+		if (flags & START_INIT_SNAPSHOT)
+			counter_start(p, idx, true, snapshot_page(p)[1 + idx - base]);
+		else
+			counter_start(p, idx, flags & START_SET_INIT_VALUE, initial_value);
+	}
+	return SBI_ERR(ret);
+}
+
+static void snapshot_take(struct pmu_hart *p, unsigned long base, uint64_t set)
+{
+	volatile uint64_t *page = snapshot_page(p);
+	uint64_t overflow = p->sscofpmf ? page[0] : 0;
+
+	while (set) {
+		unsigned int idx = next_counter(&set);
+		uint64_t bit = 1ULL << (idx - base);
+
+		page[1 + idx - base] = counter_value(p, idx);
+		if (idx < p->hw_count && hw_counter_overflowed(p, idx))
+			overflow |= bit;
+		else
+			overflow &= ~bit;
+	}
+	/* "valid only if the Sscofpmf ISA extension is available. Otherwise,
+	 * it must be zero." */
+	page[0] = overflow;
+}
+
+struct sbiret pmu_counter_stop(struct pmu_hart *p, unsigned long base, unsigned long mask,
+			       unsigned long flags)
+{
+	uint64_t set, s;
+	long ret = SBI_SUCCESS;
+
+	if (flags & ~(STOP_RESET | STOP_TAKE_SNAPSHOT))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (!counter_set(p, base, mask, &set))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if ((flags & STOP_TAKE_SNAPSHOT) && !p->snapshot_on)
+		return SBI_ERR(SBI_ERR_NO_SHMEM);
+
+	for (s = set; s;) {
+		unsigned int idx = next_counter(&s);
+
+		if (counter_state(p, idx) == PMU_RUNNING)
+			counter_stop(p, idx);
+		else
+			ret = SBI_ERR_ALREADY_STOPPED;
+	}
+	/* The values of every counter of the set, stopped by this call or
+	 * before, then the reset (which would lose the overflow state). */
+	if (flags & STOP_TAKE_SNAPSHOT)
+		snapshot_take(p, base, set);
+	if (flags & STOP_RESET)
+		for (s = set; s;)
+			counter_reset(p, next_counter(&s));
+	return SBI_ERR(ret);
+}
+
+struct sbiret pmu_counter_fw_read(struct pmu_hart *p, unsigned long idx)
+{
+	if (idx < p->hw_count || idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	return SBI_RET(SBI_SUCCESS, fw_counter_value(&p->fw[idx - p->hw_count]));
+}
+
+struct sbiret pmu_counter_fw_read_hi(struct pmu_hart *p, unsigned long idx)
+{
+	if (idx < p->hw_count || idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	return SBI_RET(SBI_SUCCESS, 0);   /* "always returns zero ... for RV64" */
+}
+
+struct sbiret pmu_snapshot_set_shmem(struct pmu_hart *p, unsigned long lo, unsigned long hi,
+				     unsigned long flags)
+{
+	if (flags)
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (lo == (unsigned long)-1 && hi == (unsigned long)-1) {
+		p->snapshot_on = false;
+		p->snapshot_addr = 0;
+		return SBI_ERR(SBI_SUCCESS);
+	}
+	if (lo & (PMU_SNAPSHOT_SIZE - 1))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	/* RV64: a physical address has no upper half; then "accessible
+	 * physical addresses" S-mode may use (binary encoding, shared memory
+	 * physical address range parameter). */
+	if (hi || !platform_smode_range_ok(lo, PMU_SNAPSHOT_SIZE))
+		return SBI_ERR(SBI_ERR_INVALID_ADDRESS);
+	p->snapshot_addr = lo;
+	p->snapshot_on = true;
+	return SBI_ERR(SBI_SUCCESS);
+}
+
+struct pmu_event_info {
+	uint32_t event_idx;
+	uint32_t output;
+	uint64_t event_data;
+};
+_Static_assert(sizeof(struct pmu_event_info) == 16, "event info entry is 16 bytes");
+
+struct sbiret pmu_event_get_info(struct pmu_hart *p, unsigned long lo, unsigned long hi,
+				 unsigned long num_entries, unsigned long flags)
+{
+	volatile struct pmu_event_info *e = (volatile struct pmu_event_info *)(uintptr_t)lo;
+	unsigned long i;
+
+	if (flags || (lo & 15))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (hi || num_entries > (unsigned long)-1 / sizeof(*e))
+		return SBI_ERR(SBI_ERR_INVALID_ADDRESS);
+	if (!num_entries)
+		return SBI_ERR(SBI_SUCCESS);
+	if (!platform_smode_range_ok(lo, num_entries * sizeof(*e)))
+		return SBI_ERR(SBI_ERR_INVALID_ADDRESS);
+	/* Reserved event_idx bits anywhere: nothing is written. */
+	for (i = 0; i < num_entries; i++)
+		if (e[i].event_idx >> 20)
+			return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	for (i = 0; i < num_entries; i++) {
+		uint32_t event_idx = e[i].event_idx;
+		uint64_t data = e[i].event_data;
+		unsigned int type = EVENT_TYPE(event_idx);
+		enum event_check check;
+
+		/* event_data is only defined for types 2, 3 and 15. */
+		if (type != 2 && type != 3 && type != 15)
+			data = 0;
+		check = event_check(event_idx, data);
+		/* Entries that are not a valid event_idx/event_data pair are
+		 * left alone ("MUST update ... if valid"). */
+		if (check == EVENT_INVALID)
+			continue;
+		e[i].output = check == EVENT_OK && hart_can_count(p, event_idx, data);
+	}
+	return SBI_ERR(SBI_SUCCESS);
+}
+
+/* ---- per-hart life cycle ---- */
+
+void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,
+		   bool sscofpmf)
+{
+	unsigned int i, n;
+
+	if (p->impl_running)
+		pmu_trap_counting(false);
+	*p = (struct pmu_hart){ 0 };
+	p->sscofpmf = sscofpmf;
+	p->hpm_width = (uint8_t)(hpm_width ? hpm_width : 64);
+	p->hw_num[p->hw_count++] = PMU_HW_CYCLE;
+	p->hw_num[p->hw_count++] = PMU_HW_INSTRET;
+	for (n = PMU_HPM_FIRST; n < 32; n++)
+		if ((hpm_mask >> n) & 1)
+			p->hw_num[p->hw_count++] = (uint8_t)n;
+	/* Every HPM counter stopped, no event, value 0; mcycle and minstret
+	 * keep running for software that never asks the PMU. */
+	pmu_hw_inhibit(hpm_mask & PMU_HPM_ALL);
+	pmu_hw_uninhibit((1u << PMU_HW_CYCLE) | (1u << PMU_HW_INSTRET));
+	for (i = 2; i < p->hw_count; i++) {
+		pmu_hw_event_write(p->hw_num[i], 0);
+		pmu_hw_counter_write(p->hw_num[i], 0);
+	}
+}
+
+void pmu_hart_suspend(struct pmu_hart *p)
+{
+	for (unsigned int i = 0; i < p->hw_count; i++) {
+		unsigned int n = p->hw_num[i];
+
+		if (p->hw[i].state == PMU_FREE)
+			continue;
+		p->hw[i].saved = pmu_hw_counter_read(n);
+		pmu_hw_inhibit(1u << n);
+		if (hw_is_hpm(n))
+			p->hw[i].saved_event = pmu_hw_event_read(n);   /* with OF */
+	}
+}
+
+void pmu_hart_resume(struct pmu_hart *p)
+{
+	for (unsigned int i = 0; i < p->hw_count; i++) {
+		struct pmu_hw_counter *c = &p->hw[i];
+		unsigned int n = p->hw_num[i];
+
+		if (c->state == PMU_FREE)
+			continue;
+		if (hw_is_hpm(n))
+			pmu_hw_event_write(n, c->saved_event);
+		if (c->state == PMU_RUNNING)
+			pmu_hw_uninhibit(1u << n);
+		pmu_hw_counter_write(n, c->saved);
+	}
+}
