@@ -9,7 +9,9 @@
 #   TIME extension); with "sbi" the check names start with linux/sbi-timer/.
 # Environment: FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4),
 #   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image),
-#   QEMU_EXTRA (more QEMU options, unquoted), BUILD (build).
+#   QEMU_EXTRA (more QEMU options, unquoted), BUILD (build),
+#   PMU_COUNTERS ("F H": the firmware and hardware counters the kernel's SBI
+#   PMU driver must find; default tracesbi's "32 18").
 #
 # The init program (tests/linux/init.c) prints its own PASS/FAIL lines; they
 # are passed through.  Checks made here on the kernel log:
@@ -24,8 +26,13 @@
 #   poweroff            the kernel powered down and QEMU exited by itself,
 #                       with status 0, before the timeout
 #   timer-via-sbi       (TIMER=sbi) the kernel did not use Sstc
+#   timer-via-sstc      (TIMER=sstc) the kernel used Sstc
 #   no-panic-oops-warning  no panic, oops, BUG or WARNING in the log
 #   no-hart-errors      no hart start/stop failure reported by the kernel
+#   pmu-sbi-driver      the kernel's SBI PMU driver found the extension
+#   pmu-counters        ... and PMU_COUNTERS firmware and hardware counters
+# Init's perf checks (perf-*) count cycles, instructions and the firmware
+# events set_timer and IPI sent through perf_event_open.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -38,13 +45,18 @@ SMP=${SMP:-4}
 TIMEOUT=${TIMEOUT:-60}
 KERNEL=${KERNEL:-$BUILD/linux/Image}
 QEMU_EXTRA=${QEMU_EXTRA:-}
+# docs/PMU.md on QEMU virt: 32 firmware counters; cycle, instret and the 16
+# mhpmcounters.
+TRACESBI_PMU_COUNTERS="32 18"
+PMU_COUNTERS=${PMU_COUNTERS:-$TRACESBI_PMU_COUNTERS}
 case "$timer" in
 sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
 sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
 *)    echo "usage: $0 [NAME [sstc|sbi]]" >&2; exit 2 ;;
 esac
 # panic=-1: a panic resets at once (SRST) instead of idling until the timeout.
-APPEND="console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=$SMP"
+# tracesbi.cpus and tracesbi.timer tell init what QEMU was given.
+APPEND="console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=$SMP tracesbi.timer=$timer"
 
 mkdir -p "$BUILD/logs"
 raw_log=$BUILD/logs/linux-$name.raw.log
@@ -166,6 +178,11 @@ if [ "$timer" = sbi ]; then
     else
         pass timer-via-sbi
     fi
+elif has 'riscv-timer: .*available via sstc'; then
+    # Init's perf-fw-set-timer expects no SBI set_timer call in this boot.
+    pass timer-via-sstc
+else
+    fail timer-via-sstc "the kernel did not take Sstc although QEMU was given sstc=true"
 fi
 
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
@@ -203,8 +220,24 @@ else
     fail no-hart-errors "$(echo "$bad" | tr '\n' '|')"
 fi
 
-# PMU lines, kept for the PMU work that comes later.
+# The SBI PMU driver's probe: the extension, then what counter_get_info
+# returned for every counter index.
 grep -i -E '^\[ *[0-9.]+\] .*(riscv-pmu|RISC-V PMU|SBI PMU)' "$log" >"$pmu_log" || true
 sed 's/^/INFO: linux: pmu: /' "$pmu_log"
+if has 'riscv-pmu-sbi: SBI PMU extension is available'; then
+    pass pmu-sbi-driver
+else
+    fail pmu-sbi-driver "no \"riscv-pmu-sbi: SBI PMU extension is available\" line"
+fi
+found=$(sed -n -E 's/.*riscv-pmu-sbi: ([0-9]+) firmware and ([0-9]+) hardware counters.*/\1 \2/p' "$log" | head -n1)
+if [ -z "$found" ]; then
+    fail pmu-counters "no \"riscv-pmu-sbi: N firmware and M hardware counters\" line"
+elif [ "$found" != "$PMU_COUNTERS" ]; then
+    fail pmu-counters "the kernel found ${found% *} firmware and ${found#* } hardware counters, expected ${PMU_COUNTERS% *} and ${PMU_COUNTERS#* }"
+else
+    pass pmu-counters
+    [ "$found" = "$TRACESBI_PMU_COUNTERS" ] ||
+        echo "INFO: linux/${prefix}pmu-counters: this firmware has ${found% *} firmware and ${found#* } hardware counters; tracesbi has ${TRACESBI_PMU_COUNTERS% *} and ${TRACESBI_PMU_COUNTERS#* } (docs/PMU.md)"
+fi
 
 exit "$failed"

@@ -4,16 +4,19 @@
  * It prints what the kernel sees of the machine the firmware handed over
  * (online CPUs, harts, interrupts, PMU), checks it, exercises the firmware
  * through the kernel (threads on every hart, remote TLB shootdowns through
- * SBI RFENCE, CPU offline/online through SBI HSM), and powers off through
- * reboot(RB_POWER_OFF), which the kernel turns into an SBI SRST call.
+ * SBI RFENCE, CPU offline/online through SBI HSM, perf counting through the
+ * SBI PMU: cycles, instructions and the firmware events set_timer and IPI
+ * sent), and powers off through reboot(RB_POWER_OFF), which the kernel
+ * turns into an SBI SRST call.
  *
  * Output contract with scripts/run-linux-test.sh:
  *   "PASS: linux/<check>" or "FAIL: linux/<check>: <reason>" per check,
  *   "INFO: linux/<what>: ..." for facts that are not checks,
  *   "tracesbi-init: started" first and "tracesbi-init: done checks=N failed=M"
  *   last, so the script can tell a complete run from a truncated one.
- * The expected number of CPUs comes from the kernel command line
- * (tracesbi.cpus=N), since only the test script knows what QEMU was given.
+ * The expected number of CPUs and how the kernel's timer works come from the
+ * kernel command line (tracesbi.cpus=N, tracesbi.timer=sbi|sstc), since only
+ * the test script knows what QEMU was given.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -283,25 +286,26 @@ static void check_thread_per_cpu(int cpus)
 }
 
 /*
- * /proc/interrupts: a header of CPUn columns, then one row per interrupt
- * ("5: c0 c1 c2 c3 RISC-V INTC 5 Edge riscv-timer", "IPI0: c0 .. Rescheduling
- * interrupts").  Sums, per CPU, the timer row and all IPI rows.
+ * Per-CPU interrupt counts from /proc/interrupts: a header of CPUn columns,
+ * then one row per interrupt ("5: c0 c1 c2 c3 RISC-V INTC 5 Edge riscv-timer",
+ * "IPI0: c0 .. Rescheduling interrupts").  timer[] sums the timer row, ipi[]
+ * all IPI rows (IPIs the kernel handled, per receiving CPU).
  */
-static void check_interrupts(int cpus)
+struct interrupt_counts {
+    unsigned long timer[MAX_CPUS];
+    unsigned long ipi[MAX_CPUS];
+    bool timer_row;
+    int ipi_rows;
+};
+
+static bool read_interrupt_counts(int cpus, struct interrupt_counts *ic, bool print)
 {
     FILE *f = fopen("/proc/interrupts", "r");
     char line[LINE_MAX_LEN];
-    unsigned long timer[MAX_CPUS] = { 0 }, ipi[MAX_CPUS] = { 0 };
-    bool timer_row = false;
-    int ipi_rows = 0;
 
-    if (!f) {
-        fail("interrupts-timer", "cannot open /proc/interrupts: %s", strerror(errno));
-        fail("interrupts-ipi", "cannot open /proc/interrupts");
-        return;
-    }
-    if (cpus > MAX_CPUS)
-        cpus = MAX_CPUS;
+    *ic = (struct interrupt_counts){ .timer_row = false };
+    if (!f)
+        return false;
     while (fgets(line, sizeof(line), f)) {
         char *p = strchr(line, ':');
         unsigned long counts[MAX_CPUS];
@@ -309,7 +313,8 @@ static void check_interrupts(int cpus)
         bool is_timer = strstr(line, "riscv-timer") != NULL;
         int n = 0;
 
-        printf("INFO: linux/interrupts: %s", line);
+        if (print)
+            printf("INFO: linux/interrupts: %s", line);
         if (!p || (!is_ipi && !is_timer))
             continue;
         for (p++; n < cpus; n++) {
@@ -324,28 +329,42 @@ static void check_interrupts(int cpus)
             continue;
         for (int cpu = 0; cpu < cpus; cpu++) {
             if (is_timer)
-                timer[cpu] += counts[cpu];
+                ic->timer[cpu] += counts[cpu];
             else
-                ipi[cpu] += counts[cpu];
+                ic->ipi[cpu] += counts[cpu];
         }
-        timer_row |= is_timer;
-        ipi_rows += is_ipi;
+        ic->timer_row |= is_timer;
+        ic->ipi_rows += is_ipi;
     }
     fclose(f);
+    return true;
+}
 
+static void check_interrupts(int cpus)
+{
+    struct interrupt_counts ic;
     int cpu;
-    for (cpu = 0; cpu < cpus && timer[cpu] > 0; cpu++)
+
+    if (cpus > MAX_CPUS)
+        cpus = MAX_CPUS;
+    if (!read_interrupt_counts(cpus, &ic, true)) {
+        fail("interrupts-timer", "cannot open /proc/interrupts: %s", strerror(errno));
+        fail("interrupts-ipi", "cannot open /proc/interrupts");
+        return;
+    }
+
+    for (cpu = 0; cpu < cpus && ic.timer[cpu] > 0; cpu++)
         ;
-    if (!timer_row)
+    if (!ic.timer_row)
         fail("interrupts-timer", "no riscv-timer row with %d CPU columns", cpus);
     else if (cpu < cpus)
         fail("interrupts-timer", "CPU %d took no timer interrupt", cpu);
     else
         pass("interrupts-timer");
 
-    for (cpu = 0; cpu < cpus && ipi[cpu] > 0; cpu++)
+    for (cpu = 0; cpu < cpus && ic.ipi[cpu] > 0; cpu++)
         ;
-    if (ipi_rows == 0)
+    if (ic.ipi_rows == 0)
         fail("interrupts-ipi", "no IPI rows with %d CPU columns", cpus);
     else if (cpu < cpus)
         fail("interrupts-ipi", "CPU %d received no IPI", cpu);
@@ -627,68 +646,445 @@ static bool firmware_has_pmu(void)
 }
 
 /*
- * Counts one hardware event over a user-mode loop of `iterations` steps.
- * Returns 0 and the count, or an errno value.
+ * Linux 6.1's riscv_pmu_sbi driver takes a PERF_TYPE_RAW config with bit 63
+ * set as an SBI firmware event (event_idx type 15) whose code is the low bits;
+ * it refuses codes past the standard ones (21).
  */
-static int count_hw_event(uint64_t config, uint64_t iterations, uint64_t *count)
+#define PERF_SBI_FW_EVENT(code) ((1ull << 63) | (code))
+#define SBI_PMU_FW_SET_TIMER 5
+#define SBI_PMU_FW_IPI_SENT 6
+
+/*
+ * Opens a counting event, disabled, for task `pid` on any CPU (cpu -1) or for
+ * everything on `cpu` (pid -1).  Returns the fd, or -1 with errno set.
+ */
+static int perf_open(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu)
 {
     struct perf_event_attr attr = {
-        .type = PERF_TYPE_HARDWARE,
+        .type = type,
         .size = sizeof(attr),
         .config = config,
         .disabled = 1,
-        .exclude_kernel = 1,
+        .exclude_kernel = user_only,
         .exclude_hv = 1,
     };
-    int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
-    int err = 0;
+
+    return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+}
+
+static int perf_enable(int fd)
+{
+    if (ioctl(fd, PERF_EVENT_IOC_RESET, 0) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+        return errno;
+    return 0;
+}
+
+/* Disables the event and reads its count; 0 or an errno value. */
+static int perf_disable_read(int fd, uint64_t *count)
+{
+    if (ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+        return errno;
+    if (read(fd, count, sizeof(*count)) != (ssize_t)sizeof(*count))
+        return errno ? errno : EIO;
+    return 0;
+}
+
+/* Why perf_event_open failed, with the kernel's view of the firmware. */
+static const char *open_problem(int err, char *why, size_t size)
+{
+    snprintf(why, size, "perf_event_open: %s%s", strerror(err),
+             firmware_has_pmu() ? "" : " (the kernel found no SBI PMU extension)");
+    return why;
+}
+
+/*
+ * Upper bound of any plausible cycle or instruction count over `seconds`:
+ * no hart counts more than 100 per nanosecond.  Catches a counter that was
+ * not loaded with the value Linux started it from (a count near 2^63).
+ */
+static uint64_t max_plausible_count(double seconds)
+{
+    return (uint64_t)(seconds * 1e11) + 1;
+}
+
+struct task_count {
+    uint64_t count;
+    double seconds;
+};
+
+/*
+ * Counts a hardware event of this task in user mode over `workload(arg)`.
+ * Returns 0 or an errno value.
+ */
+static int count_own_event(uint64_t config, void (*workload)(uint64_t), uint64_t arg,
+                           struct task_count *result)
+{
+    int fd = perf_open(PERF_TYPE_HARDWARE, config, true, 0, -1);
+    int err;
+    double start;
 
     if (fd < 0)
         return errno;
-    if (ioctl(fd, PERF_EVENT_IOC_RESET, 0) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-        err = errno;
-    spin_workload(iterations);
-    if (!err && ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
-        err = errno;
-    if (!err && read(fd, count, sizeof(*count)) != (ssize_t)sizeof(*count))
-        err = errno ? errno : EIO;
+    start = seconds_now();
+    err = perf_enable(fd);
+    workload(arg);
+    if (!err)
+        err = perf_disable_read(fd, &result->count);
+    result->seconds = seconds_now() - start;
     close(fd);
     return err;
 }
 
-static void check_perf(void)
+static void spin(uint64_t iterations)
+{
+    spin_workload(iterations);
+}
+
+static void sleep_ms(uint64_t ms)
+{
+    usleep((useconds_t)(ms * 1000));
+}
+
+/*
+ * cycles and instructions of this task over a user-mode loop: both non-zero
+ * and below max_plausible_count(); the loop retires more than one
+ * instruction per step.  (QEMU without -icount feeds both counters from the
+ * host's clock, so nothing tighter holds there.)
+ */
+static bool check_perf_hw_event(const char *check, uint64_t config, uint64_t minimum,
+                                uint64_t iterations, struct task_count *loop)
+{
+    char why[128];
+    int err = count_own_event(config, spin, iterations, loop);
+
+    if (err) {
+        fail(check, "%s", open_problem(err, why, sizeof(why)));
+        return false;
+    }
+    printf("INFO: linux/%s: %llu over %llu loop steps in %.1f ms\n", check,
+           (unsigned long long)loop->count, (unsigned long long)iterations, loop->seconds * 1e3);
+    if (loop->count < minimum || loop->count > max_plausible_count(loop->seconds)) {
+        fail(check, "%llu counted over %llu loop steps in %.1f ms, expected %llu..%llu",
+             (unsigned long long)loop->count, (unsigned long long)iterations,
+             loop->seconds * 1e3, (unsigned long long)minimum,
+             (unsigned long long)max_plausible_count(loop->seconds));
+        return false;
+    }
+    pass(check);
+    return true;
+}
+
+/*
+ * A task's cycle count must not grow while the task sleeps: Linux stops the
+ * counter through SBI when the task is switched out and restarts it with
+ * the saved value when it comes back.  Over a sleep the count must stay well
+ * below what the counter's rate (measured on the loop) gives for that time.
+ */
+static void check_perf_cycles_asleep(const struct task_count *loop)
+{
+    const char *check = "perf-cycles-stop-while-asleep";
+    struct task_count asleep;
+    double rate = (double)loop->count / loop->seconds;
+    int err = count_own_event(PERF_COUNT_HW_CPU_CYCLES, sleep_ms, 100, &asleep);
+
+    if (err) {
+        fail(check, "perf_event_open/read: %s", strerror(err));
+        return;
+    }
+    printf("INFO: linux/%s: %llu over a %.1f ms sleep (%.0f per ms while running)\n", check,
+           (unsigned long long)asleep.count, asleep.seconds * 1e3, rate / 1e3);
+    if ((double)asleep.count > 0.2 * rate * asleep.seconds)
+        fail(check, "%llu cycles over a %.1f ms sleep: the counter ran while the task slept",
+             (unsigned long long)asleep.count, asleep.seconds * 1e3);
+    else
+        pass(check);
+}
+
+static void check_perf_hw_events(void)
 {
     const uint64_t iterations = 1000000;
-    static const struct {
-        const char *check;
-        uint64_t config;
-        uint64_t minimum; /* each loop step retires several instructions */
-    } events[] = {
-        { "perf-cycles", PERF_COUNT_HW_CPU_CYCLES, 1 },
-        { "perf-instructions", PERF_COUNT_HW_INSTRUCTIONS, 1000000 },
-    };
-    bool has_pmu = firmware_has_pmu();
+    struct task_count cycles, instructions;
 
-    for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
-        uint64_t count = 0;
-        int err = count_hw_event(events[i].config, iterations, &count);
+    if (check_perf_hw_event("perf-cycles", PERF_COUNT_HW_CPU_CYCLES, 1, iterations, &cycles))
+        check_perf_cycles_asleep(&cycles);
+    check_perf_hw_event("perf-instructions", PERF_COUNT_HW_INSTRUCTIONS, iterations,
+                        iterations, &instructions);
+}
 
-        if (!has_pmu) {
-            printf("INFO: linux/%s: firmware has no SBI PMU extension (PMU comes in a "
-                   "later issue): perf_event_open %s, count %llu\n", events[i].check,
-                   err ? strerror(err) : "worked", (unsigned long long)count);
-        } else if (err) {
-            fail(events[i].check, "perf_event_open/read: %s", strerror(err));
-        } else if (count < events[i].minimum) {
-            fail(events[i].check, "%llu counted over %llu loop steps, expected at least %llu",
-                 (unsigned long long)count, (unsigned long long)iterations,
-                 (unsigned long long)events[i].minimum);
-        } else {
-            printf("INFO: linux/%s: %llu over %llu loop steps\n", events[i].check,
-                   (unsigned long long)count, (unsigned long long)iterations);
-            pass(events[i].check);
+/* One counting event per CPU, each counting everything that CPU does. */
+struct cpu_events {
+    int cpus;
+    int fd[MAX_CPUS];
+    uint64_t count[MAX_CPUS];
+};
+
+/* Opens and enables the event on CPUs 0..cpus-1; "" or why not. */
+static const char *cpu_events_start(struct cpu_events *ev, uint64_t config, int cpus,
+                                    char *why, size_t size)
+{
+    ev->cpus = cpus;
+    for (int cpu = 0; cpu < cpus; cpu++)
+        ev->fd[cpu] = -1;
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        char open_why[128];
+
+        ev->fd[cpu] = perf_open(PERF_TYPE_RAW, config, false, -1, cpu);
+        if (ev->fd[cpu] < 0) {
+            snprintf(why, size, "CPU %d: %s", cpu, open_problem(errno, open_why, sizeof(open_why)));
+            return why;
         }
     }
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        int err = perf_enable(ev->fd[cpu]);
+
+        if (err) {
+            snprintf(why, size, "CPU %d: enable: %s", cpu, strerror(err));
+            return why;
+        }
+    }
+    return "";
+}
+
+/*
+ * Disables and reads every event that was opened, then closes them; "" or
+ * why not (only when `why` is not NULL).
+ */
+static const char *cpu_events_stop(struct cpu_events *ev, char *why, size_t size)
+{
+    const char *problem = "";
+
+    for (int cpu = 0; cpu < ev->cpus; cpu++) {
+        int err;
+
+        ev->count[cpu] = 0;
+        if (ev->fd[cpu] < 0)
+            continue;
+        err = perf_disable_read(ev->fd[cpu], &ev->count[cpu]);
+        if (err && !*problem && why) {
+            snprintf(why, size, "CPU %d: disable/read: %s", cpu, strerror(err));
+            problem = why;
+        }
+        close(ev->fd[cpu]);
+    }
+    return problem;
+}
+
+/*
+ * Counts a firmware event on every CPU over `workload`, with the kernel's
+ * interrupt counts read just before and after.  "" or why it could not.
+ */
+static const char *count_fw_event_per_cpu(uint64_t code, int cpus, void (*workload)(int),
+                                          struct cpu_events *ev, struct interrupt_counts *delta,
+                                          char *why, size_t size)
+{
+    struct interrupt_counts before, after;
+    const char *problem, *stop_problem;
+
+    if (!read_interrupt_counts(cpus, &before, false))
+        return "cannot read /proc/interrupts";
+    problem = cpu_events_start(ev, PERF_SBI_FW_EVENT(code), cpus, why, size);
+    if (!*problem)
+        workload(cpus);
+    /* After a failed start, stop only closes: keep the start's reason. */
+    stop_problem = cpu_events_stop(ev, *problem ? NULL : why, *problem ? 0 : size);
+    if (*problem || *stop_problem)
+        return *problem ? problem : stop_problem;
+    if (!read_interrupt_counts(cpus, &after, false))
+        return "cannot read /proc/interrupts";
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        delta->timer[cpu] = after.timer[cpu] - before.timer[cpu];
+        delta->ipi[cpu] = after.ipi[cpu] - before.ipi[cpu];
+    }
+    return "";
+}
+
+static void idle_workload(int cpus)
+{
+    (void)cpus;
+    sleep_ms(200);
+}
+
+/*
+ * SBI_PMU_FW_SET_TIMER over 200 ms of idle, on every CPU.  This kernel ticks
+ * periodically (HZ_PERIODIC, no high-resolution timers) on a one-shot
+ * clockevent: each tick interrupt programs the next tick once, and nothing
+ * else programs the timer.  So with the timer through SBI (Sstc off) the
+ * count on a CPU is its number of timer interrupts, less those taken between
+ * reading /proc/interrupts and enabling the event (well under half of them);
+ * with Sstc the kernel writes stimecmp itself and the count is 0.
+ */
+static void check_perf_fw_set_timer(int cpus, bool timer_via_sbi)
+{
+    const char *check = "perf-fw-set-timer";
+    struct cpu_events ev;
+    struct interrupt_counts delta;
+    char why[160], counts[64 * 4] = "";
+    const char *problem = count_fw_event_per_cpu(SBI_PMU_FW_SET_TIMER, cpus, idle_workload,
+                                                 &ev, &delta, why, sizeof(why));
+    int bad = -1;
+
+    if (*problem) {
+        fail(check, "%s", problem);
+        return;
+    }
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        uint64_t ticks = delta.timer[cpu];
+        bool plausible = timer_via_sbi ? ev.count[cpu] > 0 && ev.count[cpu] >= (ticks + 1) / 2 &&
+                                             ev.count[cpu] <= ticks
+                                       : ev.count[cpu] == 0 && ticks > 0;
+
+        snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts),
+                 " cpu%d=%llu(%llu ticks)", cpu, (unsigned long long)ev.count[cpu],
+                 (unsigned long long)ticks);
+        if (!plausible && bad < 0)
+            bad = cpu;
+    }
+    printf("INFO: linux/%s: timer %s, set_timer calls:%s\n", check,
+           timer_via_sbi ? "through SBI" : "through Sstc", counts);
+    if (bad < 0)
+        pass(check);
+    else if (timer_via_sbi)
+        fail(check, "CPU %d: %llu set_timer calls over %lu timer interrupts, expected %lu..%lu",
+             bad, (unsigned long long)ev.count[bad], delta.timer[bad],
+             (delta.timer[bad] + 1) / 2, delta.timer[bad]);
+    else
+        fail(check, "CPU %d: %llu set_timer calls over %lu timer interrupts with Sstc, "
+             "expected 0 calls and some interrupts", bad, (unsigned long long)ev.count[bad],
+             delta.timer[bad]);
+}
+
+/* Two pipes between the main thread on CPU 0 and a thread pinned elsewhere. */
+struct ping_pong {
+    pthread_t thread;
+    int cpu;
+    int rounds;
+    int to_thread[2];
+    int to_main[2];
+    bool pinned;
+};
+
+/* Echoes every byte: each read blocks, so its CPU idles until woken by an IPI. */
+static void *pong(void *arg)
+{
+    struct ping_pong *pp = arg;
+    char byte;
+
+    pp->pinned = pin_self(pp->cpu);
+    for (int i = 0; i < pp->rounds; i++) {
+        if (read(pp->to_thread[0], &byte, 1) != 1 || write(pp->to_main[1], &byte, 1) != 1)
+            break;
+    }
+    return NULL;
+}
+
+#define PING_PONG_ROUNDS 50
+
+/*
+ * Round trips between CPU 0 and each other CPU.  A wake-up of a task
+ * blocked on an idle CPU is an IPI from the waking CPU, so every CPU sends
+ * IPIs.
+ */
+static void ping_pong_workload(int cpus)
+{
+    struct ping_pong pps[MAX_CPUS];
+    int threads = 0;
+    char byte = 'x';
+
+    pin_self(0);
+    for (int cpu = 1; cpu < cpus; cpu++) {
+        struct ping_pong *pp = &pps[threads];
+
+        *pp = (struct ping_pong){ .cpu = cpu, .rounds = PING_PONG_ROUNDS };
+        if (pipe(pp->to_thread) || pipe(pp->to_main))
+            break;
+        if (pthread_create(&pp->thread, NULL, pong, pp) == 0)
+            threads++;
+    }
+    for (int round = 0; round < PING_PONG_ROUNDS; round++) {
+        for (int i = 0; i < threads; i++) {
+            if (write(pps[i].to_thread[1], &byte, 1) != 1 || read(pps[i].to_main[0], &byte, 1) != 1)
+                printf("INFO: linux/perf-fw-ipi-sent: pipe to CPU %d: %s\n", pps[i].cpu,
+                       strerror(errno));
+        }
+    }
+    for (int i = 0; i < threads; i++) {
+        pthread_join(pps[i].thread, NULL);
+        if (!pps[i].pinned)
+            printf("INFO: linux/perf-fw-ipi-sent: the thread for CPU %d could not be pinned\n",
+                   pps[i].cpu);
+        close(pps[i].to_thread[0]);
+        close(pps[i].to_thread[1]);
+        close(pps[i].to_main[0]);
+        close(pps[i].to_main[1]);
+    }
+    pin_self_all(cpus);
+}
+
+/*
+ * SBI_PMU_FW_IPI_SENT over the ping-pong, on every CPU: every CPU sent some.
+ * The firmware counts one per target hart of each sbi_send_ipi; the kernel
+ * counts each IPI it handles, per receiving CPU, in /proc/interrupts.  Two
+ * IPIs of the same kind sent to a CPU before it handles them are handled
+ * once, so the kernel's total can be lower than the firmware's, not higher
+ * (up to IPIs sent just outside the counting window); both must agree
+ * within a factor of two.
+ */
+static void check_perf_fw_ipi_sent(int cpus)
+{
+    const char *check = "perf-fw-ipi-sent";
+    struct cpu_events ev;
+    struct interrupt_counts delta;
+    char why[160], counts[48 * 4] = "";
+    const char *problem;
+    uint64_t sent = 0, handled = 0;
+    int silent = -1;
+
+    if (cpus < 2) {
+        fail(check, "needs 2 or more CPUs, have %d", cpus);
+        return;
+    }
+    problem = count_fw_event_per_cpu(SBI_PMU_FW_IPI_SENT, cpus, ping_pong_workload, &ev,
+                                     &delta, why, sizeof(why));
+    if (*problem) {
+        fail(check, "%s", problem);
+        return;
+    }
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        sent += ev.count[cpu];
+        handled += delta.ipi[cpu];
+        snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts), " cpu%d=%llu", cpu,
+                 (unsigned long long)ev.count[cpu]);
+        if (ev.count[cpu] == 0 && silent < 0)
+            silent = cpu;
+    }
+    printf("INFO: linux/%s: %d round trips per CPU pair, IPIs sent:%s, total %llu; "
+           "the kernel handled %llu\n", check, PING_PONG_ROUNDS, counts,
+           (unsigned long long)sent, (unsigned long long)handled);
+    if (silent >= 0)
+        fail(check, "CPU %d sent no IPI according to the firmware", silent);
+    else if (sent * 2 < handled || sent > 2 * handled)
+        fail(check, "the firmware counted %llu IPIs sent, the kernel handled %llu",
+             (unsigned long long)sent, (unsigned long long)handled);
+    else
+        pass(check);
+}
+
+/* tracesbi.timer=sbi on the command line: the kernel's timer goes through SBI. */
+static bool timer_via_sbi(void)
+{
+    char cmdline[LINE_MAX_LEN];
+
+    return read_file("/proc/cmdline", cmdline, sizeof(cmdline)) > 0 &&
+           strstr(cmdline, "tracesbi.timer=sbi") != NULL;
+}
+
+static void check_perf(int cpus)
+{
+    if (cpus > MAX_CPUS)
+        cpus = MAX_CPUS;
+    check_perf_hw_events();
+    check_perf_fw_set_timer(cpus, timer_via_sbi());
+    check_perf_fw_ipi_sent(cpus);
 }
 
 int main(void)
@@ -713,7 +1109,7 @@ int main(void)
     check_interrupts(expected);
     check_remote_tlb_flush(expected);
     check_cpu_hotplug(expected);
-    check_perf();
+    check_perf(expected);
 
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);
     fflush(stdout);
