@@ -8,7 +8,7 @@
 #
 # usage: bench-sbi.sh TRACESBI.elf OPENSBI_FW.elf BENCH.elf
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 [ $# -eq 3 ] || { echo "usage: $0 TRACESBI OPENSBI_FW BENCH_ELF" >&2; exit 2; }
 tracesbi=$1 opensbi=$2 bench=$3
 logdir=build/logs/bench
