@@ -35,10 +35,10 @@ struct pmu_map pmu_event_map;
 #define CFG_SET_MINH    (1UL << 7)
 #define CFG_ALL         0xffUL
 
-#define START_SET_INIT_VALUE (1UL << 0)
-#define START_INIT_SNAPSHOT  (1UL << 1)
-#define STOP_RESET           (1UL << 0)
-#define STOP_TAKE_SNAPSHOT   (1UL << 1)
+#define START_SET_INIT_VALUE PMU_START_SET_INIT_VALUE
+#define START_INIT_SNAPSHOT  PMU_START_INIT_SNAPSHOT
+#define STOP_RESET           PMU_STOP_RESET
+#define STOP_TAKE_SNAPSHOT   PMU_STOP_TAKE_SNAPSHOT
 
 #define COUNTER_INFO_FW (1UL << 63)
 #define CSR_CYCLE_BASE  0xC00
@@ -63,15 +63,30 @@ static bool counter_set(const struct pmu_hart *p, unsigned long base, unsigned l
 	*set = 0;
 	if (!mask)
 		return true;
-	if (base >= total || (unsigned long)(63 - __builtin_clzl(mask)) >= total - base)
+	if (base >= total || (mask >> (total - base)))
 		return false;
 	*set = (uint64_t)mask << base;
 	return true;
 }
 
+/* Lowest set bit's index without Zbb (and without libgcc's loop): the
+ * isolated bit times a de Bruijn constant puts a unique pattern in the
+ * top six bits. */
+static unsigned int lowest_bit(uint64_t x)
+{
+	static const uint8_t index_of[64] = {
+		0, 1, 2, 53, 3, 7, 54, 27, 4, 38, 41, 8, 34, 55, 48, 28,
+		62, 5, 39, 46, 44, 42, 22, 9, 24, 35, 59, 56, 49, 18, 29, 11,
+		63, 52, 6, 26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10,
+		51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+	};
+
+	return index_of[((x & -x) * 0x022fdd63cc95386dULL) >> 58];
+}
+
 static unsigned int next_counter(uint64_t *set)
 {
-	unsigned int i = (unsigned int)__builtin_ctzll(*set);
+	unsigned int i = lowest_bit(*set);
 
 	*set &= *set - 1;
 	return i;
@@ -93,10 +108,10 @@ static enum event_check event_check(unsigned long event_idx, uint64_t data)
 		return EVENT_INVALID;
 	switch (EVENT_TYPE(event_idx)) {
 	case 0:
-		/* "event_idx cannot be zero"; non-zero event_data is reserved. */
-		if (code == 0 || data)
+		/* Non-zero event_data is reserved; code 0 is "unused event". */
+		if (data)
 			return EVENT_INVALID;
-		return code <= 10 ? EVENT_OK : EVENT_UNSUPPORTED;
+		return code >= 1 && code <= 10 ? EVENT_OK : EVENT_UNSUPPORTED;
 	case 1:
 		if (data)
 			return EVENT_INVALID;
@@ -146,6 +161,15 @@ static bool hart_can_count(const struct pmu_hart *p, unsigned long event_idx, ui
 
 /* ---- firmware counters ---- */
 
+/*
+ * A firmware counter's value is always *source + offset: while it runs,
+ * source is the event's per-hart count and offset = value at start − count
+ * at start; while stopped, source is a constant zero and offset the value.
+ * So counter_fw_read is two loads and an add.  Platform events (source
+ * NULL while running) ask the platform.
+ */
+static const uint64_t zero_source;
+
 static uint64_t fw_source_read(const struct pmu_fw_counter *c)
 {
 	return c->source ? *c->source : platform_pmu_event_read(c->event_data);
@@ -153,9 +177,7 @@ static uint64_t fw_source_read(const struct pmu_fw_counter *c)
 
 static uint64_t fw_counter_value(const struct pmu_fw_counter *c)
 {
-	if (c->state != PMU_RUNNING)
-		return c->value;
-	return c->value + (fw_source_read(c) - c->source_at_start);
+	return fw_source_read(c) + c->offset;
 }
 
 static bool fw_event_is_impl(uint32_t event_idx)
@@ -179,27 +201,44 @@ static void fw_counter_configure(struct pmu_hart *p, struct pmu_fw_counter *c,
 {
 	unsigned int code = EVENT_CODE(event_idx);
 
+	(void)p, (void)code;
 	c->event_idx = event_idx;
 	c->event_data = data;
-	c->source = code == PMU_FW_PLATFORM ? NULL : &p->fw_events[PMU_FW_SLOT(code)];
 	c->state = PMU_CONFIGURED;
+}
+
+/* The count a running counter of this event reads. */
+static const volatile uint64_t *fw_event_source(struct pmu_hart *p, uint32_t event_idx)
+{
+	unsigned int code = EVENT_CODE(event_idx);
+
+	return code == PMU_FW_PLATFORM ? NULL : &p->fw_events[PMU_FW_SLOT(code)];
 }
 
 static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint64_t value)
 {
-	c->value = value;
-	c->source_at_start = fw_source_read(c);
+	c->source = fw_event_source(p, c->event_idx);
+	c->offset = value - fw_source_read(c);
 	c->state = PMU_RUNNING;
 	if (fw_event_is_impl(c->event_idx))
 		impl_running_changed(p, 1);
 }
 
-static void fw_counter_stop(struct pmu_hart *p, struct pmu_fw_counter *c)
+static uint64_t fw_counter_stop(struct pmu_hart *p, struct pmu_fw_counter *c)
 {
-	c->value = fw_counter_value(c);
+	uint64_t value = fw_counter_value(c);
+
+	c->source = &zero_source;
+	c->offset = value;
 	c->state = PMU_CONFIGURED;
 	if (fw_event_is_impl(c->event_idx))
 		impl_running_changed(p, -1);
+	return value;
+}
+
+static void fw_counter_set_value(struct pmu_fw_counter *c, uint64_t value)
+{
+	c->offset = value - fw_source_read(c);
 }
 
 /* ---- hardware counters ---- */
@@ -252,29 +291,20 @@ static void hw_counter_configure(struct pmu_hart *p, unsigned int i, uint32_t ev
 
 static void hw_counter_start(struct pmu_hart *p, unsigned int i, bool set, uint64_t value)
 {
-	struct pmu_hw_counter *c = &p->hw[i];
 	unsigned int n = p->hw_num[i];
 
 	if (!set)
 		value = pmu_hw_counter_read(n);
 	/* Sscofpmf: OF is cleared when the counter starts afresh, so the next
-	 * overflow raises LCOFI again. */
-	if (hw_is_hpm(n) && p->sscofpmf)
-		pmu_hw_event_write(n, c->mhpmevent);
-	pmu_hw_uninhibit(1u << n);
-	pmu_hw_counter_write(n, value);
-	c->state = PMU_RUNNING;
+	 * overflow raises LCOFI again (c->mhpmevent has OF clear). */
+	pmu_hw_counter_start(n, p->hw[i].mhpmevent, value);
+	p->hw[i].state = PMU_RUNNING;
 }
 
 static uint64_t hw_counter_stop(struct pmu_hart *p, unsigned int i)
 {
-	unsigned int n = p->hw_num[i];
-	uint64_t value = pmu_hw_counter_read(n);
-
-	pmu_hw_inhibit(1u << n);
-	pmu_hw_counter_write(n, value);
 	p->hw[i].state = PMU_CONFIGURED;
-	return value;
+	return pmu_hw_counter_stop(p->hw_num[i]);
 }
 
 static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
@@ -290,12 +320,6 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 		pmu_hw_uninhibit(1u << n);   /* free mcycle/minstret run, as at boot */
 }
 
-static bool hw_counter_overflowed(const struct pmu_hart *p, unsigned int i)
-{
-	unsigned int n = p->hw_num[i];
-
-	return p->sscofpmf && hw_is_hpm(n) && (pmu_hw_event_read(n) & MHPMEVENT_OF);
-}
 
 /* ---- logical counters ---- */
 
@@ -320,15 +344,15 @@ static void counter_start(struct pmu_hart *p, unsigned int idx, bool set, uint64
 		return;
 	}
 	c = &p->fw[idx - p->hw_count];
-	fw_counter_start(p, c, set ? value : c->value);
+	fw_counter_start(p, c, set ? value : c->offset);
 }
 
-static void counter_stop(struct pmu_hart *p, unsigned int idx)
+/* Stop a running counter; its value at the stop. */
+static uint64_t counter_stop(struct pmu_hart *p, unsigned int idx)
 {
 	if (idx < p->hw_count)
-		hw_counter_stop(p, idx);
-	else
-		fw_counter_stop(p, &p->fw[idx - p->hw_count]);
+		return hw_counter_stop(p, idx);
+	return fw_counter_stop(p, &p->fw[idx - p->hw_count]);
 }
 
 static void counter_reset(struct pmu_hart *p, unsigned int idx)
@@ -343,7 +367,6 @@ static void counter_reset(struct pmu_hart *p, unsigned int idx)
 	c->state = PMU_FREE;
 	c->event_idx = 0;
 	c->event_data = 0;
-	c->source = NULL;
 }
 
 /* Can logical counter idx take this (checked) event? */
@@ -398,7 +421,7 @@ struct sbiret pmu_num_counters(struct pmu_hart *p)
 	return SBI_RET(SBI_SUCCESS, counter_total(p));
 }
 
-struct sbiret pmu_counter_get_info(struct pmu_hart *p, unsigned long idx)
+struct sbiret pmu_counter_get_info(unsigned long idx, struct pmu_hart *p)
 {
 	unsigned int n, width;
 
@@ -414,9 +437,9 @@ struct sbiret pmu_counter_get_info(struct pmu_hart *p, unsigned long idx)
 				    (unsigned long)(width - 1) << 12);
 }
 
-struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base,
+struct sbiret pmu_counter_config_matching(unsigned long base,
 					  unsigned long mask, unsigned long flags,
-					  unsigned long event_idx, uint64_t event_data)
+					  unsigned long event_idx, uint64_t event_data, struct pmu_hart *p)
 {
 	uint64_t set;
 	int idx;
@@ -425,14 +448,10 @@ struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	switch (event_check(event_idx, event_data)) {
-	case EVENT_INVALID:
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	case EVENT_UNSUPPORTED:
+	/* The error table has INVALID_PARAM for counters and flags only: an
+	 * event nobody can count, malformed or not, is NOT_SUPPORTED. */
+	if (event_check(event_idx, event_data) != EVENT_OK)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	case EVENT_OK:
-		break;
-	}
 	if (!set)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	idx = counter_pick(p, set, flags & CFG_SKIP_MATCH, event_idx, event_data);
@@ -448,7 +467,7 @@ struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base
 
 		fw_counter_configure(p, c, (uint32_t)event_idx, event_data);
 		if (flags & CFG_CLEAR_VALUE)
-			c->value = 0;
+			fw_counter_set_value(c, 0);
 	}
 	/* AUTO_START "has no impact on the counter value". */
 	if (flags & CFG_AUTO_START)
@@ -456,8 +475,9 @@ struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base
 	return SBI_RET(SBI_SUCCESS, idx);
 }
 
-struct sbiret pmu_counter_start(struct pmu_hart *p, unsigned long base, unsigned long mask,
-				unsigned long flags, uint64_t initial_value)
+static __attribute__((noinline)) struct sbiret
+pmu_counter_start_set(unsigned long base, unsigned long mask,
+		  unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
 {
 	uint64_t set, s;
 	long ret = SBI_SUCCESS;
@@ -490,73 +510,92 @@ struct sbiret pmu_counter_start(struct pmu_hart *p, unsigned long base, unsigned
 	return SBI_ERR(ret);
 }
 
-static void snapshot_take(struct pmu_hart *p, unsigned long base, uint64_t set)
+static __attribute__((noinline)) struct sbiret
+pmu_counter_stop_set(unsigned long base, unsigned long mask,
+		 unsigned long flags, struct pmu_hart *p)
 {
 	volatile uint64_t *page = snapshot_page(p);
-	uint64_t overflow = p->sscofpmf ? page[0] : 0;
-
-	while (set) {
-		unsigned int idx = next_counter(&set);
-		uint64_t bit = 1ULL << (idx - base);
-
-		page[1 + idx - base] = counter_value(p, idx);
-		if (idx < p->hw_count && hw_counter_overflowed(p, idx))
-			overflow |= bit;
-		else
-			overflow &= ~bit;
-	}
-	/* "valid only if the Sscofpmf ISA extension is available. Otherwise,
-	 * it must be zero." */
-	page[0] = overflow;
-}
-
-struct sbiret pmu_counter_stop(struct pmu_hart *p, unsigned long base, unsigned long mask,
-			       unsigned long flags)
-{
-	uint64_t set, s;
+	bool snapshot = flags & STOP_TAKE_SNAPSHOT;
+	uint64_t set, s, overflow = 0;
+	uint32_t hw_overflow = 0;
 	long ret = SBI_SUCCESS;
 
 	if (flags & ~(STOP_RESET | STOP_TAKE_SNAPSHOT))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if ((flags & STOP_TAKE_SNAPSHOT) && !p->snapshot_on)
+	if (snapshot && !p->snapshot_on)
 		return SBI_ERR(SBI_ERR_NO_SHMEM);
+	if (snapshot && p->sscofpmf) {
+		overflow = page[0];
+		hw_overflow = pmu_hw_overflowed();
+	}
 
 	for (s = set; s;) {
 		unsigned int idx = next_counter(&s);
+		uint64_t value;
 
-		if (counter_state(p, idx) == PMU_RUNNING)
-			counter_stop(p, idx);
-		else
+		if (counter_state(p, idx) == PMU_RUNNING) {
+			value = counter_stop(p, idx);
+		} else {
 			ret = SBI_ERR_ALREADY_STOPPED;
+			if (!snapshot)
+				continue;
+			value = counter_value(p, idx);
+		}
+		/* Every counter of the set, stopped now or before, is written
+		 * at idx − base; nothing else of the page is. */
+		if (snapshot)
+			page[1 + idx - base] = value;
 	}
-	/* The values of every counter of the set, stopped by this call or
-	 * before, then the reset (which would lose the overflow state). */
-	if (flags & STOP_TAKE_SNAPSHOT)
-		snapshot_take(p, base, set);
+	/* Overflow bits of the set: cleared, then set for the HPM counters
+	 * whose OF is set (rarely any). */
+	overflow &= ~mask;
+	for (s = hw_overflow ? set : 0; s;) {
+		unsigned int idx = next_counter(&s);
+
+		if (idx < p->hw_count && ((hw_overflow >> p->hw_num[idx]) & 1))
+			overflow |= 1ULL << (idx - base);
+	}
+	/* The bitmap is "valid only if the Sscofpmf ISA extension is
+	 * available. Otherwise, it must be zero." */
+	if (snapshot)
+		page[0] = overflow;
 	if (flags & STOP_RESET)
 		for (s = set; s;)
 			counter_reset(p, next_counter(&s));
 	return SBI_ERR(ret);
 }
 
-struct sbiret pmu_counter_fw_read(struct pmu_hart *p, unsigned long idx)
+static __attribute__((noinline)) uint64_t fw_platform_value(const struct pmu_fw_counter *c)
 {
-	if (idx < p->hw_count || idx >= counter_total(p))
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	return SBI_RET(SBI_SUCCESS, fw_counter_value(&p->fw[idx - p->hw_count]));
+	return platform_pmu_event_read(c->event_data) + c->offset;
 }
 
-struct sbiret pmu_counter_fw_read_hi(struct pmu_hart *p, unsigned long idx)
+/* On every read of a firmware counter S-mode makes: kept to a bounds
+ * check and two loads. */
+struct sbiret pmu_counter_fw_read(unsigned long idx, struct pmu_hart *p)
+{
+	unsigned long fw = idx - p->hw_count;   /* wraps for a hardware idx */
+	const struct pmu_fw_counter *c;
+
+	if (fw >= PMU_FW_COUNTERS)
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	c = &p->fw[fw];
+	if (!c->source)
+		return SBI_RET(SBI_SUCCESS, fw_platform_value(c));
+	return SBI_RET(SBI_SUCCESS, *c->source + c->offset);
+}
+
+struct sbiret pmu_counter_fw_read_hi(unsigned long idx, struct pmu_hart *p)
 {
 	if (idx < p->hw_count || idx >= counter_total(p))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	return SBI_RET(SBI_SUCCESS, 0);   /* "always returns zero ... for RV64" */
 }
 
-struct sbiret pmu_snapshot_set_shmem(struct pmu_hart *p, unsigned long lo, unsigned long hi,
-				     unsigned long flags)
+struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
+				     unsigned long flags, struct pmu_hart *p)
 {
 	if (flags)
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
@@ -584,8 +623,8 @@ struct pmu_event_info {
 };
 _Static_assert(sizeof(struct pmu_event_info) == 16, "event info entry is 16 bytes");
 
-struct sbiret pmu_event_get_info(struct pmu_hart *p, unsigned long lo, unsigned long hi,
-				 unsigned long num_entries, unsigned long flags)
+struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
+				 unsigned long num_entries, unsigned long flags, struct pmu_hart *p)
 {
 	volatile struct pmu_event_info *e = (volatile struct pmu_event_info *)(uintptr_t)lo;
 	unsigned long i;
@@ -621,6 +660,38 @@ struct sbiret pmu_event_get_info(struct pmu_hart *p, unsigned long lo, unsigned 
 	return SBI_ERR(SBI_SUCCESS);
 }
 
+/*
+ * Linux starts and stops one counter per call (SET_INIT_VALUE to start, no
+ * flag or RESET to stop), on every context switch and overflow: that case
+ * of a configured hardware counter is served here, in straight line; every other call goes through the general set
+ * code above, with the same result.
+ */
+struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
+				unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
+{
+	if (((mask ^ 1) | (flags ^ START_SET_INIT_VALUE)) == 0 && base < p->hw_count &&
+	    p->hw[base].state == PMU_CONFIGURED) {
+		/* The event is rewritten: a new start clears OF (QEMU 7.2 sets
+		 * OF of every counter counting cycles or instructions whenever
+		 * any counter's overflow timer fires, so it often is set). */
+		pmu_hw_counter_start(p->hw_num[base], p->hw[base].mhpmevent, initial_value);
+		p->hw[base].state = PMU_RUNNING;
+		return SBI_ERR(SBI_SUCCESS);
+	}
+	return pmu_counter_start_set(base, mask, flags, initial_value, p);
+}
+
+struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
+			       unsigned long flags, struct pmu_hart *p)
+{
+	if (((mask ^ 1) | flags) == 0 && base < p->hw_count && p->hw[base].state == PMU_RUNNING) {
+		pmu_hw_counter_stop(p->hw_num[base]);
+		p->hw[base].state = PMU_CONFIGURED;
+		return SBI_ERR(SBI_SUCCESS);
+	}
+	return pmu_counter_stop_set(base, mask, flags, p);
+}
+
 /* ---- per-hart life cycle ---- */
 
 void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,
@@ -640,6 +711,8 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 			p->hw_num[p->hw_count++] = (uint8_t)n;
 	/* Every HPM counter stopped, no event, value 0; mcycle and minstret
 	 * keep running for software that never asks the PMU. */
+	for (i = 0; i < PMU_FW_COUNTERS; i++)
+		p->fw[i].source = &zero_source;
 	pmu_hw_inhibit(hpm_mask & PMU_HPM_ALL);
 	pmu_hw_uninhibit((1u << PMU_HW_CYCLE) | (1u << PMU_HW_INSTRET));
 	for (i = 2; i < p->hw_count; i++) {

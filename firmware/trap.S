@@ -98,7 +98,8 @@
 .endif
 	/* The EID's home slot in eid_table (sbi_ecall.h: EID_HASH), 16 bytes
 	 * a slot.  On a hit the handler gets a0..a5 and the FID in a6 as its
-	 * seven C arguments, untouched; a miss goes to sbi_ecall_handle. */
+	 * first seven C arguments, untouched, and this hart's struct (above
+	 * the frame) in a7; a miss goes to sbi_ecall_handle with the EID. */
 	srli	t0, a7, EID_HASH_SHIFT
 	xor	t0, t0, a7
 	andi	t0, t0, EID_SLOTS - 1
@@ -109,6 +110,7 @@
 	bne	t1, a7, \name\()_ecall_slow
 	ld	t1, 8(t0)
 	beqz	t1, \name\()_ecall_slow
+	addi	a7, sp, TRAP_REGS_SIZE
 	jalr	t1
 \name\()_ecall_return:
 .if \counted

@@ -79,12 +79,11 @@ struct pmu_hw_counter {
 };
 
 struct pmu_fw_counter {
+	const volatile uint64_t *source;  /* value = *source + offset (pmu.c) */
+	uint64_t offset;
+	uint64_t event_data;         /* PMU_FW_PLATFORM only */
 	uint32_t event_idx;
 	uint8_t state;
-	uint64_t event_data;         /* PMU_FW_PLATFORM only */
-	uint64_t value;              /* while stopped: the value; running: at start */
-	uint64_t source_at_start;    /* the event source's count at start */
-	const volatile uint64_t *source;  /* NULL: ask the platform */
 };
 
 /*
@@ -141,22 +140,28 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 void pmu_hart_suspend(struct pmu_hart *p);
 void pmu_hart_resume(struct pmu_hart *p);
 
-/* The SBI functions, every argument checked (sbi/pmu.c decodes the call). */
+/* The SBI functions, every argument checked (sbi/pmu.c decodes the call).
+ * The hart's state comes last, so a0.. stay where the ecall put them. */
 struct sbiret pmu_num_counters(struct pmu_hart *p);
-struct sbiret pmu_counter_get_info(struct pmu_hart *p, unsigned long idx);
-struct sbiret pmu_counter_config_matching(struct pmu_hart *p, unsigned long base,
+struct sbiret pmu_counter_get_info(unsigned long idx, struct pmu_hart *p);
+struct sbiret pmu_counter_config_matching(unsigned long base,
 					  unsigned long mask, unsigned long flags,
-					  unsigned long event_idx, uint64_t event_data);
-struct sbiret pmu_counter_start(struct pmu_hart *p, unsigned long base, unsigned long mask,
-				unsigned long flags, uint64_t initial_value);
-struct sbiret pmu_counter_stop(struct pmu_hart *p, unsigned long base, unsigned long mask,
-			       unsigned long flags);
-struct sbiret pmu_counter_fw_read(struct pmu_hart *p, unsigned long idx);
-struct sbiret pmu_counter_fw_read_hi(struct pmu_hart *p, unsigned long idx);
-struct sbiret pmu_snapshot_set_shmem(struct pmu_hart *p, unsigned long lo, unsigned long hi,
-				     unsigned long flags);
-struct sbiret pmu_event_get_info(struct pmu_hart *p, unsigned long lo, unsigned long hi,
-				 unsigned long num_entries, unsigned long flags);
+					  unsigned long event_idx, uint64_t event_data, struct pmu_hart *p);
+struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
+				unsigned long flags, uint64_t initial_value, struct pmu_hart *p);
+struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
+			       unsigned long flags, struct pmu_hart *p);
+struct sbiret pmu_counter_fw_read(unsigned long idx, struct pmu_hart *p);
+struct sbiret pmu_counter_fw_read_hi(unsigned long idx, struct pmu_hart *p);
+struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
+				     unsigned long flags, struct pmu_hart *p);
+struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
+				 unsigned long num_entries, unsigned long flags, struct pmu_hart *p);
+
+#define PMU_START_SET_INIT_VALUE (1UL << 0)
+#define PMU_START_INIT_SNAPSHOT  (1UL << 1)
+#define PMU_STOP_RESET           (1UL << 0)
+#define PMU_STOP_TAKE_SNAPSHOT   (1UL << 1)
 
 /* Platform firmware events (SBI_PMU_FW_PLATFORM): whether event_data names
  * one, and its count on the calling hart. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The hart's counter CSRs by hardware number (0 mcycle, 2 minstret, 3..31
- * mhpmcounterN) — drivers/pmu/hpm.c.  Callers pass only numbers probing
- * found implemented.
+ * mhpmcounterN, with mhpmeventN for 3..31), inline: the start and stop
+ * paths stay leaf functions without a stack frame.  Callers pass only
+ * numbers probing found implemented, so no trap guard is needed.  Host
+ * tests define PMU_HW_FAKE and supply all of these.
  */
 #ifndef FIRMWARE_PMU_HW_H
 #define FIRMWARE_PMU_HW_H
@@ -17,11 +19,134 @@
 #define MHPMEVENT_VSINH (1ULL << 59)
 #define MHPMEVENT_VUINH (1ULL << 58)
 
-uint64_t pmu_hw_counter_read(unsigned int n);
-void pmu_hw_counter_write(unsigned int n, uint64_t value);
+#if defined(__riscv) && !defined(PMU_HW_FAKE)
+/* A switch over the 32 numbers: a jump table without a bounds check. */
+#define PMU_HW_STR(x) #x
+#define PMU_HW_REP8(M, b) M(b+0) M(b+1) M(b+2) M(b+3) M(b+4) M(b+5) M(b+6) M(b+7)
+#define PMU_HW_REP32(M) PMU_HW_REP8(M, 0) PMU_HW_REP8(M, 8) PMU_HW_REP8(M, 16) \
+	PMU_HW_REP8(M, 24)
+#define PMU_HW_READ_CASE(i) case i: __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) : "=r"(v)); break;
+#define PMU_HW_WRITE_CASE(i) case i: __asm__ __volatile__( \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %0" :: "r"(value) : "memory"); break;
+/* mhpmevent3..31 are 0x323..0x33F (0x320 is mcountinhibit: never passed). */
+#define PMU_HW_EVENT_READ_CASE(i) case i: if (i >= 3) __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0x320 + i) : "=r"(v)); break;
+#define PMU_HW_EVENT_WRITE_CASE(i) case i: if (i >= 3) __asm__ __volatile__( \
+	"csrw " PMU_HW_STR(0x320 + i) ", %0" :: "r"(value) : "memory"); break;
+
+static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_read(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_READ_CASE)
+	}
+	return v;
+}
+
+static inline __attribute__((always_inline)) void pmu_hw_counter_write(unsigned int n, uint64_t value)
+{
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_WRITE_CASE)
+	}
+}
+
+static inline __attribute__((always_inline)) uint64_t pmu_hw_event_read(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_EVENT_READ_CASE)
+	}
+	return v;
+}
+
+static inline __attribute__((always_inline)) void pmu_hw_event_write(unsigned int n,
+								     uint64_t value)
+{
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_EVENT_WRITE_CASE)
+	}
+}
+
+/*
+ * Start counter n: its event (3..31; OF clear in `mhpmevent`), then
+ * uninhibit, then the value — QEMU 7.2 takes a running counter's origin
+ * from the write.  Stop: read the live value, inhibit, write it back (QEMU
+ * 7.2 reads a stopped counter as its last written value).  One jump per
+ * call, all CSR accesses in the case.
+ */
+#define PMU_HW_START_CASE(i) case i: __asm__ __volatile__( \
+	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %0\n .endif\n" \
+	"csrc 0x320, %1\n csrw " PMU_HW_STR(0xB00 + i) ", %2" \
+	:: "r"(mhpmevent), "r"(1UL << (i)), "r"(value) : "memory"); break;
+#define PMU_HW_STOP_CASE(i) case i: __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory"); break;
+
+static inline __attribute__((always_inline)) void
+pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
+{
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_START_CASE)
+	}
+}
+
+static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_STOP_CASE)
+	}
+	return v;
+}
+
+static inline void pmu_hw_inhibit(uint32_t counters)
+{
+	__asm__ __volatile__("csrs 0x320, %0" :: "r"((unsigned long)counters) : "memory");
+}
+
+static inline void pmu_hw_uninhibit(uint32_t counters)
+{
+	__asm__ __volatile__("csrc 0x320, %0" :: "r"((unsigned long)counters) : "memory");
+}
+
+/* Sscofpmf: bit n set when mhpmeventN.OF is (scountovf as M-mode sees it:
+ * every bit, mcounteren masks S-mode reads only). */
+static inline uint32_t pmu_hw_overflowed(void)
+{
+	unsigned long v;
+
+	__asm__ __volatile__("csrr %0, 0xDA0" : "=r"(v));
+	return (uint32_t)v;
+}
+#else
 uint64_t pmu_hw_event_read(unsigned int n);          /* n >= 3 */
 void pmu_hw_event_write(unsigned int n, uint64_t value);
-void pmu_hw_inhibit(uint32_t counters);              /* bit n: counter n */
+uint64_t pmu_hw_counter_read(unsigned int n);
+void pmu_hw_counter_write(unsigned int n, uint64_t value);
+void pmu_hw_inhibit(uint32_t counters);
 void pmu_hw_uninhibit(uint32_t counters);
+uint32_t pmu_hw_overflowed(void);
+
+static inline void pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
+{
+	if (n >= 3)
+		pmu_hw_event_write(n, mhpmevent);
+	pmu_hw_uninhibit(1u << n);
+	pmu_hw_counter_write(n, value);
+}
+
+static inline uint64_t pmu_hw_counter_stop(unsigned int n)
+{
+	uint64_t v = pmu_hw_counter_read(n);
+
+	pmu_hw_inhibit(1u << n);
+	pmu_hw_counter_write(n, v);
+	return v;
+}
+#endif
 
 #endif

@@ -23,6 +23,9 @@
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
 
+struct hart;
+
+/* A handler gets the caller's a0..a5, the FID and the calling hart. */
 struct sbiret {
 	long error;
 	long value;
@@ -31,7 +34,7 @@ struct sbiret {
 typedef struct sbiret (*sbi_ext_handler)(unsigned long a0, unsigned long a1,
 					 unsigned long a2, unsigned long a3,
 					 unsigned long a4, unsigned long a5,
-					 unsigned long fid);
+					 unsigned long fid, struct hart *self);
 
 struct sbi_extension {
 	const char *name;

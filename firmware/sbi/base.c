@@ -5,8 +5,9 @@
 
 static struct sbiret base_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
-				 unsigned long fid)
+				 unsigned long fid, struct hart *self)
 {
+	(void)self;
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	switch (fid) {
 	case SBI_BASE_GET_SPEC_VERSION:

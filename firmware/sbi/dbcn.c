@@ -24,7 +24,7 @@ static bool buffer_ok(unsigned long num, unsigned long lo, unsigned long hi)
 
 static struct sbiret dbcn_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
-				 unsigned long fid)
+				 unsigned long fid, struct hart *self)
 {
 	unsigned long n = a0 > DBCN_MAX_CHUNK ? DBCN_MAX_CHUNK : a0;
 
@@ -34,7 +34,7 @@ static struct sbiret dbcn_handle(unsigned long a0, unsigned long a1, unsigned lo
 		if (!buffer_ok(a0, a1, a2))
 			return SBI_ERR(SBI_ERR_INVALID_PARAM);
 		n = console_write((const char *)a1, n);
-		hart_self()->smode_console_bytes += n;
+		self->smode_console_bytes += n;
 		return SBI_RET(SBI_SUCCESS, n);
 	case SBI_DBCN_CONSOLE_READ:
 		if (!buffer_ok(a0, a1, a2))
@@ -42,7 +42,7 @@ static struct sbiret dbcn_handle(unsigned long a0, unsigned long a1, unsigned lo
 		return SBI_RET(SBI_SUCCESS, console_read((char *)a1, n));
 	case SBI_DBCN_CONSOLE_WRITE_BYTE:
 		console_putc((char)(a0 & 0xff));
-		hart_self()->smode_console_bytes++;
+		self->smode_console_bytes++;
 		return SBI_RET(SBI_SUCCESS, 0);
 	default:
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);

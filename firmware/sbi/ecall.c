@@ -9,6 +9,7 @@
  */
 #include <stddef.h>
 #include "sbi_ecall.h"
+#include "hart.h"
 #include "console.h"
 
 /* Read by trap.S; its layout (16 bytes a slot) is fixed there too. */
@@ -83,5 +84,5 @@ struct sbiret sbi_ecall_handle(unsigned long a0, unsigned long a1, unsigned long
 	/* Legacy EIDs (0x00-0x0F) must preserve a1, even when unimplemented. */
 	if (!handle)
 		return SBI_RET(SBI_ERR_NOT_SUPPORTED, eid <= 0x0F ? (long)a1 : 0);
-	return handle(a0, a1, a2, a3, a4, a5, fid);
+	return handle(a0, a1, a2, a3, a4, a5, fid, hart_self());
 }

@@ -5,10 +5,11 @@
 
 static struct sbiret hsm_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				unsigned long a3, unsigned long a4, unsigned long a5,
-				unsigned long fid)
+				unsigned long fid, struct hart *self)
 {
 	long ret;
 
+	(void)self;
 	(void)a3, (void)a4, (void)a5;
 	switch (fid) {
 	case SBI_HSM_HART_START:

@@ -19,14 +19,14 @@ static long send_ssip(struct hart *target, void *self)
 
 static struct sbiret ipi_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				unsigned long a3, unsigned long a4, unsigned long a5,
-				unsigned long fid)
+				unsigned long fid, struct hart *self)
 {
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_IPI_SEND_IPI)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	if (!a0 && a1 != (unsigned long)-1)
 		return SBI_ERR(SBI_SUCCESS);
-	return SBI_ERR(hart_mask_for_each(a0, a1, send_ssip, hart_self()));
+	return SBI_ERR(hart_mask_for_each(a0, a1, send_ssip, self));
 }
 
 static const struct sbi_extension sbi_ipi = {

@@ -12,18 +12,19 @@
 
 static struct sbiret legacy_putchar(unsigned long a0, unsigned long a1, unsigned long a2,
 				    unsigned long a3, unsigned long a4, unsigned long a5,
-				    unsigned long fid)
+				    unsigned long fid, struct hart *self)
 {
 	(void)a2, (void)a3, (void)a4, (void)a5, (void)fid;
 	console_putc((char)a0);
-	hart_self()->smode_console_bytes++;
+	self->smode_console_bytes++;
 	return SBI_RET(0, a1);
 }
 
 static struct sbiret legacy_getchar(unsigned long a0, unsigned long a1, unsigned long a2,
 				    unsigned long a3, unsigned long a4, unsigned long a5,
-				    unsigned long fid)
+				    unsigned long fid, struct hart *self)
 {
+	(void)self;
 	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5, (void)fid;
 	return SBI_RET(console_getc(), a1);
 }

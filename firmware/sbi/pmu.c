@@ -2,8 +2,7 @@
 /*
  * PMU extension: decodes the call for firmware/pmu.c, which checks every
  * argument.  The calling hart's own PMU state is the one used: the SBI PMU
- * counters are per hart.  counter_fw_read is tested first: S-mode calls it
- * on every read of a firmware counter.
+ * counters are per hart.
  */
 #include "sbi_ecall.h"
 #include "hart.h"
@@ -11,31 +10,33 @@
 
 static struct sbiret pmu_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				unsigned long a3, unsigned long a4, unsigned long a5,
-				unsigned long fid)
+				unsigned long fid, struct hart *self)
 {
-	struct pmu_hart *p = hart_self()->pmu;
+	struct pmu_hart *p = self->pmu;
 
 	(void)a5;
-	if (fid == SBI_PMU_COUNTER_FW_READ)
-		return pmu_counter_fw_read(p, a0);
+	/* The PMU state goes last, so the caller's arguments stay where the
+	 * ecall left them. */
 	switch (fid) {
+	case SBI_PMU_COUNTER_FW_READ:
+		return pmu_counter_fw_read(a0, p);
+	case SBI_PMU_COUNTER_START:
+		return pmu_counter_start(a0, a1, a2, a3, p);
+	case SBI_PMU_COUNTER_STOP:
+		return pmu_counter_stop(a0, a1, a2, p);
 	case SBI_PMU_NUM_COUNTERS:
 		return pmu_num_counters(p);
 	case SBI_PMU_COUNTER_GET_INFO:
-		return pmu_counter_get_info(p, a0);
+		return pmu_counter_get_info(a0, p);
 	case SBI_PMU_COUNTER_CONFIG_MATCHING:
 		/* RV64: event_data is a4 alone. */
-		return pmu_counter_config_matching(p, a0, a1, a2, a3, a4);
-	case SBI_PMU_COUNTER_START:
-		return pmu_counter_start(p, a0, a1, a2, a3);
-	case SBI_PMU_COUNTER_STOP:
-		return pmu_counter_stop(p, a0, a1, a2);
+		return pmu_counter_config_matching(a0, a1, a2, a3, a4, p);
 	case SBI_PMU_COUNTER_FW_READ_HI:
-		return pmu_counter_fw_read_hi(p, a0);
+		return pmu_counter_fw_read_hi(a0, p);
 	case SBI_PMU_SNAPSHOT_SET_SHMEM:
-		return pmu_snapshot_set_shmem(p, a0, a1, a2);
+		return pmu_snapshot_set_shmem(a0, a1, a2, p);
 	case SBI_PMU_EVENT_GET_INFO:
-		return pmu_event_get_info(p, a0, a1, a2, a3);
+		return pmu_event_get_info(a0, a1, a2, a3, p);
 	default:
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	}

@@ -21,9 +21,8 @@ static bool id_valid(unsigned long id, unsigned int bits)
 
 static struct sbiret rfence_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				   unsigned long a3, unsigned long a4, unsigned long a5,
-				   unsigned long fid)
+				   unsigned long fid, struct hart *self)
 {
-	struct hart *self = hart_self();
 	struct fence_request req = { .start = a2, .size = a3, .id = a4 };
 	long ret;
 

@@ -47,8 +47,9 @@ static long system_reset(uint32_t type, uint32_t reason)
 
 static struct sbiret srst_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
-				 unsigned long fid)
+				 unsigned long fid, struct hart *self)
 {
+	(void)self;
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_SRST_SYSTEM_RESET)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);

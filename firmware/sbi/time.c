@@ -6,17 +6,13 @@
 
 static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
-				 unsigned long fid)
+				 unsigned long fid, struct hart *self)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_TIME_SET_TIMER)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	{
-	struct hart *self = hart_self();
-
 	pmu_fw_event(self->pmu, PMU_FW_SET_TIMER);
 	timer_set_smode_deadline(self, a0);
-	}
 	return SBI_ERR(SBI_SUCCESS);
 }
 
