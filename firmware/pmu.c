@@ -321,6 +321,23 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 }
 
 
+/* OF bits by hardware number → by logical index.  With mhpmcounter3..N
+ * all present (the usual case) logical index = hardware number − 1. */
+static uint64_t overflowed_counters(const struct pmu_hart *p, uint32_t hw_overflow)
+{
+	uint64_t logical = 0;
+
+	hw_overflow &= p->hpm_mask;
+	if (!hw_overflow)
+		return 0;
+	if (p->hpm_contiguous)
+		return (uint64_t)hw_overflow >> 1;
+	for (unsigned int i = 2; i < p->hw_count; i++)
+		if ((hw_overflow >> p->hw_num[i]) & 1)
+			logical |= 1ULL << i;
+	return logical;
+}
+
 /* ---- logical counters ---- */
 
 static uint8_t counter_state(const struct pmu_hart *p, unsigned int idx)
@@ -548,15 +565,8 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		if (snapshot)
 			page[1 + idx - base] = value;
 	}
-	/* Overflow bits of the set: cleared, then set for the HPM counters
-	 * whose OF is set (rarely any). */
-	overflow &= ~mask;
-	for (s = hw_overflow ? set : 0; s;) {
-		unsigned int idx = next_counter(&s);
-
-		if (idx < p->hw_count && ((hw_overflow >> p->hw_num[idx]) & 1))
-			overflow |= 1ULL << (idx - base);
-	}
+	/* Overflow bits of the set, from OF of its HPM counters. */
+	overflow = (overflow & ~(uint64_t)mask) | ((overflowed_counters(p, hw_overflow) >> base) & mask);
 	/* The bitmap is "valid only if the Sscofpmf ISA extension is
 	 * available. Otherwise, it must be zero." */
 	if (snapshot)
@@ -709,6 +719,9 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 	for (n = PMU_HPM_FIRST; n < 32; n++)
 		if ((hpm_mask >> n) & 1)
 			p->hw_num[p->hw_count++] = (uint8_t)n;
+	p->hpm_mask = hpm_mask & PMU_HPM_ALL;
+	/* mhpmcounter3..N without holes (a mask of the form 0b1..1000). */
+	p->hpm_contiguous = ((p->hpm_mask >> PMU_HPM_FIRST) & ((p->hpm_mask >> PMU_HPM_FIRST) + 1)) == 0;
 	/* Every HPM counter stopped, no event, value 0; mcycle and minstret
 	 * keep running for software that never asks the PMU. */
 	for (i = 0; i < PMU_FW_COUNTERS; i++)

@@ -105,6 +105,8 @@ struct pmu_hart {
 	uint8_t hw_num[PMU_HW_MAX];
 	uint8_t hpm_width;
 	bool sscofpmf;
+	bool hpm_contiguous;         /* hw_num[i] == i + 1 for every HPM counter */
+	uint32_t hpm_mask;
 
 	struct pmu_hw_counter hw[PMU_HW_MAX];
 	struct pmu_fw_counter fw[PMU_FW_COUNTERS];
