@@ -40,7 +40,9 @@ struct pmu_map pmu_event_map;
 #define STOP_RESET           PMU_STOP_RESET
 #define STOP_TAKE_SNAPSHOT   PMU_STOP_TAKE_SNAPSHOT
 
-#define COUNTER_INFO_FW (1UL << 63)
+/* Firmware counters: the type bit, and width 63 (64 bits) although the spec
+ * says to ignore it: Linux 6.1 masks firmware counter deltas with it. */
+#define COUNTER_INFO_FW ((1UL << 63) | (63UL << 12))
 #define CSR_CYCLE_BASE  0xC00
 
 enum event_check { EVENT_OK, EVENT_INVALID, EVENT_UNSUPPORTED };
