@@ -545,6 +545,8 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (snapshot && !p->snapshot_on)
 		return SBI_ERR(SBI_ERR_NO_SHMEM);
+	if (!set)
+		return SBI_ERR(SBI_SUCCESS);   /* and base may be anything */
 	if (snapshot && p->sscofpmf) {
 		overflow = page[0];
 		hw_overflow = pmu_hw_overflowed();
