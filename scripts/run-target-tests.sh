@@ -2,8 +2,10 @@
 # Runs the S-mode test kernel on one firmware in three QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
-#   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE and suspend again
-#           (timer wake-ups without Sstc, HFENCE without H)
+#   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
+#           (timer wake-ups and set_timer counts without Sstc, HFENCE without H)
+#   pmu-icount  -icount, no Sscofpmf: PMU again (exact instruction counts,
+#           no overflow interrupt, a zero overflow bitmap)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
 # A run that times out or ends without the kernel's done marker adds a FAIL
 # line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
@@ -43,6 +45,7 @@ fw_name=$1 fw=$2 kernel=$3
 TIMEOUT=${TARGET_TIMEOUT:-60}
 CPU_SSTC="rv64,sscofpmf=true"
 CPU_NOSSTC="rv64,sscofpmf=true,sstc=false,h=false"
+CPU_NOSSCOFPMF="rv64,sscofpmf=false"
 logdir=build/logs/target
 mkdir -p "$logdir"
 status=0
@@ -56,12 +59,14 @@ for f in "$fw" "$kernel"; do
     fi
 done
 
-# run NAME SMP CPU APPEND DONE_LINE: one QEMU run; echoes its result lines.
+# run NAME SMP CPU APPEND DONE_LINE [QEMU-RUN OPTIONS]: one QEMU run; echoes
+# its result lines.
 run() {
     local name=$1 smp=$2 cpu=$3 append=$4 done_line=$5
+    shift 5
     local log=$logdir/target-$fw_name-$name.log rc
     scripts/qemu-run.sh --bios "$fw" --kernel "$kernel" --smp "$smp" --cpu "$cpu" \
-        --append "$append" --timeout "$TIMEOUT" >"$log.raw" 2>&1
+        --append "$append" --timeout "$TIMEOUT" "$@" >"$log.raw" 2>&1
     rc=$?
     tr -d '\r' <"$log.raw" >"$log"
     rm -f "$log.raw"
@@ -88,8 +93,12 @@ run() {
 }
 
 fwarg="fw=$fw_name"
-run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1" "DONE: target-tests"
-run nosstc 4 "$CPU_NOSSTC" "$fwarg expect-sstc=0 groups=time,rfence,suspend variant=nosstc-noh" \
+run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1 expect-sscofpmf=1" "DONE: target-tests"
+run nosstc 4 "$CPU_NOSSTC" \
+    "$fwarg expect-sstc=0 expect-sscofpmf=1 groups=time,rfence,suspend,pmu variant=nosstc-noh" \
     "DONE: target-tests nosstc-noh"
+run pmu-icount 4 "$CPU_NOSSCOFPMF" \
+    "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \
+    "DONE: target-tests icount-nosscofpmf" --icount
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 exit $status

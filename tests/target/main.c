@@ -10,6 +10,10 @@
  *                          mode=reboot the SRST reboot test instead
  *                          check-deviations=1  run the deviating tests too
  *                                      (INFO lines saying whether they differ)
+ *                          expect-sscofpmf=0|1  what the run's -cpu provides
+ *                          icount=1    QEMU runs with -icount (exact instret)
+ *                          verbose=1   print every failed check, not just
+ *                                      the first of each test
  */
 #include "testlib.h"
 
@@ -17,14 +21,15 @@ struct run_state run;
 
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
-	group_redirect;
+	group_redirect, group_pmu;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
- * starts them for TIME/IPI/RFENCE, suspend suspends and resumes them, SRST's
- * invalid-parameter calls come last. */
+ * starts them for TIME/IPI/RFENCE/PMU (PMU stops, restarts and suspends one),
+ * suspend suspends and resumes them, SRST's invalid-parameter calls come
+ * last. */
 static const struct test_group *const groups[] = {
 	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
-	&group_ipi, &group_rfence, &group_dbcn, &group_suspend, &group_srst,
+	&group_ipi, &group_rfence, &group_pmu, &group_dbcn, &group_suspend, &group_srst,
 };
 
 static const char *const deviation_text[DEV_COUNT] = {
@@ -39,6 +44,17 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_LEGACY_A1] = "OpenSBI 1.1 zeroes a1 on an unimplemented legacy EID (legacy calls preserve every register but a0)",
 	[DEV_OPENSBI_RANGE_CHECK] = "OpenSBI 1.1 accepts remote fence ranges that run past the top of the address space",
 	[DEV_OPENSBI_SUSPEND_WAKES] = "OpenSBI 1.1 ends a retentive suspend on the IPI of a remote fence (allowed: S-mode must expect early returns)",
+	[DEV_OPENSBI_PMU_LAYOUT] = "OpenSBI 1.1 numbers counters by CSR (counter 1 is time) and has 16 firmware counters",
+	[DEV_OPENSBI_PMU_FLAGS] = "OpenSBI 1.1 accepts reserved config_matching, counter_start and counter_stop flag bits",
+	[DEV_OPENSBI_PMU_SETS] = "OpenSBI 1.1 lets a counter set wrap past index 2^64 - 1, and answers an empty set with SUCCESS (config_matching) or INVALID_PARAM (start/stop)",
+	[DEV_OPENSBI_PMU_EVENT_RULES] = "OpenSBI 1.1 takes reserved firmware event codes and non-zero event_data where it must be 0, needs a DT map for raw events and lets cycle/instret take other events",
+	[DEV_OPENSBI_PMU_STATES] = "OpenSBI 1.1 misses ALREADY_STARTED/ALREADY_STOPPED for some sets that have such a counter, and a RESET stop of a stopped counter succeeds",
+	[DEV_OPENSBI_PMU_STOPPED_VALUE] = "OpenSBI 1.1 does not write a stopped HPM counter's value back: QEMU 7.2 then reads it as the value it was started with",
+	[DEV_OPENSBI_PMU_SUSPEND] = "OpenSBI 1.1 leaves HPM counters stopped after a non-retentive suspend",
+	[DEV_OPENSBI_PMU_SELF] = "OpenSBI 1.1 counts IPIs and remote fences to the calling hart itself as sent",
+	[DEV_OPENSBI_PMU_MATCHING] = "OpenSBI 1.1 picks the highest free counter, never picks a configured counter again without SKIP_MATCH, SKIP_MATCH only reuses a configured counter, and without Sscofpmf cycles and instructions go to cycle/instret whatever the set",
+	[DEV_OPENSBI_PMU_NO_SBI2] = "OpenSBI 1.1 implements PMU functions 0-5 (SBI 0.3): no fw_read_hi, snapshot or event_get_info",
+	[DEV_OPENSBI_PMU_EVENTS] = "OpenSBI 1.1 has no implementation-specific or platform firmware events",
 };
 
 static char fail_reason[200];
@@ -50,6 +66,14 @@ bool check_failed(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (run.verbose) {
+		char all[200];
+
+		va_start(ap, fmt);
+		kvsnprintf(all, sizeof(all), fmt, ap);
+		va_end(ap);
+		kprintf("  check failed: %s\n", all);
+	}
 	if (!test_failed) {
 		va_start(ap, fmt);
 		kvsnprintf(fail_reason, sizeof(fail_reason), fmt, ap);
@@ -177,6 +201,9 @@ static void read_run_options(void)
 	run.opensbi = bootarg("fw", v, sizeof(v)) && !strcmp(v, "opensbi");
 	run.check_deviations = bootarg_flag("check-deviations");
 	run.expect_sstc = bootarg("expect-sstc", v, sizeof(v)) ? v[0] == '1' : -1;
+	run.expect_sscofpmf = bootarg("expect-sscofpmf", v, sizeof(v)) ? v[0] == '1' : -1;
+	run.icount = bootarg_flag("icount");
+	run.verbose = bootarg_flag("verbose");
 	if (!bootarg("variant", variant, sizeof(variant)))
 		variant[0] = '\0';
 	if (!bootarg("groups", group_filter, sizeof(group_filter)))

@@ -36,11 +36,14 @@
 #define SIE_SSIE    SIP_SSIP
 #define SIE_STIE    SIP_STIP
 #define SIE_SEIE    SIP_SEIP
+#define SIP_LCOFIP  (1ul << 13)   /* Sscofpmf local counter overflow */
+#define SIE_LCOFIE  SIP_LCOFIP
 
 #define SCAUSE_INTERRUPT        (1ul << 63)
 #define IRQ_S_SOFT              1
 #define IRQ_S_TIMER             5
 #define IRQ_S_EXT               9
+#define IRQ_S_LCOF              13
 #define EXC_INSN_ACCESS_FAULT   1
 #define EXC_ILLEGAL_INSN        2
 #define EXC_BREAKPOINT          3
@@ -125,7 +128,8 @@ struct trap_record {
 	volatile unsigned long status;   /* sstatus at the expected fault */
 	volatile unsigned long unexpected;   /* unexpected exceptions taken */
 	volatile unsigned long last_unexpected_cause, last_unexpected_epc;
-	volatile unsigned long ssi_count, sti_count, sei_count;
+	volatile unsigned long ssi_count, sti_count, sei_count, lcofi_count;
+	volatile unsigned long lcofi_scountovf;   /* scountovf at the last LCOFI */
 	volatile uint64_t sti_time;    /* `time` when the last STI was taken */
 };
 

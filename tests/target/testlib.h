@@ -39,6 +39,17 @@ enum deviation {
 	DEV_OPENSBI_RANGE_CHECK,      /* accepts fence ranges running past 2^64 */
 	DEV_OPENSBI_SUSPEND_WAKES,    /* retentive suspend returns on its own
 	                               * IPIs (a fence), which the spec allows */
+	DEV_OPENSBI_PMU_LAYOUT,       /* counter 1 is time, 16 firmware counters */
+	DEV_OPENSBI_PMU_FLAGS,        /* accepts reserved flag bits */
+	DEV_OPENSBI_PMU_SETS,         /* empty and wrapping counter sets */
+	DEV_OPENSBI_PMU_EVENT_RULES,  /* which events it takes, and where */
+	DEV_OPENSBI_PMU_MATCHING,     /* counter choice, SKIP_MATCH */
+	DEV_OPENSBI_PMU_STATES,       /* ALREADY_STARTED/STOPPED in sets */
+	DEV_OPENSBI_PMU_STOPPED_VALUE, /* a stopped HPM counter reads its start value */
+	DEV_OPENSBI_PMU_SELF,         /* counts IPIs/fences to the caller as sent */
+	DEV_OPENSBI_PMU_SUSPEND,      /* HPM counters stop over non-retentive suspend */
+	DEV_OPENSBI_PMU_NO_SBI2,      /* PMU functions 0-5 only (SBI 0.3) */
+	DEV_OPENSBI_PMU_EVENTS,       /* no tracesbi or platform firmware events */
 	DEV_COUNT
 };
 
@@ -75,6 +86,9 @@ struct run_state {
 	bool check_deviations; /* run deviating tests, report them as INFO */
 	int expect_sstc;       /* -1: unknown, else 0/1 from bootargs */
 	bool sstc;             /* stimecmp readable from S-mode */
+	int expect_sscofpmf;   /* -1: unknown, else 0/1 from bootargs */
+	bool icount;           /* QEMU -icount: instret counts instructions */
+	bool verbose;          /* print every failed check */
 	bool secondaries_ok;   /* every secondary hart is started and parked */
 };
 extern struct run_state run;

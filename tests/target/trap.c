@@ -44,6 +44,13 @@ static void handle_interrupt(struct trap_record *rec, unsigned long code)
 		csr_clear(sie, SIE_SEIE);
 		rec->sei_count++;
 		break;
+	case IRQ_S_LCOF:
+		/* LCOFIP is S-writable (Sscofpmf); the counter's OF bit keeps
+		 * it from being raised again until the counter restarts. */
+		rec->lcofi_scountovf = csr_read(0xDA0);   /* scountovf */
+		csr_clear(sip, SIP_LCOFIP);
+		rec->lcofi_count++;
+		break;
 	default:
 		csr_clear(sie, 1ul << code);
 		rec->unexpected++;
