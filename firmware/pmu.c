@@ -141,24 +141,22 @@ static bool event_is_fw(unsigned long event_idx)
 	return EVENT_TYPE(event_idx) == 15;
 }
 
-/* Logical hardware counter i can count the event (already checked). */
-static bool hw_counter_can_count(const struct pmu_hart *p, unsigned int i,
-				 unsigned long event_idx, uint64_t data)
+/* The logical counters of this hart that can count a (checked) event:
+ * every firmware counter for a firmware event, else the hardware counters
+ * the event map names.  Computed once per call. */
+static uint64_t counters_for_event(const struct pmu_hart *p, unsigned long event_idx,
+				   uint64_t data)
 {
-	return (pmu_map_counters(&pmu_event_map, (uint32_t)event_idx, data) >> p->hw_num[i]) & 1;
-}
-
-static bool hart_can_count(const struct pmu_hart *p, unsigned long event_idx, uint64_t data)
-{
+	uint64_t fits = 0;
 	uint32_t ctrs;
 
 	if (event_is_fw(event_idx))
-		return true;
+		return ((1ULL << PMU_FW_COUNTERS) - 1) << p->hw_count;
 	ctrs = pmu_map_counters(&pmu_event_map, (uint32_t)event_idx, data);
 	for (unsigned int i = 0; i < p->hw_count; i++)
 		if ((ctrs >> p->hw_num[i]) & 1)
-			return true;
-	return false;
+			fits |= 1ULL << i;
+	return fits;
 }
 
 /* ---- firmware counters ---- */
@@ -198,12 +196,8 @@ static void impl_running_changed(struct pmu_hart *p, int delta)
 		pmu_trap_counting(p->impl_running != 0);
 }
 
-static void fw_counter_configure(struct pmu_hart *p, struct pmu_fw_counter *c,
-				 uint32_t event_idx, uint64_t data)
+static void fw_counter_configure(struct pmu_fw_counter *c, uint32_t event_idx, uint64_t data)
 {
-	unsigned int code = EVENT_CODE(event_idx);
-
-	(void)p, (void)code;
 	c->event_idx = event_idx;
 	c->event_data = data;
 	c->state = PMU_CONFIGURED;
@@ -388,19 +382,9 @@ static void counter_reset(struct pmu_hart *p, unsigned int idx)
 	c->event_data = 0;
 }
 
-/* Can logical counter idx take this (checked) event? */
-static bool counter_fits(const struct pmu_hart *p, unsigned int idx, unsigned long event_idx,
-			 uint64_t data)
-{
-	if (event_is_fw(event_idx))
-		return idx >= p->hw_count;
-	return idx < p->hw_count && hw_counter_can_count(p, idx, event_idx, data);
-}
-
 /* config_matching's choice: the lowest free counter that fits, else the
  * lowest configured (stopped) one; with SKIP_MATCH the lowest of the set. */
-static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match,
-			unsigned long event_idx, uint64_t data)
+static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match, uint64_t fits)
 {
 	uint64_t s = set;
 	int stopped = -1;
@@ -408,15 +392,15 @@ static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match,
 	if (skip_match) {
 		unsigned int idx = next_counter(&s);
 
-		if (counter_state(p, idx) == PMU_RUNNING || !counter_fits(p, idx, event_idx, data))
+		if (counter_state(p, idx) == PMU_RUNNING || !((fits >> idx) & 1))
 			return -1;
 		return (int)idx;
 	}
-	while (s) {
+	for (s &= fits; s;) {
 		unsigned int idx = next_counter(&s);
 		uint8_t state = counter_state(p, idx);
 
-		if (state == PMU_RUNNING || !counter_fits(p, idx, event_idx, data))
+		if (state == PMU_RUNNING)
 			continue;
 		if (state == PMU_FREE)
 			return (int)idx;
@@ -473,7 +457,8 @@ struct sbiret pmu_counter_config_matching(unsigned long base,
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	if (!set)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	idx = counter_pick(p, set, flags & CFG_SKIP_MATCH, event_idx, event_data);
+	idx = counter_pick(p, set, flags & CFG_SKIP_MATCH,
+			   counters_for_event(p, event_idx, event_data));
 	if (idx < 0)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 
@@ -484,7 +469,7 @@ struct sbiret pmu_counter_config_matching(unsigned long base,
 	} else {
 		struct pmu_fw_counter *c = &p->fw[(unsigned int)idx - p->hw_count];
 
-		fw_counter_configure(p, c, (uint32_t)event_idx, event_data);
+		fw_counter_configure(c, (uint32_t)event_idx, event_data);
 		if (flags & CFG_CLEAR_VALUE)
 			fw_counter_set_value(c, 0);
 	}
@@ -669,7 +654,7 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 		 * left alone ("MUST update ... if valid"). */
 		if (check == EVENT_INVALID)
 			continue;
-		e[i].output = check == EVENT_OK && hart_can_count(p, event_idx, data);
+		e[i].output = check == EVENT_OK && counters_for_event(p, event_idx, data) != 0;
 	}
 	return SBI_ERR(SBI_SUCCESS);
 }

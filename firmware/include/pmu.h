@@ -113,7 +113,6 @@ struct pmu_hart {
 
 	uint64_t snapshot_addr;      /* physical; valid when snapshot_on */
 	bool snapshot_on;
-	bool suspended_saved;
 };
 
 _Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_SBI_CALLS)]) ==
