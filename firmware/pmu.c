@@ -153,6 +153,11 @@ static uint64_t counters_for_event(const struct pmu_hart *p, unsigned long event
 	if (event_is_fw(event_idx))
 		return ((1ULL << PMU_FW_COUNTERS) - 1) << p->hw_count;
 	ctrs = pmu_map_counters(&pmu_event_map, (uint32_t)event_idx, data);
+	/* cycle → 0, instret → 1; with mhpmcounter3..N all present, HPM
+	 * counter n → n − 1 (as overflowed_counters). */
+	if (p->hpm_contiguous)
+		return (ctrs & 1u) | ((ctrs >> PMU_HW_INSTRET) & 1u) << 1 |
+		       (uint64_t)(ctrs & p->hpm_mask) >> 1;
 	for (unsigned int i = 0; i < p->hw_count; i++)
 		if ((ctrs >> p->hw_num[i]) & 1)
 			fits |= 1ULL << i;
