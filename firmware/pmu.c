@@ -696,6 +696,23 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 	return pmu_counter_stop_set(base, mask, flags, p);
 }
 
+/*
+ * tracesbi's own extension (sbi/tracesbi.c): the mhpmevent value behind a
+ * logical counter, OF and the filter bits included, so S-mode can check
+ * what config_matching programmed (S-mode cannot read mhpmevent).
+ */
+struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p)
+{
+	unsigned int n;
+
+	if (idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (idx >= p->hw_count || !hw_is_hpm(p->hw_num[idx]))
+		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);   /* no event CSR */
+	n = p->hw_num[idx];
+	return SBI_RET(SBI_SUCCESS, pmu_hw_event_read(n));
+}
+
 /* ---- per-hart life cycle ---- */
 
 void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,

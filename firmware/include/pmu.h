@@ -158,6 +158,8 @@ struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
 				     unsigned long flags, struct pmu_hart *p);
 struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 				 unsigned long num_entries, unsigned long flags, struct pmu_hart *p);
+/* Not SBI PMU: the mhpmevent of a logical HPM counter (sbi/tracesbi.c). */
+struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 
 #define PMU_START_SET_INIT_VALUE (1UL << 0)
 #define PMU_START_INIT_SNAPSHOT  (1UL << 1)

@@ -25,8 +25,15 @@
 
 struct hart;
 
-/* A handler gets the caller's a0..a5, the FID and the calling hart. */
-struct sbiret {
+/*
+ * A handler gets the caller's a0..a5, the FID and the calling hart, and
+ * returns error/value in a0/a1 (psABI: a two-XLEN aggregate comes back in
+ * registers).  The 16-byte alignment changes neither size nor registers; it
+ * makes GCC 12 treat the struct as one 128-bit value, so a handler that
+ * tail-calls another stops reserving a stack slot it never uses (two
+ * instructions on every such call, e.g. pmu_handle -> pmu_counter_start).
+ */
+struct __attribute__((aligned(16))) sbiret {
 	long error;
 	long value;
 };
@@ -74,5 +81,11 @@ void sbi_ecall_print_extensions(void);
 
 #define SBI_IMPL_ID       0x7ace      /* "tracesbi"; not in the spec's table */
 #define SBI_IMPL_VERSION  0x00010000  /* major << 16 | minor */
+
+/* tracesbi's firmware-specific extension (SBI "Firmware Specific Extension
+ * Space", EIDs 0x0A000000-0x0AFFFFFF, meaningful only with SBI_IMPL_ID):
+ * read-only introspection for tests and debugging, docs/PMU.md. */
+#define SBI_EXT_TRACESBI          0x0A7ACE00
+#define SBI_TRACESBI_PMU_EVENT_CSR 0   /* a0 = counter_idx -> mhpmevent */
 
 #endif

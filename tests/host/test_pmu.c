@@ -555,6 +555,22 @@ static void test_mhpmevent_filter_bits(void **state)
 	assert_int_equal(hw_evt[6], 0x100002345ULL | MHPMEVENT_VUINH);
 }
 
+/* tracesbi's read-back of mhpmevent: HPM counters only, indexes checked. */
+static void test_event_csr_readback(void **state)
+{
+	(void)state;
+	assert_ok(cfg(2, 1, CFG_SET_SINH, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(pmu_counter_event_csr(2, &P), EV_DTLB_READ_MISS | MHPMEVENT_SINH);
+	hw_evt[3] |= MHPMEVENT_OF;   /* the CSR as it is, OF included */
+	assert_ok(pmu_counter_event_csr(2, &P), EV_DTLB_READ_MISS | MHPMEVENT_SINH | MHPMEVENT_OF);
+	assert_ok(pmu_counter_event_csr(17, &P), 0);   /* free: no event */
+	assert_ret(pmu_counter_event_csr(0, &P), SBI_ERR_NOT_SUPPORTED);
+	assert_ret(pmu_counter_event_csr(1, &P), SBI_ERR_NOT_SUPPORTED);
+	assert_ret(pmu_counter_event_csr(18, &P), SBI_ERR_NOT_SUPPORTED);   /* firmware */
+	assert_ret(pmu_counter_event_csr(NTOTAL, &P), SBI_ERR_INVALID_PARAM);
+	assert_ret(pmu_counter_event_csr(~0UL, &P), SBI_ERR_INVALID_PARAM);
+}
+
 static void test_mhpmevent_without_sscofpmf(void **state)
 {
 	unsigned long all = CFG_SET_VUINH | CFG_SET_VSINH | CFG_SET_UINH | CFG_SET_SINH |
@@ -1005,6 +1021,7 @@ int main(void)
 		T(test_auto_start_and_clear_value),
 		T(test_mhpmevent_filter_bits),
 		TN(test_mhpmevent_without_sscofpmf),
+		T(test_event_csr_readback),
 		T(test_start_free_counter),
 		T(test_start_clears_of_and_sets_value),
 		T(test_stop_semantics),

@@ -171,6 +171,14 @@ static bool sscofpmf_present(void)
 	return !fault_end(NULL, NULL);
 }
 
+/* The run's cpu has Sscofpmf exactly when scountovf is readable. */
+static bool sscofpmf_as_expected(bool sscof)
+{
+	return run.expect_sscofpmf < 0 ||
+	       CHECK(sscof == (run.expect_sscofpmf == 1), "scountovf readable: %d, but the cpu "
+		     "%s Sscofpmf", sscof, run.expect_sscofpmf ? "has" : "lacks");
+}
+
 static uint64_t scountovf(void)
 {
 	return csr_read(0xDA0);
@@ -1043,6 +1051,82 @@ static void filter_flags_accepted(void)
 	pmu_release_all();
 }
 
+/*
+ * Filter flags reach mhpmevent: read back through tracesbi's own
+ * extension (SBI_EXT_TRACESBI, FID 0: a counter's mhpmevent), bits 58..62
+ * with Sscofpmf, none without; the low bits are the event's selector (QEMU's
+ * riscv,pmu has no selectors: the event_idx itself, or a raw event's data).
+ */
+#define SBI_EXT_TRACESBI     0x0A7ACE00
+#define MHPMEVENT_OF         (1ul << 63)
+#define MHPMEVENT_MINH       (1ul << 62)
+#define MHPMEVENT_SINH       (1ul << 61)
+#define MHPMEVENT_UINH       (1ul << 60)
+#define MHPMEVENT_VSINH      (1ul << 59)
+#define MHPMEVENT_VUINH      (1ul << 58)
+
+static struct sbiret event_csr(unsigned long idx)
+{
+	return sbi_ecall(SBI_EXT_TRACESBI, 0, idx, 0, 0, 0, 0, 0);
+}
+
+static void filter_flags_reach_mhpmevent(void)
+{
+	static const struct { unsigned long flags; uint64_t bits; } cases[] = {
+		{ 0, 0 },
+		{ CFG_SET_VUINH, MHPMEVENT_VUINH },
+		{ CFG_SET_VSINH, MHPMEVENT_VSINH },
+		{ CFG_SET_UINH, MHPMEVENT_UINH },
+		{ CFG_SET_SINH, MHPMEVENT_SINH },
+		{ CFG_SET_MINH, MHPMEVENT_MINH },
+		{ CFG_SET_UINH | CFG_SET_SINH, MHPMEVENT_UINH | MHPMEVENT_SINH },
+		{ CFG_SET_VUINH | CFG_SET_VSINH | CFG_SET_UINH | CFG_SET_SINH | CFG_SET_MINH,
+		  MHPMEVENT_VUINH | MHPMEVENT_VSINH | MHPMEVENT_UINH | MHPMEVENT_SINH |
+		  MHPMEVENT_MINH },
+	};
+	bool sscof = sscofpmf_present();
+	struct sbiret r;
+	size_t i;
+
+	if (!pmu_ready() || !sscofpmf_as_expected(sscof))
+		return;
+	if (!CHECK_EQ(sbi_probe(SBI_EXT_TRACESBI).value, 1, "probe_extension(tracesbi)"))
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t want = EV_HPM_ONLY | (sscof ? cases[i].bits : 0);
+
+		if (!hpm_config(1, cases[i].flags, EV_HPM_ONLY))
+			break;
+		r = event_csr(lay.hpm[1]);
+		if (!CHECK_ERR(r.error, SBI_SUCCESS, "event CSR of counter %ld", lay.hpm[1]) ||
+		    !CHECK_EQ(r.value, want, "mhpmevent after config_matching(flags %#lx)",
+			      cases[i].flags))
+			break;
+		/* Starting keeps the bits (OF stays clear: a fresh start). */
+		if (!CHECK_ERR(pmu_start(lay.hpm[1], 1, 0, 0).error, SBI_SUCCESS, "start"))
+			break;
+		r = event_csr(lay.hpm[1]);
+		if (!CHECK_EQ((uint64_t)r.value & ~MHPMEVENT_OF, want, "mhpmevent of the running "
+			      "counter, flags %#lx", cases[i].flags))
+			break;
+		pmu_release_all();
+	}
+	/* A raw v2 event: its 56 bits of data, then the filter bits. */
+	r = pmu_config(lay.hpm[1], 1, CFG_SET_SINH, EV_RAW_V2, 0xab0000cdul);
+	if (CHECK_ERR(r.error, SBI_SUCCESS, "config_matching({%ld}, SINH, raw v2)", lay.hpm[1]))
+		CHECK_EQ(event_csr(lay.hpm[1]).value, 0xab0000cdul | (sscof ? MHPMEVENT_SINH : 0),
+			 "mhpmevent of a raw v2 event with SINH");
+	pmu_release_all();
+	/* What the introspection call refuses: no event CSR, no counter. */
+	CHECK_ERR(event_csr(lay.cycle).error, SBI_ERR_NOT_SUPPORTED, "event CSR of cycle");
+	CHECK_ERR(event_csr(lay.fw_first).error, SBI_ERR_NOT_SUPPORTED,
+		  "event CSR of a firmware counter");
+	CHECK_ERR(event_csr(lay.fw_first + lay.nfw).error, SBI_ERR_INVALID_PARAM,
+		  "event CSR past the last counter");
+	CHECK_ERR(sbi_ecall(SBI_EXT_TRACESBI, 1, 0, 0, 0, 0, 0, 0).error, SBI_ERR_NOT_SUPPORTED,
+		  "tracesbi FID 1");
+}
+
 /* ---- Firmware events on the calling hart ---- */
 
 /* A firmware counter for `event` across `work`: exactly `want` counted. */
@@ -1784,14 +1868,6 @@ static bool lcofi_pending(unsigned long unused)
 	return csr_read(sip) & SIP_LCOFIP;
 }
 
-/* The run's cpu has Sscofpmf exactly when scountovf is readable. */
-static bool sscofpmf_as_expected(bool sscof)
-{
-	return run.expect_sscofpmf < 0 ||
-	       CHECK(sscof == (run.expect_sscofpmf == 1), "scountovf readable: %d, but the cpu "
-		     "%s Sscofpmf", sscof, run.expect_sscofpmf ? "has" : "lacks");
-}
-
 /* Start HPM counter h 20000 cycles before it wraps, LCOFI enabled in sie. */
 static bool start_near_overflow(unsigned long h)
 {
@@ -2274,6 +2350,7 @@ static const struct target_test tests[] = {
 	{ "hpm_stopped_holds", hpm_stopped_holds, DEV_OPENSBI_PMU_STOPPED_VALUE },
 	{ "fw_stopped_holds", fw_stopped_holds, DEV_NONE },
 	{ "filter_flags_accepted", filter_flags_accepted, DEV_NONE },
+	{ "filter_flags_reach_mhpmevent", filter_flags_reach_mhpmevent, DEV_OPENSBI_NO_TRACESBI_EXT },
 	{ "fw_read_invalid", fw_read_invalid, DEV_NONE },
 	{ "fw_read_hi", fw_read_hi, DEV_OPENSBI_PMU_NO_SBI2 },
 	{ "fw_set_timer", fw_set_timer, DEV_NONE },

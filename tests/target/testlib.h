@@ -50,6 +50,7 @@ enum deviation {
 	DEV_OPENSBI_PMU_SUSPEND,      /* HPM counters stop over non-retentive suspend */
 	DEV_OPENSBI_PMU_NO_SBI2,      /* PMU functions 0-5 only (SBI 0.3) */
 	DEV_OPENSBI_PMU_EVENTS,       /* no tracesbi or platform firmware events */
+	DEV_OPENSBI_NO_TRACESBI_EXT,  /* tracesbi's own extension (mhpmevent read-back) */
 	DEV_COUNT
 };
 
