@@ -8,15 +8,20 @@
 #include "console.h"
 #include "riscv_csr.h"
 
-#define CSR_PMPCFG0      0x3A0
-#define CSR_PMPADDR0     0x3B0
-#define CSR_MHPMCOUNTER0 0xB00
-#define CSR_TSELECT      0x7A0
-#define CSR_TDATA1       0x7A1
-
 static unsigned int popcount(unsigned long v)
 {
 	return (unsigned int)__builtin_popcountl(v);
+}
+
+/* Write all-ones to a numbered CSR and read back what stuck (*v): false
+ * when the CSR is missing or nothing stuck (hardwired to zero), else it is
+ * left 0 again. */
+static bool csr_holds_ones(unsigned int csr, unsigned long *v)
+{
+	if (csr_write_num(csr, -1UL) || csr_read_num(csr, v) || !*v)
+		return false;
+	csr_write_num(csr, 0);
+	return true;
 }
 
 static void probe_pmp(struct hart_features *f)
@@ -25,21 +30,15 @@ static void probe_pmp(struct hart_features *f)
 	unsigned int i;
 
 	/* Entries are OFF at reset, so writing their address is harmless. */
-	for (i = 0; i < 64; i++) {
-		if (csr_write_num(CSR_PMPADDR0 + i, -1UL) ||
-		    csr_read_num(CSR_PMPADDR0 + i, &v) || !v)
-			break;
-		csr_write_num(CSR_PMPADDR0 + i, 0);
-	}
+	for (i = 0; i < 64 && csr_holds_ones(CSR_PMPADDR0 + i, &v); i++)
+		;
 	f->pmp_count = i;
 	if (!i)
 		return;
 	/* Granularity: with entry 0 OFF, the low G-1 bits read back as zero
 	 * (privileged spec, "Physical Memory Protection", granularity). */
 	csr_write_num(CSR_PMPCFG0, 0);
-	csr_write_num(CSR_PMPADDR0, -1UL);
-	csr_read_num(CSR_PMPADDR0, &v);
-	csr_write_num(CSR_PMPADDR0, 0);
+	csr_holds_ones(CSR_PMPADDR0, &v);
 	f->pmp_granularity = (unsigned int)__builtin_ctzl(v) + 2;
 }
 
@@ -49,10 +48,8 @@ static void probe_hpm(struct hart_features *f)
 	unsigned int i;
 
 	for (i = 3; i < 32; i++) {
-		if (csr_write_num(CSR_MHPMCOUNTER0 + i, -1UL) ||
-		    csr_read_num(CSR_MHPMCOUNTER0 + i, &v) || !v)
+		if (!csr_holds_ones(CSR_MHPMCOUNTER0 + i, &v))
 			continue;
-		csr_write_num(CSR_MHPMCOUNTER0 + i, 0);
 		f->hpm_mask |= 1u << i;
 		if (!f->hpm_width)
 			f->hpm_width = 64 - (unsigned int)__builtin_clzl(v);
@@ -90,9 +87,9 @@ static void probe_id_bits(struct hart_features *f)
 	csr_write(satp, 0);
 	f->asid_bits = popcount((v >> SATP_ASID_SHIFT) & SATP_ASID_MASK);
 	if (f->h) {
-		csr_write_guarded(0x680, (8UL << 60) | (HGATP_VMID_MASK << HGATP_VMID_SHIFT));
-		csr_read_guarded(0x680, &v);
-		csr_write_guarded(0x680, 0);
+		csr_write_guarded(CSR_HGATP, (8UL << 60) | (HGATP_VMID_MASK << HGATP_VMID_SHIFT));
+		csr_read_guarded(CSR_HGATP, &v);
+		csr_write_guarded(CSR_HGATP, 0);
 		f->vmid_bits = popcount((v >> HGATP_VMID_SHIFT) & HGATP_VMID_MASK);
 	}
 	sfence_vma_all();
@@ -107,10 +104,10 @@ void features_probe(struct hart_features *f)
 	f->f = misa & (1UL << ('F' - 'A'));
 	f->d = misa & (1UL << ('D' - 'A'));
 	f->v = misa & (1UL << ('V' - 'A'));
-	f->menvcfg = csr_read_guarded(0x30A, &v) == 0;
-	f->sstc = csr_read_guarded(0x14D, &v) == 0;
-	f->sscofpmf = csr_read_guarded(0xDA0, &v) == 0;
-	f->smstateen = csr_read_guarded(0x30C, &v) == 0;
+	f->menvcfg = csr_read_guarded(CSR_MENVCFG, &v) == 0;
+	f->sstc = csr_read_guarded(CSR_STIMECMP, &v) == 0;
+	f->sscofpmf = csr_read_guarded(CSR_SCOUNTOVF, &v) == 0;
+	f->smstateen = csr_read_guarded(CSR_MSTATEEN0, &v) == 0;
 	probe_pmp(f);
 	probe_hpm(f);
 	probe_triggers(f);

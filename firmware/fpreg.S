@@ -4,6 +4,8 @@
  * FP load/store emulation: a jump table of 32 fmv instructions each way.
  * Assembled with the D extension; the firmware's C code never uses FP.
  */
+#include "riscv_csr.h"
+
 	.option push
 	.option arch, +d
 	.option norvc
@@ -12,7 +14,7 @@
 /* Enable the FPU (mstatus.FS), then jump to entry a0 of the table at 1f:
  * 32 entries of 8 bytes for width 8, the next 32 for width 4 (a1). */
 	.macro FP_DISPATCH
-	li	t0, 0x6000
+	li	t0, MSTATUS_FS
 	csrs	mstatus, t0
 	la	t1, 1f
 	slli	t2, a0, 3

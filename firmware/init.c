@@ -248,7 +248,7 @@ static void hart_setup_csrs(struct hart *self)
 			  MENVCFG_CBCFE | MENVCFG_CBIE_FLUSH | (f->sstc ? MENVCFG_STCE : 0));
 	/* Smstateen: nothing of S-mode's state is hidden from it. */
 	if (f->smstateen)
-		csr_write_guarded(0x30C, -1UL);
+		csr_write_guarded(CSR_MSTATEEN0, -1UL);
 	if (f->sstc)
 		csr_write(CSR_STIMECMP, -1UL);
 	mstatus = csr_read(mstatus) & ~(MSTATUS_FS | MSTATUS_VS | MSTATUS_MPRV | MSTATUS_TVM |

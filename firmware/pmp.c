@@ -10,9 +10,6 @@
 #include "console.h"
 #include "riscv_csr.h"
 
-#define CSR_PMPCFG0  0x3A0
-#define CSR_PMPADDR0 0x3B0
-
 static unsigned long napot_addr(uint64_t base, uint64_t size)
 {
 	return (unsigned long)((base | (size / 2 - 1)) >> 2);

@@ -15,19 +15,6 @@
 #include "pmu.h"
 #include "riscv_csr.h"
 
-#define HSTATUS_GVA  (1UL << 6)
-#define HSTATUS_SPV  (1UL << 7)
-#define HSTATUS_SPVP (1UL << 8)
-#define CSR_HSTATUS  0x600
-#define CSR_HEDELEG  0x602
-#define CSR_HTVAL    0x643
-#define CSR_HTINST   0x64A
-#define CSR_VSSTATUS 0x200
-#define CSR_VSTVEC   0x205
-#define CSR_VSEPC    0x241
-#define CSR_VSCAUSE  0x242
-#define CSR_VSTVAL   0x243
-
 /* The causes whose tval is an address (GVA applies to them). */
 static bool cause_has_address(unsigned long cause)
 {

@@ -2,9 +2,9 @@
 /*
  * Trap guards: run one instruction that may trap (probing a CSR that may not
  * exist, an MPRV access to S-mode memory) with mtvec pointed at
- * guard_trap_handler (guard.S), which skips the instruction and reports
- * mcause + 1 in t6 and mtval in t5.  A guarded sequence must be built only of
- * 4-byte instructions (.option norvc) so the skip is exact.
+ * guard_trap_handler (guard_handler.S), which skips the instruction and
+ * reports mcause + 1 in t6 and mtval in t5.  A guarded sequence must be built
+ * only of 4-byte instructions (.option norvc) so the skip is exact.
  */
 #ifndef FIRMWARE_GUARD_H
 #define FIRMWARE_GUARD_H
@@ -51,8 +51,6 @@ void guard_trap_handler(void);
  * Only the ranges listed in guard.c are supported; others return 1 + 2. */
 unsigned long csr_read_num(unsigned int csr, unsigned long *val);
 unsigned long csr_write_num(unsigned int csr, unsigned long val);
-
-
 
 /* A 64-bit physical load that may fault: 0 or 1 + mcause. */
 static inline unsigned long load_u64_guarded(unsigned long addr, unsigned long *out)

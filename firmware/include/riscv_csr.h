@@ -94,13 +94,33 @@
 #define HGATP_VMID_SHIFT 44
 #define HGATP_VMID_MASK  _UL(0x3FFF)
 
-/* CSR numbers not known to older assemblers. */
+/* CSR numbers not known to older assemblers, and the first of the numbered
+ * ones (pmpaddrN, mhpmcounterN) that are reached by number (guard.h). */
 #define CSR_STIMECMP   0x14D
 #define CSR_SCOUNTOVF  0xDA0
 #define CSR_MENVCFG    0x30A
 #define CSR_MSTATEEN0  0x30C
 #define CSR_MCOUNTINHIBIT 0x320
+#define CSR_PMPCFG0    0x3A0
+#define CSR_PMPADDR0   0x3B0
+#define CSR_MHPMCOUNTER0 0xB00
+#define CSR_TSELECT    0x7A0
+#define CSR_TDATA1     0x7A1
+
+/* Hypervisor extension CSRs and hstatus bits. */
+#define CSR_VSSTATUS   0x200
+#define CSR_VSTVEC     0x205
+#define CSR_VSEPC      0x241
+#define CSR_VSCAUSE    0x242
+#define CSR_VSTVAL     0x243
+#define CSR_HSTATUS    0x600
+#define CSR_HEDELEG    0x602
+#define CSR_HTVAL      0x643
+#define CSR_HTINST     0x64A
 #define CSR_HGATP      0x680
+#define HSTATUS_GVA    (_UL(1) << 6)
+#define HSTATUS_SPV    (_UL(1) << 7)
+#define HSTATUS_SPVP   (_UL(1) << 8)
 
 #ifndef __ASSEMBLER__
 #define __csr_read(csr) ({ unsigned long __v; \

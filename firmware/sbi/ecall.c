@@ -36,6 +36,11 @@ static void eid_insert(unsigned long eid, sbi_ext_handler handle)
 	panic("EID table full: raise EID_SLOTS\n");
 }
 
+static bool ext_available(const struct sbi_extension *ext)
+{
+	return !ext->available || ext->available();
+}
+
 void sbi_ecall_init(void)
 {
 	const struct sbi_extension *const *p;
@@ -44,7 +49,7 @@ void sbi_ecall_init(void)
 		const struct sbi_extension *ext = *p;
 		unsigned long eid;
 
-		if (ext->available && !ext->available())
+		if (!ext_available(ext))
 			continue;
 		for (eid = ext->eid_first; eid <= ext->eid_last; eid++)
 			eid_insert(eid, ext->handle);
@@ -71,7 +76,7 @@ void sbi_ecall_print_extensions(void)
 	const struct sbi_extension *const *p;
 
 	for (p = __sbi_ext_start; p < __sbi_ext_end; p++)
-		if (!(*p)->available || (*p)->available())
+		if (ext_available(*p))
 			printf(" %s", (*p)->name);
 }
 
