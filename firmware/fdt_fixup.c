@@ -13,17 +13,6 @@
 
 #define FIXUP_HEADROOM 1024
 
-static int put_cells(uint8_t *p, int cells, uint64_t v)
-{
-	if (cells == 2) {
-		fdt_put_be32(p, (uint32_t)(v >> 32));
-		fdt_put_be32(p + 4, (uint32_t)v);
-		return 8;
-	}
-	fdt_put_be32(p, (uint32_t)v);
-	return 4;
-}
-
 static void unit_name(char *name, const char *prefix, uint64_t addr)
 {
 	char hex[17];
@@ -50,7 +39,7 @@ static int reserve_firmware(struct fdt_rw *rw)
 {
 	uint8_t reg[16];
 	char name[40];
-	int root = fdt_root(&rw->fdt), resv, node, ac, sc, len, err;
+	int root = fdt_root(&rw->fdt), resv, node, ac, sc, err;
 
 	resv = fdt_subnode(&rw->fdt, root, "reserved-memory");
 	if (resv < 0) {
@@ -64,9 +53,9 @@ static int reserve_firmware(struct fdt_rw *rw)
 	}
 	ac = fdt_address_cells(&rw->fdt, resv);
 	sc = fdt_size_cells(&rw->fdt, resv);
-	if (ac < 1 || ac > 2 || sc < 1 || sc > 2)
-		return -FDT_ERR_BADVALUE;
-	if ((ac == 1 && platform.fw_base >> 32) || (sc == 1 && platform.fw_size >> 32))
+	if (ac < 1 || ac > 2 || sc < 1 || sc > 2 ||
+	    !fdt_put_cells(reg, ac, platform.fw_base) ||
+	    !fdt_put_cells(reg + 4 * ac, sc, platform.fw_size))
 		return -FDT_ERR_BADVALUE;
 
 	/* "mmode_resv<N>@<base>", the name kernels booted by OpenSBI know. */
@@ -74,9 +63,7 @@ static int reserve_firmware(struct fdt_rw *rw)
 	node = fdt_rw_add_subnode(rw, resv, name);
 	if (node < 0)
 		return node;
-	len = put_cells(reg, ac, platform.fw_base);
-	len += put_cells(reg + len, sc, platform.fw_size);
-	if ((err = fdt_rw_setprop(rw, node, "reg", reg, len)) < 0 ||
+	if ((err = fdt_rw_setprop(rw, node, "reg", reg, 4 * (ac + sc))) < 0 ||
 	    (err = fdt_rw_setprop(rw, node, "no-map", NULL, 0)) < 0)
 		return err;
 	return 0;
@@ -89,10 +76,9 @@ static int find_unserved_cpu(const struct fdt *fdt)
 
 	for (cpu = fdt_first_child(fdt, cpus); cpu >= 0; cpu = fdt_next_sibling(fdt, cpu)) {
 		uint64_t hartid, size;
-		int len;
-		const char *type = fdt_getprop(fdt, cpu, "device_type", &len);
 
-		if (!type || len != 4 || memcmp(type, "cpu", 4) || !fdt_node_is_enabled(fdt, cpu) ||
+		if (!fdt_prop_is_string(fdt, cpu, "device_type", "cpu") ||
+		    !fdt_node_is_enabled(fdt, cpu) ||
 		    fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
 			continue;
 		if (!hart_by_id((unsigned long)hartid))

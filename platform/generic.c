@@ -104,14 +104,6 @@ static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
 	return 0;
 }
 
-static bool node_has_device_type(const struct fdt *fdt, int node, const char *type)
-{
-	int len;
-	const char *t = fdt_getprop(fdt, node, "device_type", &len);
-
-	return t && len == (int)strlen(type) + 1 && memcmp(t, type, (size_t)len) == 0;
-}
-
 static const char *parse_harts(const struct fdt *fdt)
 {
 	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
@@ -121,7 +113,8 @@ static const char *parse_harts(const struct fdt *fdt)
 	for (cpu = fdt_first_child(fdt, cpus); cpu >= 0; cpu = fdt_next_sibling(fdt, cpu)) {
 		uint64_t hartid, size;
 
-		if (!node_has_device_type(fdt, cpu, "cpu") || !fdt_node_is_enabled(fdt, cpu))
+		if (!fdt_prop_is_string(fdt, cpu, "device_type", "cpu") ||
+		    !fdt_node_is_enabled(fdt, cpu))
 			continue;
 		if (fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
 			return "cpu node without a valid reg";
@@ -145,7 +138,7 @@ static const char *parse_memory(const struct fdt *fdt)
 		uint64_t base, size;
 		int i;
 
-		if (depth != 1 || !node_has_device_type(fdt, node, "memory") ||
+		if (depth != 1 || !fdt_prop_is_string(fdt, node, "device_type", "memory") ||
 		    !fdt_node_is_enabled(fdt, node))
 			continue;
 		for (i = 0; fdt_get_reg_under(fdt, root, node, i, &base, &size) == 0; i++) {
@@ -254,6 +247,17 @@ static void probe_node(const struct fdt *fdt, int node, int parent)
 			dt_drivers[i].probe(fdt, node, parent);
 }
 
+/* A hart nobody can interrupt could never be started. */
+static bool every_hart_has_msip(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < hart_count; i++)
+		if (!hart_table[i]->msip)
+			return false;
+	return true;
+}
+
 /*
  * One walk of the tree binds every driver (a walk per compatible string
  * made DT parsing most of the boot time).  Called once the hart structs
@@ -272,14 +276,8 @@ const char *platform_probe_devices(const struct fdt *fdt)
 		parents[depth] = node;
 		probe_node(fdt, node, parents[depth - 1]);
 	}
-	{
-		unsigned int i;
-
-		/* A hart nobody can interrupt could never be started. */
-		for (i = 0; i < hart_count; i++)
-			if (!hart_table[i]->msip)
-				return "a hart has no ACLINT MSWI / CLINT MSIP register";
-	}
+	if (!every_hart_has_msip())
+		return "a hart has no ACLINT MSWI / CLINT MSIP register";
 	if (!platform.mtime)
 		return "no ACLINT MTIMER / CLINT timer";
 	return NULL;
@@ -309,8 +307,8 @@ bool platform_range_overlaps_fw(uint64_t base, uint64_t size)
 
 bool platform_smode_range_ok(uint64_t base, uint64_t size)
 {
-	return base + size >= base && platform_range_in_ram(base, size) &&
-	       !platform_range_overlaps_fw(base, size);
+	/* platform_range_in_ram refuses a range that wraps. */
+	return platform_range_in_ram(base, size) && !platform_range_overlaps_fw(base, size);
 }
 
 /*

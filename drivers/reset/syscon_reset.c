@@ -27,10 +27,9 @@ static int syscon_action(const struct fdt *fdt, int node, struct reset_action *a
 	if (syscon < 0 || fdt_get_reg(fdt, syscon, 0, &base, &size) < 0 ||
 	    offset + 4 > size)
 		return -1;
-	act->reg = (volatile void *)(uintptr_t)(base + offset);
+	act->reg = (volatile uint32_t *)(uintptr_t)(base + offset);
 	act->value = value;
 	act->mask = mask;
-	act->width = 4;
 	act->present = true;
 	return 0;
 }
@@ -60,9 +59,9 @@ int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 	platform.test_finisher = reg;
 	if (!platform.poweroff.present)
 		platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
-							   0xffffffffu, 4 };
+							   0xffffffffu };
 	if (!platform.reboot.present)
 		platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
-							 0xffffffffu, 4 };
+							 0xffffffffu };
 	return 0;
 }

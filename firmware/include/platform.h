@@ -17,11 +17,11 @@ struct mem_region {
 	uint64_t base, size;
 };
 
+/* Reset by writing `value` under `mask` to a 32-bit register. */
 struct reset_action {
 	bool present;
-	volatile void *reg;
+	volatile uint32_t *reg;
 	uint32_t value, mask;
-	unsigned int width;          /* bytes: 1, 2 or 4 */
 };
 
 struct platform {

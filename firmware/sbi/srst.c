@@ -8,11 +8,9 @@
 #include "console.h"
 #include "riscv_csr.h"
 
-static void reset_write(const struct reset_action *act, uint32_t value)
+static void reset_write(const struct reset_action *act)
 {
-	volatile uint32_t *reg = (volatile uint32_t *)act->reg;
-
-	*reg = (*reg & ~act->mask) | (value & act->mask);
+	*act->reg = (*act->reg & ~act->mask) | (act->value & act->mask);
 }
 
 static bool reason_valid(uint32_t reason)
@@ -37,7 +35,7 @@ static long system_reset(uint32_t type, uint32_t reason)
 	    platform.test_finisher) {
 		*platform.test_finisher = (1u << 16) | 0x3333;
 	} else {
-		reset_write(act, act->value);
+		reset_write(act);
 	}
 	/* The device may take a moment; it must not return to S-mode. */
 	for (int i = 0; i < 1000000; i++)

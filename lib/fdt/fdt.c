@@ -38,6 +38,19 @@ void fdt_put_be32(void *p, uint32_t v)
 	b[3] = (uint8_t)v;
 }
 
+bool fdt_put_cells(void *p, int cells, uint64_t v)
+{
+	uint8_t *b = p;
+
+	if (cells < 2 && (v >> (32 * cells)) != 0)
+		return false;
+	if (cells == 2)
+		fdt_put_be32(b, (uint32_t)(v >> 32));
+	if (cells >= 1)
+		fdt_put_be32(b + 4 * (cells - 1), (uint32_t)v);
+	return true;
+}
+
 uint64_t fdt_align4(uint64_t n)
 {
 	return (n + FDT_TOKEN_SIZE - 1) & ~(uint64_t)(FDT_TOKEN_SIZE - 1);
@@ -385,10 +398,8 @@ int fdt_check_node(const struct fdt *fdt, int node, struct fdt_token *tok)
 	return check_token_at(fdt, node, FDT_BEGIN_NODE, tok);
 }
 
-/* From `off`, skip NOPs (and, if `skip_props`, properties); the token found
- * is left in *tok and its offset returned. */
-static int skip_to_node_token(const struct fdt *fdt, uint32_t off, bool skip_props,
-			      struct fdt_token *tok)
+int fdt_skip_to_node_token(const struct fdt *fdt, uint32_t off, bool skip_props,
+			   struct fdt_token *tok)
 {
 	for (;;) {
 		int err = fdt_read_token(fdt, off, tok);
@@ -408,7 +419,7 @@ int fdt_root(const struct fdt *fdt)
 
 	if (!fdt->blob)
 		return -FDT_ERR_BADOFFSET;
-	off = skip_to_node_token(fdt, 0, false, &tok);
+	off = fdt_skip_to_node_token(fdt, 0, false, &tok);
 	if (off >= 0 && tok.tag != FDT_BEGIN_NODE)
 		return -FDT_ERR_BADSTRUCTURE;
 	return off;
@@ -447,7 +458,7 @@ int fdt_first_child(const struct fdt *fdt, int node)
 
 	if (err)
 		return err;
-	off = skip_to_node_token(fdt, tok.next, true, &tok);
+	off = fdt_skip_to_node_token(fdt, tok.next, true, &tok);
 	if (off < 0 || tok.tag == FDT_BEGIN_NODE)
 		return off;
 	return tok.tag == FDT_END_NODE ? -FDT_ERR_NOTFOUND : -FDT_ERR_BADSTRUCTURE;
@@ -485,7 +496,7 @@ int fdt_next_sibling(const struct fdt *fdt, int node)
 	off = fdt_node_end(fdt, (uint32_t)node);
 	if (off < 0)
 		return off;
-	off = skip_to_node_token(fdt, (uint32_t)off + FDT_TOKEN_SIZE, false, &tok);
+	off = fdt_skip_to_node_token(fdt, (uint32_t)off + FDT_TOKEN_SIZE, false, &tok);
 	if (off < 0)
 		return off;
 	return tok.tag == FDT_BEGIN_NODE ? off : -FDT_ERR_NOTFOUND;
@@ -632,7 +643,7 @@ int fdt_first_prop(const struct fdt *fdt, int node)
 
 	if (err)
 		return err;
-	off = skip_to_node_token(fdt, tok.next, false, &tok);
+	off = fdt_skip_to_node_token(fdt, tok.next, false, &tok);
 	if (off < 0)
 		return off;
 	return tok.tag == FDT_PROP ? off : -FDT_ERR_NOTFOUND;
@@ -646,7 +657,7 @@ int fdt_next_prop(const struct fdt *fdt, int prop)
 
 	if (err)
 		return err;
-	off = skip_to_node_token(fdt, tok.next, false, &tok);
+	off = fdt_skip_to_node_token(fdt, tok.next, false, &tok);
 	if (off < 0)
 		return off;
 	return tok.tag == FDT_PROP ? off : -FDT_ERR_NOTFOUND;
@@ -839,6 +850,14 @@ int fdt_find_phandle(const struct fdt *fdt, uint32_t phandle)
 		if (fdt_get_phandle(fdt, node) == phandle)
 			return node;
 	return node;
+}
+
+bool fdt_prop_is_string(const struct fdt *fdt, int node, const char *name, const char *str)
+{
+	int len;
+	const char *val = fdt_getprop(fdt, node, name, &len);
+
+	return val && len == (int)strlen(str) + 1 && memcmp(val, str, (size_t)len) == 0;
 }
 
 bool fdt_node_is_enabled(const struct fdt *fdt, int node)

@@ -77,6 +77,9 @@ struct fdt {
 uint32_t fdt_be32(const void *p);
 uint64_t fdt_be64(const void *p);
 void fdt_put_be32(void *p, uint32_t v);
+/* v in `cells` big-endian cells (0, 1 or 2) at p; false, and nothing
+ * written, when it does not fit. */
+bool fdt_put_cells(void *p, int cells, uint64_t v);
 
 /*
  * Validate the header of the blob at `blob`; `max_size` bounds totalsize (pass
@@ -128,6 +131,8 @@ bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
 const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name,
 			       int index, int *len);
 bool fdt_is_compatible(const struct fdt *fdt, int node, const char *compat);
+/* Property `name` is exactly the one string `str` (device_type = "cpu"). */
+bool fdt_prop_is_string(const struct fdt *fdt, int node, const char *name, const char *str);
 /* Next node after `start` (-1: from the root) whose compatible contains compat. */
 int fdt_find_compatible(const struct fdt *fdt, int start, const char *compat);
 int fdt_find_phandle(const struct fdt *fdt, uint32_t phandle);

@@ -28,6 +28,10 @@ const char *fdt_string_at(const struct fdt *fdt, uint32_t nameoff);
 int fdt_read_token(const struct fdt *fdt, uint32_t off, struct fdt_token *tok);
 /* `node` is an in-range FDT_BEGIN_NODE (cheap check); its token in *tok. */
 int fdt_check_node(const struct fdt *fdt, int node, struct fdt_token *tok);
+/* From `off`, skip NOPs (and, if `skip_props`, properties); the token found
+ * is left in *tok and its offset returned. */
+int fdt_skip_to_node_token(const struct fdt *fdt, uint32_t off, bool skip_props,
+			   struct fdt_token *tok);
 /* Offset of the FDT_END_NODE closing the (checked) node at `node`. */
 int fdt_node_end(const struct fdt *fdt, uint32_t node);
 /* Walk from the root to `node`: its parent and depth (root = 1). */

@@ -170,18 +170,9 @@ static int64_t find_string(const struct fdt *fdt, const char *name)
 static int new_prop_position(const struct fdt *fdt, int node)
 {
 	struct fdt_token tok;
-	uint32_t off;
 	int err = fdt_check_node(fdt, node, &tok);
 
-	if (err)
-		return err;
-	for (off = tok.next;; off = tok.next) {
-		err = fdt_read_token(fdt, off, &tok);
-		if (err)
-			return err;
-		if (tok.tag != FDT_PROP && tok.tag != FDT_NOP)
-			return (int)off;
-	}
+	return err ? err : fdt_skip_to_node_token(fdt, tok.next, true, &tok);
 }
 
 static void write_value(uint8_t *dst, const void *val, uint32_t len)
@@ -302,19 +293,6 @@ int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name)
 	return reopen(rw);
 }
 
-/* Store v in `cells` big-endian cells (0, 1 or 2) at dst; false if v does
- * not fit. */
-static bool put_cells(uint8_t *dst, int cells, uint64_t v)
-{
-	if (cells < 2 && (v >> (32 * cells)) != 0)
-		return false;
-	if (cells == 2)
-		fdt_put_be32(dst, (uint32_t)(v >> 32));
-	if (cells >= 1)
-		fdt_put_be32(dst + 4 * (cells - 1), (uint32_t)v);
-	return true;
-}
-
 int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size)
 {
 	uint8_t reg[16];
@@ -323,7 +301,7 @@ int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size
 
 	if (err)
 		return err;
-	if (!put_cells(reg, ac, addr) || !put_cells(reg + 4 * ac, sc, size))
+	if (!fdt_put_cells(reg, ac, addr) || !fdt_put_cells(reg + 4 * ac, sc, size))
 		return -FDT_ERR_BADVALUE;
 	return fdt_rw_setprop(rw, node, "reg", reg, 4 * (ac + sc));
 }
