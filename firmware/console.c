@@ -30,27 +30,6 @@ static void putc_raw(char c)
 	console_dev->putc(c);
 }
 
-void console_putc(char c)
-{
-	if (!console_dev)
-		return;
-	spin_lock(&console_lock);
-	console_dev->putc(c);
-	spin_unlock(&console_lock);
-}
-
-int console_getc(void)
-{
-	int c;
-
-	if (!console_dev)
-		return -1;
-	spin_lock(&console_lock);
-	c = console_dev->getc();
-	spin_unlock(&console_lock);
-	return c;
-}
-
 size_t console_write(const char *buf, size_t n)
 {
 	size_t i;
@@ -80,6 +59,18 @@ size_t console_read(char *buf, size_t n)
 	}
 	spin_unlock(&console_lock);
 	return i;
+}
+
+void console_putc(char c)
+{
+	console_write(&c, 1);
+}
+
+int console_getc(void)
+{
+	char c;
+
+	return console_read(&c, 1) ? (unsigned char)c : -1;
 }
 
 /* --- printf ------------------------------------------------------------ */

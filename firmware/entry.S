@@ -71,7 +71,6 @@ enter_hart_slot:
 	add	sp, sp, t3
 	addi	sp, sp, -HART_STRUCT_SIZE
 	csrw	mscratch, sp
-	mv	a1, t2
 	call	hart_warm_boot
 	j	park
 

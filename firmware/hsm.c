@@ -36,10 +36,7 @@ long hsm_hart_start(unsigned long hartid, unsigned long addr, unsigned long opaq
 		return SBI_ERR_INVALID_ADDRESS;
 	if (!hsm_cas(target, SBI_HSM_STATE_STOPPED, HSM_CLAIMED))
 		return SBI_ERR_ALREADY_AVAILABLE;
-	target->next_addr = addr;
-	target->next_arg1 = opaque;
-	target->next_mode = PRV_S;
-	__atomic_store_n(&target->hsm_state, SBI_HSM_STATE_START_PENDING, __ATOMIC_RELEASE);
+	hsm_set_start_pending(target, addr, opaque, PRV_S);
 	ipi_post(target, IPI_EVENT_WAKE);
 	return SBI_SUCCESS;
 }

@@ -264,23 +264,20 @@ static void hart_setup_csrs(struct hart *self)
 	csr_write(mie, MIP_MSIP);
 }
 
-void hart_warm_boot(unsigned long hartid, unsigned long index)
+/* From entry.S on this hart's own stack; build_hart_table set its hartid. */
+void hart_warm_boot(void)
 {
 	struct hart *self = hart_self();
 	struct hart *next;
 
-	(void)index;
-	self->hartid = hartid;
 	aclint_mswi_clear(self->msip);
 	features_probe(&self->feat);
 	hart_setup_csrs(self);
-	if (hartid == boot_hartid) {
+	if (self->hartid == boot_hartid) {
 		print_banner(self);
 		next = hart_by_id(platform.next_hartid);
-		next->next_addr = platform.next_addr;
-		next->next_arg1 = platform.dtb_addr;
-		next->next_mode = platform.next_mode;
-		__atomic_store_n(&next->hsm_state, SBI_HSM_STATE_START_PENDING, __ATOMIC_RELEASE);
+		hsm_set_start_pending(next, platform.next_addr, platform.dtb_addr,
+				      platform.next_mode);
 		if (next != self)
 			ipi_post(next, IPI_EVENT_WAKE);
 	}

@@ -174,12 +174,14 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 		fence_run_local(req);
 		return SBI_SUCCESS;
 	}
-	ret = hart_mask_validate(mask, base);
-	if (ret)
-		return ret;
+	/* No hart reads this hart's request until fence_send_one flags it,
+	 * and hart_mask_for_each validates the whole mask before the first
+	 * call: an invalid mask returns with nothing sent. */
 	self->fence = *req;
 	self->fence_outstanding = 0;
-	hart_mask_for_each(mask, base, fence_send_one, &s);
+	ret = hart_mask_for_each(mask, base, fence_send_one, &s);
+	if (ret)
+		return ret;
 	if (s.local)
 		fence_run_local(req);
 	if (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE)) {

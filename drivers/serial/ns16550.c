@@ -59,12 +59,17 @@ static const struct console_device ns16550_console = {
 	.getc = ns16550_getc,
 };
 
-void ns16550_init_early(uintptr_t base, unsigned int reg_shift)
+static void uart_attach(uintptr_t base, unsigned int shift, unsigned int width)
 {
 	uart.base = (volatile uint8_t *)base;
-	uart.shift = reg_shift;
-	uart.width = 1;
+	uart.shift = shift;
+	uart.width = width;
 	console_register(&ns16550_console);
+}
+
+void ns16550_init_early(uintptr_t base, unsigned int reg_shift)
+{
+	uart_attach(base, reg_shift, 1);
 }
 
 int ns16550_probe(const struct fdt *fdt, int node)
@@ -81,9 +86,6 @@ int ns16550_probe(const struct fdt *fdt, int node)
 	fdt_prop_u32(fdt, node, "reg-io-width", &width);
 	if (shift > 4 || (width != 1 && width != 4))
 		return -1;
-	uart.base = (volatile uint8_t *)(uintptr_t)base;
-	uart.shift = shift;
-	uart.width = width;
-	console_register(&ns16550_console);
+	uart_attach((uintptr_t)base, shift, width);
 	return 0;
 }

@@ -10,6 +10,16 @@ long hsm_hart_stop(void);
 long hsm_hart_get_status(unsigned long hartid);
 long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long opaque);
 
+/* Where a STOPPED hart (one it claimed) starts, then START_PENDING is
+ * published; the caller wakes it (IPI_EVENT_WAKE). */
+static inline void hsm_set_start_pending(struct hart *target, unsigned long addr,
+					 unsigned long arg1, unsigned long mode)
+{
+	target->next_addr = addr;
+	target->next_arg1 = arg1;
+	target->next_mode = mode;
+	__atomic_store_n(&target->hsm_state, SBI_HSM_STATE_START_PENDING, __ATOMIC_RELEASE);
+}
 /* Where a hart waits while STOPPED; starts S-mode when asked. */
 void __attribute__((noreturn)) hsm_stopped_loop(struct hart *self);
 /* The address S-mode may start or resume at. */

@@ -24,6 +24,8 @@ static struct sbiret ipi_handle(unsigned long a0, unsigned long a1, unsigned lon
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_IPI_SEND_IPI)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
+	/* An empty mask (not base -1) selects no hart: answered here, without
+	 * walking the mask (hart_mask_for_each would say the same). */
 	if (!a0 && a1 != (unsigned long)-1)
 		return SBI_ERR(SBI_SUCCESS);
 	return SBI_ERR(hart_mask_for_each(a0, a1, send_ssip, self));

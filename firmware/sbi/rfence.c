@@ -4,12 +4,13 @@
 #include "ipi.h"
 #include "riscv_csr.h"
 
-/* RFENCE: whole address space when start and size are both 0 or size is
- * 2^XLEN - 1; otherwise [start, start + size) must lie in the address space
- * (it may end exactly at its top: the last byte is start + size - 1). */
+/* RFENCE: size 2^XLEN - 1 (or start and size both 0) is the whole address
+ * space and an empty range is valid anywhere; otherwise [start, start + size)
+ * must lie in the address space (it may end exactly at its top: the last
+ * byte is start + size - 1). */
 static bool range_valid(unsigned long start, unsigned long size)
 {
-	if ((start == 0 && size == 0) || size == (unsigned long)-1 || size == 0)
+	if (size == 0 || size == (unsigned long)-1)
 		return true;
 	return start + (size - 1) >= start;
 }
