@@ -39,7 +39,6 @@ extern char hart_stacks[];
 extern volatile uint32_t boot_done;
 extern char _fw_start[], _fw_end[];
 int fdt_fixup(void *dtb, uint32_t totalsize);
-const char *platform_probe_devices(const struct fdt *fdt);
 
 static unsigned long boot_hartid;
 static const char *fixup_error;

@@ -57,6 +57,9 @@ extern const struct platform_desc platform_qemu_virt, platform_generic;
 
 /* Parse the DTB into `platform` and the hart table; 0 or a message. */
 const char *platform_parse_fdt(const struct fdt *fdt);
+/* Bind the DTB's devices to their drivers (once the hart structs exist);
+ * 0 or a message. */
+const char *platform_probe_devices(const struct fdt *fdt);
 
 /* Memory checks for addresses S-mode passes in. */
 bool platform_range_in_ram(uint64_t base, uint64_t size);
