@@ -47,35 +47,52 @@ static void sfence_range(const struct fence_request *r, bool asid)
 }
 
 /* hfence.gvma/hfence.vvma by encoding, so no H-aware assembler is needed:
- * funct7 0110001 (gvma) / 0010001 (vvma), rs2, rs1, funct3 0, opcode SYSTEM. */
+ * funct7 0110001 (gvma) / 0010001 (vvma), rs2, rs1, funct3 0, opcode SYSTEM.
+ * A constant 0 operand is encoded as x0 ("rJ" with %z): rs1 = x0 fences
+ * every address and rs2 = x0 every VMID/ASID, whereas a register that holds
+ * 0 names address 0 / ID 0 only (privileged spec, "Hypervisor Memory-
+ * Management Fence Instructions"). */
 #define HFENCE(f7, rs1, rs2) \
-	__asm__ __volatile__(".insn r 0x73, 0, " #f7 ", x0, %0, %1" :: "r"(rs1), "r"(rs2) : "memory")
+	__asm__ __volatile__(".insn r 0x73, 0, " #f7 ", x0, %z0, %z1" \
+			     :: "rJ"(rs1), "rJ"(rs2) : "memory")
+
+/* One hfence: for every address when `all`, else for `addr` (a guest
+ * physical address for gvma, shifted right by 2 as the instruction takes
+ * it); for ID `id` when `with_id`, else for every VMID/ASID. */
+static void hfence_one(bool gvma, bool all, unsigned long addr, bool with_id,
+		       unsigned long id)
+{
+	if (gvma) {
+		if (all && with_id)
+			HFENCE(0x31, 0UL, id);
+		else if (all)
+			HFENCE(0x31, 0UL, 0UL);
+		else if (with_id)
+			HFENCE(0x31, addr >> 2, id);
+		else
+			HFENCE(0x31, addr >> 2, 0UL);
+	} else {
+		if (all && with_id)
+			HFENCE(0x11, 0UL, id);
+		else if (all)
+			HFENCE(0x11, 0UL, 0UL);
+		else if (with_id)
+			HFENCE(0x11, addr, id);
+		else
+			HFENCE(0x11, addr, 0UL);
+	}
+}
 
 static void hfence_range(const struct fence_request *r, bool gvma, bool with_id)
 {
-	unsigned long a, n, id = with_id ? r->id : 0;
+	unsigned long a, n;
 
 	if (range_is_whole(r)) {
-		if (gvma) {
-			if (with_id)
-				HFENCE(0x31, 0UL, id);
-			else
-				HFENCE(0x31, 0UL, 0UL);
-		} else {
-			if (with_id)
-				HFENCE(0x11, 0UL, id);
-			else
-				HFENCE(0x11, 0UL, 0UL);
-		}
+		hfence_one(gvma, true, 0, with_id, r->id);
 		return;
 	}
-	for (a = r->start & ~(PAGE_SIZE - 1), n = range_pages(r); n; n--, a += PAGE_SIZE) {
-		/* HFENCE.GVMA takes the guest physical address shifted right by 2. */
-		if (gvma)
-			HFENCE(0x31, a >> 2, id);
-		else
-			HFENCE(0x11, a, id);
-	}
+	for (a = r->start & ~(PAGE_SIZE - 1), n = range_pages(r); n; n--, a += PAGE_SIZE)
+		hfence_one(gvma, false, a, with_id, r->id);
 }
 
 void fence_run_local(const struct fence_request *r)
