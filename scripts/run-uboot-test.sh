@@ -65,25 +65,24 @@ trap cleanup EXIT
 
 qemu_running() { kill -0 "$qemu_pid" 2>/dev/null; }
 prompts() { tr -d '\r' <"$raw_log" | grep -o '=> ' | wc -l; }
+log_has() { tr -d '\r' <"$raw_log" | grep -q -E -- "$1"; }
+prompts_reached() { [ "$(prompts)" -ge "$1" ]; }
 
-# Waits until the log matches an extended regex; fails after STEP_TIMEOUT
-# seconds or when QEMU is gone.
-wait_for_text() {
+# Polls the command given as arguments until it succeeds; fails after
+# STEP_TIMEOUT seconds or when QEMU is gone.
+wait_until() {
     local deadline=$((SECONDS + STEP_TIMEOUT))
-    until tr -d '\r' <"$raw_log" | grep -q -E -- "$1"; do
+    until "$@"; do
         qemu_running && [ "$SECONDS" -lt "$deadline" ] || return 1
         sleep 0.1
     done
 }
+
+# Waits until the log matches an extended regex.
+wait_for_text() { wait_until log_has "$1"; }
 
 # Waits for prompt number $1 (counting from 1).
-wait_for_prompt() {
-    local deadline=$((SECONDS + STEP_TIMEOUT))
-    until [ "$(prompts)" -ge "$1" ]; do
-        qemu_running && [ "$SECONDS" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
+wait_for_prompt() { wait_until prompts_reached "$1"; }
 
 # Sends one command line and waits for the prompt that follows it.
 prompt_count=0
@@ -93,12 +92,13 @@ run_command() {
     wait_for_prompt "$prompt_count"
 }
 
-# The text U-Boot printed between the echo of command $1 and the next prompt.
+# The text U-Boot printed between the echo of command $1 and the next prompt
+# (from $log, written without CRs once QEMU has exited).
 command_output() {
-    tr -d '\r' <"$log" | awk -v cmd="=> $1" '
+    awk -v cmd="=> $1" '
         index($0, "=> ") == 1 && started { exit }
         started { print }
-        $0 == cmd { started = 1 }'
+        $0 == cmd { started = 1 }' "$log"
 }
 
 # 1. Banner, then stop the autoboot countdown with a key press.

@@ -205,15 +205,31 @@ struct pinned_thread {
     uint64_t result;
 };
 
-static void *run_pinned(void *arg)
+static bool pin_self(int cpu)
 {
-    struct pinned_thread *t = arg;
     cpu_set_t set;
 
     CPU_ZERO(&set);
-    CPU_SET(t->cpu, &set);
+    CPU_SET(cpu, &set);
+    return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+static void pin_self_all(int cpus)
+{
+    cpu_set_t set;
+
+    CPU_ZERO(&set);
+    for (int cpu = 0; cpu < cpus; cpu++)
+        CPU_SET(cpu, &set);
+    sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *run_pinned(void *arg)
+{
+    struct pinned_thread *t = arg;
+
     /* Pinning the running thread migrates it before the call returns. */
-    t->affinity_error = sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+    t->affinity_error = pin_self(t->cpu) ? 0 : errno;
     t->cpu_at_start = sched_getcpu();
     t->result = spin_workload(2000000);
     t->cpu_at_end = sched_getcpu();
@@ -382,25 +398,6 @@ static double seconds_now(void)
 
     syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static bool pin_self(int cpu)
-{
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
-
-static void pin_self_all(int cpus)
-{
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    for (int cpu = 0; cpu < cpus; cpu++)
-        CPU_SET(cpu, &set);
-    sched_setaffinity(0, sizeof(set), &set);
 }
 
 /*

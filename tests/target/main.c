@@ -144,6 +144,15 @@ long other_hart(int nth)
 	return -1;
 }
 
+void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,
+		       unsigned long opaque, const char *when)
+{
+	CHECK_EQ(e->a0, hartid, "a0 %s", when);
+	CHECK_EQ(e->a1, opaque, "a1 %s", when);
+	CHECK_EQ(e->satp, 0, "satp %s", when);
+	CHECK_EQ(e->sstatus & SSTATUS_SIE, 0, "sstatus.SIE %s", when);
+}
+
 static bool group_selected(const char *name)
 {
 	const char *p = group_filter;

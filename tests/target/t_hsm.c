@@ -95,6 +95,7 @@ static void start_register_state(void)
 		unsigned long h = plat.hart_ids[i], old = mailbox[h].entry.count;
 		struct hart_entry_info *e = &mailbox[h].entry;
 		struct sbiret r;
+		char when[40];
 		long last;
 
 		if (h == plat.boot_hart)
@@ -104,10 +105,8 @@ static void start_register_state(void)
 			continue;
 		if (!CHECK(hart_wait_entry(h, old, 2000000), "hart %lu never entered", h))
 			continue;
-		CHECK_EQ(e->a0, h, "a0 of hart %lu at entry", h);
-		CHECK_EQ(e->a1, OPAQUE_START ^ h, "a1 of hart %lu at entry", h);
-		CHECK_EQ(e->satp, 0, "satp of hart %lu at entry", h);
-		CHECK_EQ(e->sstatus & SSTATUS_SIE, 0, "sstatus.SIE of hart %lu at entry", h);
+		ksnprintf(when, sizeof(when), "of hart %lu at entry", h);
+		check_entry_state(e, h, OPAQUE_START ^ h, when);
 		CHECK(hart_wait_state(h, SBI_HSM_STATE_STARTED, 1000000, &last),
 		      "hart %lu status %ld after it started", h, last);
 	}
@@ -198,10 +197,7 @@ static void stop_and_restart(void)
 		  SBI_SUCCESS, "hart_start(%ld) after hart_stop", victim);
 	if (!CHECK(hart_wait_entry(victim, old, 2000000), "hart %ld did not restart", victim))
 		return;
-	CHECK_EQ(e->a0, (unsigned long)victim, "a0 at restart");
-	CHECK_EQ(e->a1, OPAQUE_RESTART, "a1 at restart");
-	CHECK_EQ(e->satp, 0, "satp at restart");
-	CHECK_EQ(e->sstatus & SSTATUS_SIE, 0, "sstatus.SIE at restart");
+	check_entry_state(e, victim, OPAQUE_RESTART, "at restart");
 	CHECK(hart_wait_state(victim, SBI_HSM_STATE_STARTED, 1000000, &last),
 	      "status %ld after restart", last);
 	CHECK(hart_call(victim, report_hartid, 0, 2000000, &result) && result == victim,

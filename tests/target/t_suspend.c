@@ -153,10 +153,7 @@ static void non_retentive_resumes(void)
 			check_failed("non-retentive suspend returned %s", sbi_error_name(result));
 		return;
 	}
-	CHECK_EQ(e->a0, (unsigned long)h, "a0 at resume");
-	CHECK_EQ(e->a1, OPAQUE_RESUME ^ h, "a1 at resume");
-	CHECK_EQ(e->satp, 0, "satp at resume");
-	CHECK_EQ(e->sstatus & SSTATUS_SIE, 0, "sstatus.SIE at resume");
+	check_entry_state(e, h, OPAQUE_RESUME ^ h, "at resume");
 	CHECK(hart_wait_state(h, SBI_HSM_STATE_STARTED, 1000000, &last),
 	      "hart %ld status after resuming: %ld", h, last);
 }

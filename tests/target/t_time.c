@@ -33,6 +33,17 @@ static void quiesce_timer(void)
 	sbi_set_timer(UINT64_MAX);
 }
 
+/* Take timer interrupts (sie.STIE, sstatus.SIE) and wfi until this hart has
+ * taken one more than `before` or `time` reaches `limit`. */
+static void wait_for_sti(const struct trap_record *rec, unsigned long before, uint64_t limit)
+{
+	csr_set(sie, SIE_STIE);
+	irq_enable();
+	while (rec->sti_count == before && read_time() < limit)
+		wfi();
+	irq_disable();
+}
+
 static void sstc_detection(void)
 {
 	if (run.expect_sstc < 0) {
@@ -55,11 +66,7 @@ static void interrupt_delivered_on_time(void)
 	quiesce_timer();
 	r = sbi_set_timer(target);
 	CHECK_ERR(r.error, SBI_SUCCESS, "set_timer(now + 10 ms)");
-	csr_set(sie, SIE_STIE);
-	irq_enable();
-	while (rec->sti_count == before && read_time() < limit)
-		wfi();
-	irq_disable();
+	wait_for_sti(rec, before, limit);
 	quiesce_timer();
 	if (!CHECK(rec->sti_count == before + 1, "expected 1 timer interrupt, got %lu",
 		   rec->sti_count - before))
@@ -132,11 +139,7 @@ static void rearm_earlier_wins(void)
 	quiesce_timer();
 	sbi_set_timer(late);
 	sbi_set_timer(early);
-	csr_set(sie, SIE_STIE);
-	irq_enable();
-	while (rec->sti_count == before && read_time() < late)
-		wfi();
-	irq_disable();
+	wait_for_sti(rec, before, late);
 	quiesce_timer();
 	CHECK(rec->sti_count == before + 1 && rec->sti_time < late,
 	      "re-arming earlier: %lu interrupts, at +%lu ticks", rec->sti_count - before,
@@ -155,11 +158,7 @@ static void rearm_later_wins(void)
 	quiesce_timer();
 	sbi_set_timer(early);
 	sbi_set_timer(later);
-	csr_set(sie, SIE_STIE);
-	irq_enable();
-	while (rec->sti_count == before && read_time() < limit)
-		wfi();
-	irq_disable();
+	wait_for_sti(rec, before, limit);
 	quiesce_timer();
 	if (!CHECK(rec->sti_count == before + 1, "expected 1 interrupt, got %lu",
 		   rec->sti_count - before))
@@ -194,10 +193,7 @@ static long secondary_timer_call(unsigned long us)
 
 	csr_write(sie, SIE_STIE);
 	sbi_set_timer(target);
-	irq_enable();
-	while (rec->sti_count == before && read_time() < limit)
-		wfi();
-	irq_disable();
+	wait_for_sti(rec, before, limit);
 	if (rec->sti_count == before)
 		result = -1;
 	else if (rec->sti_time < target)

@@ -98,5 +98,10 @@ extern struct run_state run;
 bool need_secondaries(void);
 /* Any other hart than the boot hart (the last one), or -1. */
 long other_hart(int nth);
+/* Table "HSM Hart Start/Resume Register State": what a hart found when it
+ * entered secondary_entry (a0 = hartid, a1 = opaque, satp = 0,
+ * sstatus.SIE = 0); `when` ends each failure text ("a0 <when>"). */
+void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,
+		       unsigned long opaque, const char *when);
 
 #endif
