@@ -261,7 +261,6 @@ static void hw_counter_configure(struct pmu_hart *p, unsigned int i, uint32_t ev
 	struct pmu_hw_counter *c = &p->hw[i];
 	unsigned int n = p->hw_num[i];
 
-	c->event_idx = event_idx;
 	c->state = PMU_CONFIGURED;
 	/* A configured counter does not count until started, mcycle and
 	 * minstret included. */
@@ -297,7 +296,6 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 {
 	unsigned int n = p->hw_num[i];
 
-	p->hw[i].event_idx = 0;
 	p->hw[i].state = PMU_FREE;
 	p->hw[i].mhpmevent = 0;
 	if (hw_is_hpm(n))

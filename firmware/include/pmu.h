@@ -72,7 +72,6 @@ enum pmu_counter_state {
 };
 
 struct pmu_hw_counter {
-	uint32_t event_idx;
 	uint8_t state;
 	uint64_t mhpmevent;          /* value written while running (OF clear) */
 	uint64_t saved, saved_event; /* across non-retentive suspend */
