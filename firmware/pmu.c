@@ -25,21 +25,6 @@ struct pmu_map pmu_event_map;
 #define EVENT_TYPE(e) ((unsigned int)((e) >> 16) & 0xf)
 #define EVENT_CODE(e) ((unsigned int)(e) & 0xffff)
 
-#define CFG_SKIP_MATCH  (1UL << 0)
-#define CFG_CLEAR_VALUE (1UL << 1)
-#define CFG_AUTO_START  (1UL << 2)
-#define CFG_SET_VUINH   (1UL << 3)
-#define CFG_SET_VSINH   (1UL << 4)
-#define CFG_SET_UINH    (1UL << 5)
-#define CFG_SET_SINH    (1UL << 6)
-#define CFG_SET_MINH    (1UL << 7)
-#define CFG_ALL         0xffUL
-
-#define START_SET_INIT_VALUE PMU_START_SET_INIT_VALUE
-#define START_INIT_SNAPSHOT  PMU_START_INIT_SNAPSHOT
-#define STOP_RESET           PMU_STOP_RESET
-#define STOP_TAKE_SNAPSHOT   PMU_STOP_TAKE_SNAPSHOT
-
 /* Firmware counters: the type bit, and width 63 (64 bits) although the spec
  * says to ignore it: Linux 6.1 masks firmware counter deltas with it. */
 #define COUNTER_INFO_FW ((1UL << 63) | (63UL << 12))
@@ -257,15 +242,15 @@ static uint64_t filter_bits(const struct pmu_hart *p, unsigned long flags)
 	 * put them (SBI PMU, counter_config_matching NOTE). */
 	if (!p->sscofpmf)
 		return 0;
-	if (flags & CFG_SET_VUINH)
+	if (flags & PMU_CFG_SET_VUINH)
 		bits |= MHPMEVENT_VUINH;
-	if (flags & CFG_SET_VSINH)
+	if (flags & PMU_CFG_SET_VSINH)
 		bits |= MHPMEVENT_VSINH;
-	if (flags & CFG_SET_UINH)
+	if (flags & PMU_CFG_SET_UINH)
 		bits |= MHPMEVENT_UINH;
-	if (flags & CFG_SET_SINH)
+	if (flags & PMU_CFG_SET_SINH)
 		bits |= MHPMEVENT_SINH;
-	if (flags & CFG_SET_MINH)
+	if (flags & PMU_CFG_SET_MINH)
 		bits |= MHPMEVENT_MINH;
 	return bits;
 }
@@ -276,7 +261,6 @@ static void hw_counter_configure(struct pmu_hart *p, unsigned int i, uint32_t ev
 	struct pmu_hw_counter *c = &p->hw[i];
 	unsigned int n = p->hw_num[i];
 
-	c->event_idx = event_idx;
 	c->state = PMU_CONFIGURED;
 	/* A configured counter does not count until started, mcycle and
 	 * minstret included. */
@@ -312,7 +296,6 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 {
 	unsigned int n = p->hw_num[i];
 
-	p->hw[i].event_idx = 0;
 	p->hw[i].state = PMU_FREE;
 	p->hw[i].mhpmevent = 0;
 	if (hw_is_hpm(n))
@@ -320,7 +303,6 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 	else
 		pmu_hw_uninhibit(1u << n);   /* free mcycle/minstret run, as at boot */
 }
-
 
 /* OF bits by hardware number → by logical index.  With mhpmcounter3..N
  * all present (the usual case) logical index = hardware number − 1. */
@@ -452,7 +434,7 @@ struct sbiret pmu_counter_config_matching(unsigned long base,
 	uint64_t set;
 	int idx;
 
-	if (flags & ~CFG_ALL)
+	if (flags & ~PMU_CFG_ALL)
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
@@ -462,24 +444,24 @@ struct sbiret pmu_counter_config_matching(unsigned long base,
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	if (!set)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	idx = counter_pick(p, set, flags & CFG_SKIP_MATCH,
+	idx = counter_pick(p, set, flags & PMU_CFG_SKIP_MATCH,
 			   counters_for_event(p, event_idx, event_data));
 	if (idx < 0)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 
 	if ((unsigned int)idx < p->hw_count) {
 		hw_counter_configure(p, (unsigned int)idx, (uint32_t)event_idx, event_data, flags);
-		if (flags & CFG_CLEAR_VALUE)
+		if (flags & PMU_CFG_CLEAR_VALUE)
 			pmu_hw_counter_write(p->hw_num[idx], 0);
 	} else {
 		struct pmu_fw_counter *c = &p->fw[(unsigned int)idx - p->hw_count];
 
 		fw_counter_configure(c, (uint32_t)event_idx, event_data);
-		if (flags & CFG_CLEAR_VALUE)
+		if (flags & PMU_CFG_CLEAR_VALUE)
 			fw_counter_set_value(c, 0);
 	}
 	/* AUTO_START "has no impact on the counter value". */
-	if (flags & CFG_AUTO_START)
+	if (flags & PMU_CFG_AUTO_START)
 		counter_start(p, (unsigned int)idx, false, 0);
 	return SBI_RET(SBI_SUCCESS, idx);
 }
@@ -491,17 +473,17 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 	uint64_t set, s;
 	long ret = SBI_SUCCESS;
 
-	if (flags & ~(START_SET_INIT_VALUE | START_INIT_SNAPSHOT))
+	if (flags & ~(PMU_START_SET_INIT_VALUE | PMU_START_INIT_SNAPSHOT))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	/* "mutually exclusive as the former is only valid for a single counter" */
-	if ((flags & START_SET_INIT_VALUE) && (flags & START_INIT_SNAPSHOT))
+	if ((flags & PMU_START_SET_INIT_VALUE) && (flags & PMU_START_INIT_SNAPSHOT))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	for (s = set; s;)
 		if (counter_state(p, next_counter(&s)) == PMU_FREE)
 			return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if ((flags & START_INIT_SNAPSHOT) && !p->snapshot_on)
+	if ((flags & PMU_START_INIT_SNAPSHOT) && !p->snapshot_on)
 		return SBI_ERR(SBI_ERR_NO_SHMEM);
 
 	for (s = set; s;) {
@@ -511,10 +493,10 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 			ret = SBI_ERR_ALREADY_STARTED;
 			continue;
 		}
-		if (flags & START_INIT_SNAPSHOT)
+		if (flags & PMU_START_INIT_SNAPSHOT)
 			counter_start(p, idx, true, snapshot_page(p)[1 + idx - base]);
 		else
-			counter_start(p, idx, flags & START_SET_INIT_VALUE, initial_value);
+			counter_start(p, idx, flags & PMU_START_SET_INIT_VALUE, initial_value);
 	}
 	return SBI_ERR(ret);
 }
@@ -524,12 +506,12 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		 unsigned long flags, struct pmu_hart *p)
 {
 	volatile uint64_t *page = snapshot_page(p);
-	bool snapshot = flags & STOP_TAKE_SNAPSHOT;
+	bool snapshot = flags & PMU_STOP_TAKE_SNAPSHOT;
 	uint64_t set, s, overflow = 0;
 	uint32_t hw_overflow = 0;
 	long ret = SBI_SUCCESS;
 
-	if (flags & ~(STOP_RESET | STOP_TAKE_SNAPSHOT))
+	if (flags & ~(PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
@@ -559,13 +541,13 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		if (snapshot)
 			page[1 + idx - base] = value;
 	}
-	/* Overflow bits of the set, from OF of its HPM counters. */
-	overflow = (overflow & ~(uint64_t)mask) | ((overflowed_counters(p, hw_overflow) >> base) & mask);
-	/* The bitmap is "valid only if the Sscofpmf ISA extension is
-	 * available. Otherwise, it must be zero." */
+	/* Overflow bits of the set, from OF of its HPM counters.  The bitmap
+	 * is "valid only if the Sscofpmf ISA extension is available.
+	 * Otherwise, it must be zero." */
 	if (snapshot)
-		page[0] = overflow;
-	if (flags & STOP_RESET)
+		page[0] = (overflow & ~(uint64_t)mask) |
+			  ((overflowed_counters(p, hw_overflow) >> base) & mask);
+	if (flags & PMU_STOP_RESET)
 		for (s = set; s;)
 			counter_reset(p, next_counter(&s));
 	return SBI_ERR(ret);
@@ -667,13 +649,13 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 /*
  * Linux starts and stops one counter per call (SET_INIT_VALUE to start, no
  * flag or RESET to stop), on every context switch and overflow: that case
- * of a configured hardware counter is served here, in straight line; every other call goes through the general set
- * code above, with the same result.
+ * of a configured hardware counter is served here, in straight line; every
+ * other call goes through the general set code above, with the same result.
  */
 struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 				unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
 {
-	if (((mask ^ 1) | (flags ^ START_SET_INIT_VALUE)) == 0 && base < p->hw_count &&
+	if (((mask ^ 1) | (flags ^ PMU_START_SET_INIT_VALUE)) == 0 && base < p->hw_count &&
 	    p->hw[base].state == PMU_CONFIGURED) {
 		/* The event is rewritten: a new start clears OF (QEMU 7.2 sets
 		 * OF of every counter counting cycles or instructions whenever
@@ -703,14 +685,11 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
  */
 struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p)
 {
-	unsigned int n;
-
 	if (idx >= counter_total(p))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (idx >= p->hw_count || !hw_is_hpm(p->hw_num[idx]))
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);   /* no event CSR */
-	n = p->hw_num[idx];
-	return SBI_RET(SBI_SUCCESS, pmu_hw_event_read(n));
+	return SBI_RET(SBI_SUCCESS, pmu_hw_event_read(p->hw_num[idx]));
 }
 
 /* ---- per-hart life cycle ---- */
@@ -737,7 +716,7 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 	 * keep running for software that never asks the PMU. */
 	for (i = 0; i < PMU_FW_COUNTERS; i++)
 		p->fw[i].source = &zero_source;
-	pmu_hw_inhibit(hpm_mask & PMU_HPM_ALL);
+	pmu_hw_inhibit(p->hpm_mask);
 	pmu_hw_uninhibit((1u << PMU_HW_CYCLE) | (1u << PMU_HW_INSTRET));
 	for (i = 2; i < p->hw_count; i++) {
 		pmu_hw_event_write(p->hw_num[i], 0);

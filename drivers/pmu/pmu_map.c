@@ -30,6 +30,14 @@ void pmu_map_default(struct pmu_map *m)
 					       1u << PMU_HW_INSTRET };
 }
 
+/* Records where the map is malformed; returns why. */
+static const char *fail(struct pmu_map *m, const char *prop, int cellno, const char *why)
+{
+	m->error_prop = prop;
+	m->error_cell = cellno;
+	return why;
+}
+
 struct cells {
 	const uint8_t *p;
 	int n;                       /* number of cells */
@@ -45,9 +53,7 @@ static bool prop_cells(const struct fdt *fdt, int node, const char *name, struct
 	if (!c->p)
 		return true;             /* absent: nothing to add */
 	if (len % 4) {
-		m->error_prop = name;
-		m->error_cell = len / 4;
-		*err = "length is not a whole number of cells";
+		*err = fail(m, name, len / 4, "length is not a whole number of cells");
 		return false;
 	}
 	c->n = len / 4;
@@ -68,9 +74,7 @@ static int whole_tuples(const struct cells *c, int width, const char *name, stru
 
 	for (i = n * width; i < c->n; i++) {
 		if (cell(c, i)) {
-			m->error_prop = name;
-			m->error_cell = i;
-			*err = "incomplete tuple at the end";
+			*err = fail(m, name, i, "incomplete tuple at the end");
 			return -1;
 		}
 	}
@@ -83,13 +87,6 @@ static bool tuple_is_zero(const struct cells *c, int first, int width)
 		if (cell(c, first + i))
 			return false;
 	return true;
-}
-
-static const char *fail(struct pmu_map *m, const char *prop, int cellno, const char *why)
-{
-	m->error_prop = prop;
-	m->error_cell = cellno;
-	return why;
 }
 
 static const char *parse_ranges(struct pmu_map *m, const struct cells *c)

@@ -72,7 +72,6 @@ enum pmu_counter_state {
 };
 
 struct pmu_hw_counter {
-	uint32_t event_idx;
 	uint8_t state;
 	uint64_t mhpmevent;          /* value written while running (OF clear) */
 	uint64_t saved, saved_event; /* across non-retentive suspend */
@@ -161,6 +160,16 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 /* Not SBI PMU: the mhpmevent of a logical HPM counter (sbi/tracesbi.c). */
 struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 
+/* Flags of config_matching, counter_start and counter_stop. */
+#define PMU_CFG_SKIP_MATCH       (1UL << 0)
+#define PMU_CFG_CLEAR_VALUE      (1UL << 1)
+#define PMU_CFG_AUTO_START       (1UL << 2)
+#define PMU_CFG_SET_VUINH        (1UL << 3)
+#define PMU_CFG_SET_VSINH        (1UL << 4)
+#define PMU_CFG_SET_UINH         (1UL << 5)
+#define PMU_CFG_SET_SINH         (1UL << 6)
+#define PMU_CFG_SET_MINH         (1UL << 7)
+#define PMU_CFG_ALL              0xffUL
 #define PMU_START_SET_INIT_VALUE (1UL << 0)
 #define PMU_START_INIT_SNAPSHOT  (1UL << 1)
 #define PMU_STOP_RESET           (1UL << 0)

@@ -116,15 +116,6 @@ static void hw_tick(uint64_t d)
 #define NTOTAL     (NHW + 32)
 #define FW0        NHW        /* first firmware counter */
 
-#define CFG_SKIP_MATCH  (1UL << 0)
-#define CFG_CLEAR_VALUE (1UL << 1)
-#define CFG_AUTO_START  (1UL << 2)
-#define CFG_SET_VUINH   (1UL << 3)
-#define CFG_SET_VSINH   (1UL << 4)
-#define CFG_SET_UINH    (1UL << 5)
-#define CFG_SET_SINH    (1UL << 6)
-#define CFG_SET_MINH    (1UL << 7)
-
 #define EV_CYCLES   0x00001UL
 #define EV_INSTRET  0x00002UL
 #define EV_L1D_READ_MISS 0x10001UL
@@ -478,17 +469,17 @@ static void test_skip_match(void **state)
 {
 	(void)state;
 	/* The lowest counter of the set, even with a lower free one elsewhere. */
-	assert_ok(cfg(5, 0xff, CFG_SKIP_MATCH, EV_DTLB_READ_MISS, 0), 5);
+	assert_ok(cfg(5, 0xff, PMU_CFG_SKIP_MATCH, EV_DTLB_READ_MISS, 0), 5);
 	/* Configured-but-stopped: taken again. */
-	assert_ok(cfg(5, 0xff, CFG_SKIP_MATCH, EV_RAW, 0x77), 5);
+	assert_ok(cfg(5, 0xff, PMU_CFG_SKIP_MATCH, EV_RAW, 0x77), 5);
 	assert_int_equal(hw_evt[hwn(5)], 0x77);
 	/* Running: NOT_SUPPORTED, no fallback to the next one. */
 	assert_ok(start(5, 1, 0, 0), 0);
-	assert_ret(cfg(5, 0xff, CFG_SKIP_MATCH, EV_DTLB_READ_MISS, 0), SBI_ERR_NOT_SUPPORTED);
+	assert_ret(cfg(5, 0xff, PMU_CFG_SKIP_MATCH, EV_DTLB_READ_MISS, 0), SBI_ERR_NOT_SUPPORTED);
 	/* Cannot count the event: NOT_SUPPORTED. */
-	assert_ret(cfg(0, 0xff, CFG_SKIP_MATCH, EV_INSTRET, 0), SBI_ERR_NOT_SUPPORTED);
-	assert_ret(cfg(2, 0xff, CFG_SKIP_MATCH, EV_FW(1), 0), SBI_ERR_NOT_SUPPORTED);
-	assert_ok(cfg(FW0 + 3, 0xff, CFG_SKIP_MATCH, EV_FW(1), 0), FW0 + 3);
+	assert_ret(cfg(0, 0xff, PMU_CFG_SKIP_MATCH, EV_INSTRET, 0), SBI_ERR_NOT_SUPPORTED);
+	assert_ret(cfg(2, 0xff, PMU_CFG_SKIP_MATCH, EV_FW(1), 0), SBI_ERR_NOT_SUPPORTED);
+	assert_ok(cfg(FW0 + 3, 0xff, PMU_CFG_SKIP_MATCH, EV_FW(1), 0), FW0 + 3);
 }
 
 static void test_auto_start_and_clear_value(void **state)
@@ -504,7 +495,7 @@ static void test_auto_start_and_clear_value(void **state)
 	hw_tick(10);
 	assert_int_equal(hw_ctr[n], 1234);
 	/* CLEAR_VALUE zeroes it; AUTO_START starts it from its value. */
-	assert_ok(cfg(2, 1, CFG_CLEAR_VALUE | CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_CLEAR_VALUE | PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
 	assert_int_equal(hw_ctr[n], 0);
 	assert_false((hw_inhibit >> n) & 1);
 	hw_tick(7);
@@ -512,46 +503,46 @@ static void test_auto_start_and_clear_value(void **state)
 	assert_ret(start(2, 1, 0, 0), SBI_ERR_ALREADY_STARTED);
 	/* AUTO_START without CLEAR_VALUE keeps the value. */
 	hw_ctr[hwn(3)] = 500;
-	assert_ok(cfg(3, 1, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 3);
+	assert_ok(cfg(3, 1, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 3);
 	hw_tick(1);
 	assert_int_equal(hw_ctr[hwn(3)], 501);
 	/* Configuring cycle stops it until it is started. */
 	assert_ok(cfg(0, 1, 0, EV_CYCLES, 0), 0);
 	assert_true(hw_inhibit & 1);
 	/* Firmware counter: CLEAR_VALUE, AUTO_START. */
-	assert_ok(cfg(FW0, 1, CFG_AUTO_START, EV_FW(5), 0), FW0);
+	assert_ok(cfg(FW0, 1, PMU_CFG_AUTO_START, EV_FW(5), 0), FW0);
 	pmu_fw_event(&P, PMU_FW_SET_TIMER);
 	pmu_fw_event(&P, PMU_FW_SET_TIMER);
 	assert_ok(pmu_counter_fw_read(FW0, &P), 2);
 	assert_ok(stop(FW0, 1, 0), 0);
 	assert_ok(cfg(FW0, 1, 0, EV_FW(6), 0), FW0);
 	assert_ok(pmu_counter_fw_read(FW0, &P), 2);
-	assert_ok(cfg(FW0, 1, CFG_CLEAR_VALUE, EV_FW(6), 0), FW0);
+	assert_ok(cfg(FW0, 1, PMU_CFG_CLEAR_VALUE, EV_FW(6), 0), FW0);
 	assert_ok(pmu_counter_fw_read(FW0, &P), 0);
 }
 
 static void test_mhpmevent_filter_bits(void **state)
 {
-	unsigned long all = CFG_SET_VUINH | CFG_SET_VSINH | CFG_SET_UINH | CFG_SET_SINH |
-			    CFG_SET_MINH;
+	unsigned long all = PMU_CFG_SET_VUINH | PMU_CFG_SET_VSINH | PMU_CFG_SET_UINH |
+			    PMU_CFG_SET_SINH | PMU_CFG_SET_MINH;
 
 	(void)state;
-	assert_ok(cfg(2, 1, CFG_SET_SINH | CFG_SET_UINH, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_SET_SINH | PMU_CFG_SET_UINH, EV_DTLB_READ_MISS, 0), 2);
 	assert_int_equal(hw_evt[3], EV_DTLB_READ_MISS | MHPMEVENT_SINH | MHPMEVENT_UINH);
 	assert_ok(cfg(3, 1, all, EV_RAW2, 0xffffffffffffffULL), 3);
 	assert_int_equal(hw_evt[4], 0xffffffffffffffULL | (0x1fULL << 58));
-	assert_ok(cfg(4, 1, CFG_SET_MINH, EV_CYCLES, 0), 4);
+	assert_ok(cfg(4, 1, PMU_CFG_SET_MINH, EV_CYCLES, 0), 4);
 	assert_int_equal(hw_evt[5], EV_CYCLES | MHPMEVENT_MINH);
 	/* Started: the same value, OF clear. */
 	assert_ok(start(2, 1, PMU_START_SET_INIT_VALUE, 0), 0);
 	assert_int_equal(hw_evt[3], EV_DTLB_READ_MISS | MHPMEVENT_SINH | MHPMEVENT_UINH);
 	/* cycle/instret have no event CSR (the fake asserts none is written). */
 	assert_ok(cfg(0, 1, all, EV_CYCLES, 0), 0);
-	assert_ok(cfg(1, 1, all | CFG_AUTO_START, EV_INSTRET, 0), 1);
+	assert_ok(cfg(1, 1, all | PMU_CFG_AUTO_START, EV_INSTRET, 0), 1);
 	/* A DT selector value replaces the event_idx. */
 	pmu_event_map.nselectors = 1;
 	pmu_event_map.selectors[0] = (struct pmu_map_selector){ 0x1001b, 0x100002345ULL };
-	assert_ok(cfg(5, 1, CFG_SET_VUINH, 0x1001b, 0), 5);
+	assert_ok(cfg(5, 1, PMU_CFG_SET_VUINH, 0x1001b, 0), 5);
 	assert_int_equal(hw_evt[6], 0x100002345ULL | MHPMEVENT_VUINH);
 }
 
@@ -559,7 +550,7 @@ static void test_mhpmevent_filter_bits(void **state)
 static void test_event_csr_readback(void **state)
 {
 	(void)state;
-	assert_ok(cfg(2, 1, CFG_SET_SINH, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_SET_SINH, EV_DTLB_READ_MISS, 0), 2);
 	assert_ok(pmu_counter_event_csr(2, &P), EV_DTLB_READ_MISS | MHPMEVENT_SINH);
 	hw_evt[3] |= MHPMEVENT_OF;   /* the CSR as it is, OF included */
 	assert_ok(pmu_counter_event_csr(2, &P), EV_DTLB_READ_MISS | MHPMEVENT_SINH | MHPMEVENT_OF);
@@ -573,13 +564,13 @@ static void test_event_csr_readback(void **state)
 
 static void test_mhpmevent_without_sscofpmf(void **state)
 {
-	unsigned long all = CFG_SET_VUINH | CFG_SET_VSINH | CFG_SET_UINH | CFG_SET_SINH |
-			    CFG_SET_MINH;
+	unsigned long all = PMU_CFG_SET_VUINH | PMU_CFG_SET_VSINH | PMU_CFG_SET_UINH |
+			    PMU_CFG_SET_SINH | PMU_CFG_SET_MINH;
 
 	(void)state;
 	assert_ok(cfg(2, 1, all, EV_DTLB_READ_MISS, 0), 2);
 	assert_int_equal(hw_evt[3], EV_DTLB_READ_MISS);
-	assert_ok(cfg(3, 1, all | CFG_AUTO_START, EV_RAW2, 0xffffffffffffffULL), 3);
+	assert_ok(cfg(3, 1, all | PMU_CFG_AUTO_START, EV_RAW2, 0xffffffffffffffULL), 3);
 	assert_int_equal(hw_evt[4], 0xffffffffffffffULL);
 }
 
@@ -627,7 +618,7 @@ static void test_start_clears_of_and_sets_value(void **state)
 static void test_stop_semantics(void **state)
 {
 	(void)state;
-	assert_ok(cfg(2, 1, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
 	hw_tick(5);
 	assert_ok(stop(2, 1, 0), 0);
 	assert_true((hw_inhibit >> 3) & 1);
@@ -645,7 +636,7 @@ static void test_stop_semantics(void **state)
 	assert_ret(start(2, 1, 0, 0), SBI_ERR_INVALID_PARAM);
 	/* A set with one running and one stopped: the running one is stopped
 	 * and the call says ALREADY_STOPPED. */
-	assert_ok(cfg(2, 3, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 3, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
 	assert_ok(cfg(2, 3, 0, EV_DTLB_READ_MISS, 0), 3);
 	assert_ret(stop(2, 3, 0), SBI_ERR_ALREADY_STOPPED);
 	assert_true((hw_inhibit >> 3) & 1);
@@ -686,7 +677,7 @@ static void test_snapshot_set_shmem(void **state)
 	assert_ret(pmu_snapshot_set_shmem(0, 0, 0, &P), SBI_ERR_INVALID_ADDRESS);
 	assert_ret(pmu_snapshot_set_shmem(0, ~0UL, 0, &P), SBI_ERR_INVALID_ADDRESS);
 	/* None of those enabled it. */
-	assert_ok(cfg(2, 1, CFG_AUTO_START, EV_RAW, 1), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_AUTO_START, EV_RAW, 1), 2);
 	assert_ret(stop(2, 1, PMU_STOP_TAKE_SNAPSHOT), SBI_ERR_NO_SHMEM);
 	assert_ok(pmu_snapshot_set_shmem(addr(4096), 0, 0, &P), 0);
 	assert_ok(pmu_snapshot_set_shmem(addr(0), 0, 0, &P), 0);
@@ -707,10 +698,10 @@ static void test_snapshot_take(void **state)
 
 	(void)state;
 	assert_ok(pmu_snapshot_set_shmem(addr(pg), 0, 0, &P), 0);
-	assert_ok(cfg(2, 1, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
 	assert_ok(cfg(3, 1, 0, EV_DTLB_READ_MISS, 0), 3);
-	assert_ok(cfg(4, 1, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 4);
-	assert_ok(cfg(FW0, 1, CFG_AUTO_START, EV_FW(4), 0), FW0);
+	assert_ok(cfg(4, 1, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 4);
+	assert_ok(cfg(FW0, 1, PMU_CFG_AUTO_START, EV_FW(4), 0), FW0);
 	hw_ctr[4] = 1000;
 	hw_tick(3);
 	pmu_fw_event(&P, PMU_FW_ILLEGAL_INSN);
@@ -758,9 +749,9 @@ static void test_snapshot_overflow_sparse(void **state)
 	/* mhpmcounter3, 5, 31: logical 2, 3, 4. */
 	hart((1u << 3) | (1u << 5) | (1u << 31), 48, true);
 	assert_ok(pmu_snapshot_set_shmem(addr(0), 0, 0, &P), 0);
-	assert_ok(cfg(2, 7, CFG_AUTO_START, EV_RAW, 1), 2);
-	assert_ok(cfg(2, 7, CFG_AUTO_START, EV_RAW, 1), 3);
-	assert_ok(cfg(2, 7, CFG_AUTO_START, EV_RAW, 1), 4);
+	assert_ok(cfg(2, 7, PMU_CFG_AUTO_START, EV_RAW, 1), 2);
+	assert_ok(cfg(2, 7, PMU_CFG_AUTO_START, EV_RAW, 1), 3);
+	assert_ok(cfg(2, 7, PMU_CFG_AUTO_START, EV_RAW, 1), 4);
 	hw_evt[5] |= MHPMEVENT_OF;
 	hw_evt[31] |= MHPMEVENT_OF;
 	*page_word(0, 0) = 0;
@@ -773,7 +764,7 @@ static void test_snapshot_without_sscofpmf(void **state)
 {
 	(void)state;
 	assert_ok(pmu_snapshot_set_shmem(addr(0), 0, 0, &P), 0);
-	assert_ok(cfg(2, 1, CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(2, 1, PMU_CFG_AUTO_START, EV_DTLB_READ_MISS, 0), 2);
 	hw_evt[3] |= MHPMEVENT_OF;
 	assert_ok(stop(2, 1, PMU_STOP_TAKE_SNAPSHOT), 0);
 	assert_int_equal(*page_word(0, 0), 0);
@@ -807,7 +798,7 @@ static void test_fw_counter_counts_only_while_running(void **state)
 	pmu_fw_event(&P, PMU_FW_SET_TIMER);
 	assert_ok(pmu_counter_fw_read(FW0, &P), 101);
 	/* Two counters of one event both count. */
-	assert_ok(cfg(0, ALL_MASK, CFG_AUTO_START, EV_FW(PMU_FW_SET_TIMER), 0), FW0 + 1);
+	assert_ok(cfg(0, ALL_MASK, PMU_CFG_AUTO_START, EV_FW(PMU_FW_SET_TIMER), 0), FW0 + 1);
 	pmu_fw_event(&P, PMU_FW_SET_TIMER);
 	assert_ok(pmu_counter_fw_read(FW0, &P), 102);
 	assert_ok(pmu_counter_fw_read(FW0 + 1, &P), 1);
@@ -875,7 +866,7 @@ static void test_fw_impl_events_trap_counting(void **state)
 	assert_int_equal(trap_calls, 2);
 	assert_false(trap_last);
 	/* AUTO_START of one turns it on; hart re-init turns it off. */
-	assert_ok(cfg(0, ALL_MASK, CFG_AUTO_START, EV_FW(257), 0), FW0);
+	assert_ok(cfg(0, ALL_MASK, PMU_CFG_AUTO_START, EV_FW(257), 0), FW0);
 	assert_int_equal(trap_calls, 3);
 	assert_true(trap_last);
 	pmu_hart_init(&P, QEMU_HPM, 48, true);

@@ -25,6 +25,19 @@ struct bench_call {
 	unsigned long eid, fid, a0, a1;
 };
 
+/* The timed loop with `insn` (ecall, or nop for the empty loop) in the
+ * call's place: one text for both, so they differ in that instruction only. */
+#define LOOP_INSTRET(insn) __asm__ volatile( \
+	"csrr %[start], instret\n" \
+	"1:\n" \
+	"mv a0, %[a0]\n mv a1, %[a1]\n mv a6, %[fid]\n mv a7, %[eid]\n" \
+	insn "\n" \
+	"addi %[n], %[n], -1\n bnez %[n], 1b\n" \
+	"csrr %[end], instret\n" \
+	: [start] "=&r"(start), [end] "=&r"(end), [n] "+r"(n) \
+	: [a0] "r"(c->a0), [a1] "r"(c->a1), [fid] "r"(c->fid), [eid] "r"(c->eid) \
+	: "a0", "a1", "a6", "a7", "memory")
+
 /* instret across CALLS iterations of the call (ecall) or of the same loop
  * with a nop instead (no ecall). */
 static uint64_t loop_instret(const struct bench_call *c, bool ecall)
@@ -33,27 +46,9 @@ static uint64_t loop_instret(const struct bench_call *c, bool ecall)
 	unsigned long n = CALLS;
 
 	if (ecall)
-		__asm__ volatile(
-			"csrr %[start], instret\n"
-			"1:\n"
-			"mv a0, %[a0]\n mv a1, %[a1]\n mv a6, %[fid]\n mv a7, %[eid]\n"
-			"ecall\n"
-			"addi %[n], %[n], -1\n bnez %[n], 1b\n"
-			"csrr %[end], instret\n"
-			: [start] "=&r"(start), [end] "=&r"(end), [n] "+r"(n)
-			: [a0] "r"(c->a0), [a1] "r"(c->a1), [fid] "r"(c->fid), [eid] "r"(c->eid)
-			: "a0", "a1", "a6", "a7", "memory");
+		LOOP_INSTRET("ecall");
 	else
-		__asm__ volatile(
-			"csrr %[start], instret\n"
-			"1:\n"
-			"mv a0, %[a0]\n mv a1, %[a1]\n mv a6, %[fid]\n mv a7, %[eid]\n"
-			"nop\n"
-			"addi %[n], %[n], -1\n bnez %[n], 1b\n"
-			"csrr %[end], instret\n"
-			: [start] "=&r"(start), [end] "=&r"(end), [n] "+r"(n)
-			: [a0] "r"(c->a0), [a1] "r"(c->a1), [fid] "r"(c->fid), [eid] "r"(c->eid)
-			: "a0", "a1", "a6", "a7", "memory");
+		LOOP_INSTRET("nop");
 	return end - start;
 }
 
@@ -68,16 +63,7 @@ static void bench_one(const struct bench_call *c)
 }
 
 /* ---- SBI PMU (ext-pmu.adoc) ------------------------------------------------
- * Local names: the spec's constants are not in sbi_spec.h yet. */
-enum {
-	PMU_NUM_COUNTERS = 0,
-	PMU_COUNTER_GET_INFO = 1,
-	PMU_COUNTER_CONFIG_MATCHING = 2,
-	PMU_COUNTER_START = 3,
-	PMU_COUNTER_STOP = 4,
-	PMU_COUNTER_FW_READ = 5,
-	PMU_SNAPSHOT_SET_SHMEM = 7,
-};
+ * Function IDs from sbi_spec.h; flags and events, which it lacks, here. */
 #define PMU_CFG_CLEAR_VALUE      (1ul << 1)
 #define PMU_START_SET_INIT_VALUE (1ul << 0)
 #define PMU_STOP_RESET           (1ul << 0)
@@ -96,6 +82,14 @@ struct pmu_call {
 	unsigned long fid, a0, a1, a2, a3, a4;
 };
 
+/* One window, `insn` (ecall or nop) between the instret reads, as
+ * LOOP_INSTRET. */
+#define PMU_WINDOW(insn) __asm__ volatile( \
+	"csrr %[start], instret\n " insn "\n csrr %[end], instret\n" \
+	: [start] "=&r"(start), [end] "=&r"(end), "+r"(a0), "+r"(a1) \
+	: "r"(a2), "r"(a3), "r"(a4), "r"(a6), "r"(a7) \
+	: "memory")
+
 /* instret across one PMU call, or across a nop in place of its ecall (the
  * window's own cost); the call's a0/a1 in *ret. */
 static uint64_t pmu_window(const struct pmu_call *c, bool ecall, struct sbiret *ret)
@@ -110,15 +104,9 @@ static uint64_t pmu_window(const struct pmu_call *c, bool ecall, struct sbiret *
 	uint64_t start, end;
 
 	if (ecall)
-		__asm__ volatile("csrr %[start], instret\n ecall\n csrr %[end], instret\n"
-				 : [start] "=&r"(start), [end] "=&r"(end), "+r"(a0), "+r"(a1)
-				 : "r"(a2), "r"(a3), "r"(a4), "r"(a6), "r"(a7)
-				 : "memory");
+		PMU_WINDOW("ecall");
 	else
-		__asm__ volatile("csrr %[start], instret\n nop\n csrr %[end], instret\n"
-				 : [start] "=&r"(start), [end] "=&r"(end), "+r"(a0), "+r"(a1)
-				 : "r"(a2), "r"(a3), "r"(a4), "r"(a6), "r"(a7)
-				 : "memory");
+		PMU_WINDOW("nop");
 	ret->error = (long)a0;
 	ret->value = (long)a1;
 	return end - start;
@@ -186,7 +174,7 @@ static bool counter_set(const unsigned long *idx, int n, unsigned long *base,
  * counter_get_info: index layouts differ between implementations. */
 static bool pmu_discover(struct pmu_layout *l)
 {
-	struct sbiret r = pmu(PMU_NUM_COUNTERS, 0, 0, 0, 0, 0);
+	struct sbiret r = pmu(SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0);
 	unsigned long idx, csr;
 
 	memset(l, 0, sizeof(*l));
@@ -195,7 +183,7 @@ static bool pmu_discover(struct pmu_layout *l)
 		return false;
 	}
 	for (idx = 0; idx < (unsigned long)r.value; idx++) {
-		struct sbiret info = pmu(PMU_COUNTER_GET_INFO, idx, 0, 0, 0, 0);
+		struct sbiret info = pmu(SBI_PMU_COUNTER_GET_INFO, idx, 0, 0, 0, 0);
 
 		if (info.error)
 			continue;
@@ -257,12 +245,12 @@ static void row_print(const struct pmu_row *row)
 static struct sbiret config_matching(unsigned long base, unsigned long mask,
 				     unsigned long flags, unsigned long event)
 {
-	return pmu(PMU_COUNTER_CONFIG_MATCHING, base, mask, flags, event, 0);
+	return pmu(SBI_PMU_COUNTER_CONFIG_MATCHING, base, mask, flags, event, 0);
 }
 
 static void release_counter(unsigned long idx)
 {
-	pmu(PMU_COUNTER_STOP, idx, 1, PMU_STOP_RESET, 0, 0);
+	pmu(SBI_PMU_COUNTER_STOP, idx, 1, PMU_STOP_RESET, 0, 0);
 }
 
 /* counter_config_matching for the instructions event over every HPM
@@ -271,7 +259,7 @@ static void release_counter(unsigned long idx)
 static void bench_config_matching(const struct pmu_layout *l)
 {
 	struct pmu_row row = { .name = "pmu.counter_config_matching" };
-	const struct pmu_call c = { .fid = PMU_COUNTER_CONFIG_MATCHING, .a0 = l->hpm_base,
+	const struct pmu_call c = { .fid = SBI_PMU_COUNTER_CONFIG_MATCHING, .a0 = l->hpm_base,
 				    .a1 = l->hpm_mask, .a2 = PMU_CFG_CLEAR_VALUE,
 				    .a3 = PMU_EVENT_INSTRUCTIONS };
 	struct sbiret r;
@@ -293,9 +281,9 @@ static void bench_start_stop(const struct pmu_layout *l)
 	struct pmu_row stop = { .name = "pmu.counter_stop" };
 	struct sbiret r = config_matching(l->hpm_base, l->hpm_mask, PMU_CFG_CLEAR_VALUE,
 					  PMU_EVENT_INSTRUCTIONS);
-	struct pmu_call start_call = { .fid = PMU_COUNTER_START, .a1 = 1,
+	struct pmu_call start_call = { .fid = SBI_PMU_COUNTER_START, .a1 = 1,
 				       .a2 = PMU_START_SET_INIT_VALUE };
-	struct pmu_call stop_call = { .fid = PMU_COUNTER_STOP, .a1 = 1 };
+	struct pmu_call stop_call = { .fid = SBI_PMU_COUNTER_STOP, .a1 = 1 };
 	int i;
 
 	if (!row_check(&start, "config_matching", r) || !row_check(&stop, "config_matching", r))
@@ -318,14 +306,14 @@ static void bench_fw_read(const struct pmu_layout *l)
 	struct pmu_row row = { .name = "pmu.counter_fw_read" };
 	struct sbiret r = config_matching(l->fw_base, l->fw_mask, PMU_CFG_CLEAR_VALUE,
 					  PMU_EVENT_FW_SET_TIMER);
-	struct pmu_call c = { .fid = PMU_COUNTER_FW_READ };
+	struct pmu_call c = { .fid = SBI_PMU_COUNTER_FW_READ };
 	unsigned long idx;
 	int i;
 
 	if (!row_check(&row, "config_matching", r))
 		return;
 	idx = (unsigned long)r.value;
-	r = pmu(PMU_COUNTER_START, idx, 1, PMU_START_SET_INIT_VALUE, 0, 0);
+	r = pmu(SBI_PMU_COUNTER_START, idx, 1, PMU_START_SET_INIT_VALUE, 0, 0);
 	if (!row_check(&row, "counter_start", r)) {
 		release_counter(idx);
 		return;
@@ -420,13 +408,13 @@ static bool stop_set_start(const struct pmu_layout *l, struct stop_set *s, struc
 		row->failed = true;
 		return false;
 	}
-	r = pmu(PMU_COUNTER_START, s->base, s->mask, PMU_START_SET_INIT_VALUE, 0, 0);
+	r = pmu(SBI_PMU_COUNTER_START, s->base, s->mask, PMU_START_SET_INIT_VALUE, 0, 0);
 	return row_check(row, "counter_start", r);
 }
 
 static void stop_set_release(const struct stop_set *s)
 {
-	pmu(PMU_COUNTER_STOP, s->base, s->mask, PMU_STOP_RESET, 0, 0);
+	pmu(SBI_PMU_COUNTER_STOP, s->base, s->mask, PMU_STOP_RESET, 0, 0);
 }
 
 /* A value no counter of the set reaches during the run: a snapshot that
@@ -464,7 +452,7 @@ static void check_snapshot_written(const struct stop_set *s, struct pmu_row *row
  * and each counter's value from the page. */
 static __attribute__((noinline)) uint64_t stop_with_snapshot(const struct stop_set *s, struct sbiret *r)
 {
-	const struct pmu_call c = { .fid = PMU_COUNTER_STOP, .a0 = s->base, .a1 = s->mask,
+	const struct pmu_call c = { .fid = SBI_PMU_COUNTER_STOP, .a0 = s->base, .a1 = s->mask,
 				    .a2 = PMU_STOP_TAKE_SNAPSHOT };
 	uint64_t start = pmu_call_window_start(&c, r);
 	int i;
@@ -480,7 +468,7 @@ static __attribute__((noinline)) uint64_t stop_with_snapshot(const struct stop_s
 static __attribute__((noinline)) uint64_t
 stop_then_read_csrs(const struct stop_set *s, bool sscofpmf, struct sbiret *r)
 {
-	const struct pmu_call c = { .fid = PMU_COUNTER_STOP, .a0 = s->base, .a1 = s->mask };
+	const struct pmu_call c = { .fid = SBI_PMU_COUNTER_STOP, .a0 = s->base, .a1 = s->mask };
 	uint64_t start = pmu_call_window_start(&c, r);
 	int i;
 
@@ -508,7 +496,7 @@ static void bench_stop_set(const struct pmu_layout *l)
 	}
 	if (!stop_set_start(l, &s, &csrs))
 		return;
-	r = pmu(PMU_SNAPSHOT_SET_SHMEM, (uintptr_t)&snapshot, 0, 0, 0, 0);
+	r = pmu(SBI_PMU_SNAPSHOT_SET_SHMEM, (uintptr_t)&snapshot, 0, 0, 0, 0);
 	if (r.error)
 		kprintf("BENCH: pmu.stop8.snapshot: snapshot_set_shmem returned %s\n",
 			sbi_error_name(r.error));
@@ -519,7 +507,8 @@ static void bench_stop_set(const struct pmu_layout *l)
 		row_add(&snap, stop_with_snapshot(&s, &sr));
 		row_check(&snap, "counter_stop", sr);
 		check_snapshot_written(&s, &snap);
-		row_check(&snap, "counter_start", pmu(PMU_COUNTER_START, s.base, s.mask, 0, 0, 0));
+		row_check(&snap, "counter_start",
+			  pmu(SBI_PMU_COUNTER_START, s.base, s.mask, 0, 0, 0));
 	}
 	for (i = 0; i < STOP_SET_SIZE; i++)
 		readable = readable && s.csr[i] && csr_readable(s.csr[i]);
@@ -528,7 +517,8 @@ static void bench_stop_set(const struct pmu_layout *l)
 	for (i = 0; i < CALLS && readable && !csrs.failed; i++) {
 		row_add(&csrs, stop_then_read_csrs(&s, sscofpmf, &r));
 		row_check(&csrs, "counter_stop", r);
-		row_check(&csrs, "counter_start", pmu(PMU_COUNTER_START, s.base, s.mask, 0, 0, 0));
+		row_check(&csrs, "counter_start",
+			  pmu(SBI_PMU_COUNTER_START, s.base, s.mask, 0, 0, 0));
 	}
 	stop_set_release(&s);
 	kprintf("BENCH: pmu.stop8: counters %lu..%lu (mask %lx from %lu), scountovf %s\n",

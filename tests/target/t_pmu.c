@@ -18,17 +18,6 @@
  */
 #include "testlib.h"
 
-/* Function IDs (ext-pmu.adoc, "Function Listing"). */
-#define FID_NUM_COUNTERS      0
-#define FID_COUNTER_GET_INFO  1
-#define FID_CONFIG_MATCHING   2
-#define FID_COUNTER_START     3
-#define FID_COUNTER_STOP      4
-#define FID_FW_READ           5
-#define FID_FW_READ_HI        6
-#define FID_SNAPSHOT_SET_SHMEM 7
-#define FID_EVENT_GET_INFO    8
-
 /* config_matching flags */
 #define CFG_SKIP_MATCH  (1ul << 0)
 #define CFG_CLEAR_VALUE (1ul << 1)
@@ -89,26 +78,26 @@ static struct sbiret pmu_call(unsigned long fid, unsigned long a0, unsigned long
 }
 
 static struct sbiret pmu_num_counters(void)
-{ return pmu_call(FID_NUM_COUNTERS, 0, 0, 0, 0, 0); }
+{ return pmu_call(SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0); }
 static struct sbiret pmu_get_info(unsigned long idx)
-{ return pmu_call(FID_COUNTER_GET_INFO, idx, 0, 0, 0, 0); }
+{ return pmu_call(SBI_PMU_COUNTER_GET_INFO, idx, 0, 0, 0, 0); }
 static struct sbiret pmu_config(unsigned long base, unsigned long mask, unsigned long flags,
 				unsigned long event, uint64_t data)
-{ return pmu_call(FID_CONFIG_MATCHING, base, mask, flags, event, data); }
+{ return pmu_call(SBI_PMU_COUNTER_CONFIG_MATCHING, base, mask, flags, event, data); }
 static struct sbiret pmu_start(unsigned long base, unsigned long mask, unsigned long flags,
 			       uint64_t init)
-{ return pmu_call(FID_COUNTER_START, base, mask, flags, init, 0); }
+{ return pmu_call(SBI_PMU_COUNTER_START, base, mask, flags, init, 0); }
 static struct sbiret pmu_stop(unsigned long base, unsigned long mask, unsigned long flags)
-{ return pmu_call(FID_COUNTER_STOP, base, mask, flags, 0, 0); }
+{ return pmu_call(SBI_PMU_COUNTER_STOP, base, mask, flags, 0, 0); }
 static struct sbiret pmu_fw_read(unsigned long idx)
-{ return pmu_call(FID_FW_READ, idx, 0, 0, 0, 0); }
+{ return pmu_call(SBI_PMU_COUNTER_FW_READ, idx, 0, 0, 0, 0); }
 static struct sbiret pmu_fw_read_hi(unsigned long idx)
-{ return pmu_call(FID_FW_READ_HI, idx, 0, 0, 0, 0); }
+{ return pmu_call(SBI_PMU_COUNTER_FW_READ_HI, idx, 0, 0, 0, 0); }
 static struct sbiret pmu_set_shmem(unsigned long lo, unsigned long hi, unsigned long flags)
-{ return pmu_call(FID_SNAPSHOT_SET_SHMEM, lo, hi, flags, 0, 0); }
+{ return pmu_call(SBI_PMU_SNAPSHOT_SET_SHMEM, lo, hi, flags, 0, 0); }
 static struct sbiret pmu_event_info(unsigned long lo, unsigned long hi, unsigned long n,
 				    unsigned long flags)
-{ return pmu_call(FID_EVENT_GET_INFO, lo, hi, n, flags, 0); }
+{ return pmu_call(SBI_PMU_EVENT_GET_INFO, lo, hi, n, flags, 0); }
 
 /*
  * Exact encodings: csr_table entry N (8 bytes) reads CSR 0xC00 + N; an
@@ -554,34 +543,29 @@ static unsigned long every_counter(void)
 	return lay.num >= 64 ? ~0ul : (1ul << lay.num) - 1;
 }
 
-static void config_unsupported_event(void)
+/* config_matching over every counter refuses each event of the table. */
+static void config_refuses_events(const struct event_case *events, size_t n)
 {
 	size_t i;
 
 	if (!pmu_ready())
 		return;
-	for (i = 0; i < sizeof(unsupported_events) / sizeof(unsupported_events[0]); i++) {
-		const struct event_case *e = &unsupported_events[i];
-
-		CHECK_ERR(pmu_config(0, every_counter(), 0, e->event, e->data).error,
-			  SBI_ERR_NOT_SUPPORTED, "config_matching(every counter, %s)", e->what);
-	}
+	for (i = 0; i < n; i++)
+		CHECK_ERR(pmu_config(0, every_counter(), 0, events[i].event, events[i].data).error,
+			  SBI_ERR_NOT_SUPPORTED, "config_matching(every counter, %s)",
+			  events[i].what);
 	pmu_release_all();
+}
+
+static void config_unsupported_event(void)
+{
+	config_refuses_events(unsupported_events,
+			      sizeof(unsupported_events) / sizeof(unsupported_events[0]));
 }
 
 static void config_invalid_event(void)
 {
-	size_t i;
-
-	if (!pmu_ready())
-		return;
-	for (i = 0; i < sizeof(invalid_events) / sizeof(invalid_events[0]); i++) {
-		const struct event_case *e = &invalid_events[i];
-
-		CHECK_ERR(pmu_config(0, every_counter(), 0, e->event, e->data).error,
-			  SBI_ERR_NOT_SUPPORTED, "config_matching(every counter, %s)", e->what);
-	}
-	pmu_release_all();
+	config_refuses_events(invalid_events, sizeof(invalid_events) / sizeof(invalid_events[0]));
 }
 
 /* Raw events: mhpmevent gets the low 48 (type 2) or 56 (type 3) bits; with
@@ -2119,6 +2103,19 @@ static void event_get_info_errors(void)
 
 /* ---- HSM stop and suspend ---- */
 
+/* Why remote_stop_with_pmu / remote_suspend_with_pmu returned on hart h,
+ * if it did: -100 the HSM call itself returned, -200 set_shmem failed,
+ * else an SBI error (config_matching's minus 1000). */
+static void remote_setup_failed(long h, const char *hsm_returned)
+{
+	long result;
+
+	if (hart_wait(h, 0, &result))
+		check_failed("on hart %ld: %s", h, result == -100 ? hsm_returned :
+			     result == -200 ? "set_shmem failed" :
+			     sbi_error_name(result < -500 ? result + 1000 : result));
+}
+
 /* On a secondary: counters running (and, with arg, a snapshot page set),
  * then hart_stop.  Returns only when something failed. */
 static long remote_stop_with_pmu(unsigned long with_shmem)
@@ -2173,15 +2170,12 @@ static long remote_pmu_state(unsigned long arg)
 static long pmu_after_restart(long h, bool with_shmem)
 {
 	unsigned long old = mailbox[h].entry.count;
-	long last, state = 0, result;
+	long last, state = 0;
 
 	hart_post(h, remote_stop_with_pmu, with_shmem);
 	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_STOPPED, 2000000, &last),
 		   "hart %ld status %ld after hart_stop", h, last)) {
-		if (hart_wait(h, 0, &result))
-			check_failed("on hart %ld: %s", h, result == -100 ? "hart_stop returned" :
-				     result == -200 ? "set_shmem failed" :
-				     sbi_error_name(result < -500 ? result + 1000 : result));
+		remote_setup_failed(h, "hart_stop returned");
 		return -1;
 	}
 	if (!CHECK_ERR(sbi_hart_start(h, (uintptr_t)secondary_entry, 0).error, SBI_SUCCESS,
@@ -2276,14 +2270,11 @@ static long remote_pmu_after_resume(unsigned long with_shmem)
 static long pmu_after_resume(long h, bool with_shmem)
 {
 	unsigned long old = mailbox[h].entry.count;
-	long last, found = 0, result;
+	long last, found = 0;
 
 	hart_post(h, remote_suspend_with_pmu, with_shmem);
 	if (!CHECK(hart_wait_entry(h, old, 2000000), "hart %ld did not resume", h)) {
-		if (hart_wait(h, 0, &result))
-			check_failed("on hart %ld: %s", h, result == -100 ? "suspend returned" :
-				     result == -200 ? "set_shmem failed" :
-				     sbi_error_name(result < -500 ? result + 1000 : result));
+		remote_setup_failed(h, "suspend returned");
 		return -1;
 	}
 	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_STARTED, 1000000, &last),
