@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ntrace.h"
+#include "ntrace_internal.h"
 
 enum walk_end {
 	END_NONE,   /* no address follows: the block must end inferably      */
@@ -54,15 +55,10 @@ static void send_event(struct ntrace_decoder *d, struct ntrace_event *ev, const 
 /* Report an error and drop synchronisation until the next sync message. */
 static int dec_error(struct ntrace_decoder *d, int code, size_t offset, unsigned tcode)
 {
-	struct ntrace_event ev = { .kind = NTRACE_EV_ERROR, .error = code, .tcode = (uint8_t)tcode };
+	struct ntrace_event ev = { .kind = NTRACE_EV_ERROR, .error = code, .tcode = (uint8_t)tcode,
+				   .offset = offset, .addr = d->pc };
 
-	ntrace_dec_flush(d);
-	ev.offset = offset;
-	ev.has_tstamp = d->have_tstamp;
-	ev.tstamp = d->tstamp;
-	ev.addr = d->pc;
-	if (d->ops.event)
-		d->ops.event(d->ops.ctx, &ev);
+	send_event(d, &ev, NULL);
 	d->stats.errors++;
 	d->synced = false;
 	return -code;
@@ -244,6 +240,14 @@ static bool indirect_target(struct ntrace_decoder *d, const struct rv_insn *in, 
 	return have;
 }
 
+/* The last instruction of a block ended by the message's address may have
+ * been reported as the trap that followed it (itype 1/2), without its HIST
+ * bit: the address decides the next PC anyway. */
+static bool hist_bit_may_be_missing(const struct ntrace_decoder *d, bool last, enum walk_end end)
+{
+	return last && end == END_ADDR && !hist_pending(d);
+}
+
 static int take_branch_bit(struct ntrace_decoder *d, bool *taken)
 {
 	int bit = hist_take(d);
@@ -301,10 +305,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 		last_is_branch = false;
 		switch (in->kind) {
 		case RV_INSN_BRANCH:
-			if (htm && last && end == END_ADDR && !hist_pending(d)) {
-				/* A branch retired just before a trap may be reported as
-				 * the trap (itype 1/2) without its HIST bit: the
-				 * message's address decides the next PC anyway. */
+			if (htm && hist_bit_may_be_missing(d, last, end)) {
 				taken = false;
 			} else if (htm) {
 				err = take_branch_bit(d, &taken);
@@ -318,7 +319,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			last_is_branch = true;
 			break;
 		case RV_INSN_JUMP:
-			if (d->cfg.all_jumps && htm && !(last && end == END_ADDR && !hist_pending(d))) {
+			if (d->cfg.all_jumps && htm && !hist_bit_may_be_missing(d, last, end)) {
 				err = take_branch_bit(d, &taken);
 				if (err)
 					goto out;
@@ -329,7 +330,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			last_is_branch = d->cfg.all_jumps;
 			break;
 		case RV_INSN_TABLE_JUMP:
-			if (d->cfg.all_jumps && htm && !(last && end == END_ADDR && !hist_pending(d))) {
+			if (d->cfg.all_jumps && htm && !hist_bit_may_be_missing(d, last, end)) {
 				err = take_branch_bit(d, &taken);
 				if (err)
 					goto out;
@@ -379,19 +380,6 @@ out:
 
 /* ------------------------------------------------------------ messages */
 
-static bool is_sync_msg(unsigned tcode)
-{
-	return tcode == NTRACE_TCODE_PROG_TRACE_SYNC || tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC ||
-	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
-	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
-}
-
-static bool sync_resets_state(unsigned sync)
-{
-	return sync != NTRACE_SYNC_EXT_TRIGGER && sync != NTRACE_SYNC_ICNT &&
-	       sync != NTRACE_SYNC_TRACE_EVENT;
-}
-
 /* A trap: the encoder starts it with an empty call stack (the instruction
  * before it may or may not have been counted, see the encoder). */
 static void trap_event(struct ntrace_decoder *d, const struct ntrace_msg *m, unsigned btype)
@@ -436,7 +424,7 @@ static int on_sync(struct ntrace_decoder *d, const struct ntrace_msg *m)
 			dec_error(d, err, d->base_offset + m->offset, tcode);
 	}
 	/* A sync message carries a full address: decoding (re)starts here. */
-	if (!d->synced || sync_resets_state(sync)) {
+	if (!d->synced || ntrace_sync_resets_state(sync)) {
 		d->stack_count = d->stack_top = 0;
 		hist_clear(d);
 	}
@@ -572,7 +560,7 @@ static void update_tstamp(struct ntrace_decoder *d, const struct ntrace_msg *m, 
 	if (!ntrace_msg_has(m, NTRACE_FLD_TSTAMP))
 		return;
 	/* 8.7: absolute on sync messages, relative to the previous otherwise */
-	if (is_sync_msg(tcode)) {
+	if (ntrace_is_sync_tcode(tcode)) {
 		d->tstamp = m->val[NTRACE_FLD_TSTAMP];
 		d->have_tstamp = true;
 	} else {
@@ -591,7 +579,7 @@ int ntrace_dec_message(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	d->stats.messages++;
 	update_tstamp(d, m, tcode);
 	d->walk_budget = d->cfg.max_walk;
-	if (is_sync_msg(tcode))
+	if (ntrace_is_sync_tcode(tcode))
 		return on_sync(d, m);
 	if (tcode != NTRACE_TCODE_REPEAT_BRANCH)
 		d->last_branch_tcode = 0;

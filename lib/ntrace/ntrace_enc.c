@@ -47,13 +47,6 @@ int ntrace_enc_flush(struct ntrace_encoder *e)
 	return rc;
 }
 
-static bool is_sync_tcode(unsigned tcode)
-{
-	return tcode == NTRACE_TCODE_PROG_TRACE_SYNC || tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC ||
-	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
-	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
-}
-
 static void recompute_icnt_check(struct ntrace_encoder *e);
 
 /* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
@@ -67,7 +60,7 @@ write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp
 	v[NTRACE_FLD_SRC] = e->cfg.trTeSrcID;
 	v[NTRACE_FLD_TSTAMP] = 0;
 	if (e->cfg.trTsEnable) {
-		v[NTRACE_FLD_TSTAMP] = is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp;
+		v[NTRACE_FLD_TSTAMP] = ntrace_is_sync_tcode(tcode) ? tstamp : tstamp - e->last_tstamp;
 		e->last_tstamp = tstamp;
 	}
 	if (e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
@@ -94,14 +87,11 @@ static void emit_resource_full(struct ntrace_encoder *e, unsigned rcode, uint64_
 			       uint32_t hrepeat, uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
-	m_tcode = NTRACE_TCODE_RESOURCE_FULL;
 	v[NTRACE_FLD_RCODE] = rcode;
 	v[NTRACE_FLD_RDATA] = rdata;
-	if (rcode == NTRACE_RCODE_HIST_REPEAT)
-		v[NTRACE_FLD_HREPEAT] = hrepeat;
-	write_msg(e, m_tcode, v, tstamp);
+	v[NTRACE_FLD_HREPEAT] = hrepeat; /* written only with RCODE=2 */
+	write_msg(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
 }
 
 /* 9.3: a held HIST overflow goes out as RCODE=1 (seen once) or RCODE=2
@@ -123,14 +113,12 @@ static void flush_held_hist(struct ntrace_encoder *e)
 static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
 	if (!e->repeat_count)
 		return;
-	m_tcode = NTRACE_TCODE_REPEAT_BRANCH;
 	v[NTRACE_FLD_BCNT] = e->repeat_count;
 	e->repeat_count = 0;
-	write_msg(e, m_tcode, v, tstamp);
+	write_msg(e, NTRACE_TCODE_REPEAT_BRANCH, v, tstamp);
 }
 
 /* Anything held back for compression goes out before another message, so
@@ -256,25 +244,16 @@ static uint64_t encode_addr_ref(struct ntrace_encoder *e, uint64_t addr)
 	return u;
 }
 
-/* Sync codes that reset the encoder state (Table 25 "Encoder Reset"). */
-static bool sync_resets_state(unsigned sync)
-{
-	return sync != NTRACE_SYNC_EXT_TRIGGER && sync != NTRACE_SYNC_ICNT &&
-	       sync != NTRACE_SYNC_TRACE_EVENT;
-}
-
 static void emit_ownership(struct ntrace_encoder *e, unsigned format, uint8_t priv,
 			   uint64_t context, uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 	uint64_t process = format | (uint64_t)(priv & 3) << 2 | (uint64_t)((priv >> 2) & 1) << 4;
 
 	if (format >= NTRACE_PROCESS_FORMAT_SCONTEXT)
 		process |= (context & ((1ull << 59) - 1)) << 5;
-	m_tcode = NTRACE_TCODE_OWNERSHIP;
 	v[NTRACE_FLD_PROCESS] = process;
-	write_msg(e, m_tcode, v, tstamp);
+	write_msg(e, NTRACE_TCODE_OWNERSHIP, v, tstamp);
 }
 
 /*
@@ -302,7 +281,7 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 		e->sync_due = 0; /* a requested marker (or periodic sync) went out */
 		e->sync_reason = NTRACE_SYNC_PERIODIC;
 	}
-	if (sync_resets_state(sync)) {
+	if (ntrace_sync_resets_state(sync)) {
 		stack_reset(e);
 		restart_sync_counter(e, tstamp);
 	}
@@ -401,12 +380,10 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 	e->hist = 1;
 	if (!e->cfg.trTeInstEnRepeatedHistory) {
 		uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
-		m_tcode = NTRACE_TCODE_RESOURCE_FULL;
 		v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
 		v[NTRACE_FLD_RDATA] = h;
-		emit(e, m_tcode, v, tstamp);
+		emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
 		return;
 	}
 	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
@@ -445,14 +422,12 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 			e->pending_tstamp = tstamp;
 		} else {
 			uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
 			if (e->htm && e->hist != 1)
 				hist_overflow(e, tstamp); /* HIST bits precede the I-CNT ones */
-			m_tcode = NTRACE_TCODE_RESOURCE_FULL;
 			v[NTRACE_FLD_RCODE] = NTRACE_RCODE_ICNT;
 			v[NTRACE_FLD_RDATA] = e->icnt;
-			emit(e, m_tcode, v, tstamp);
+			emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
 			reset_icnt(e);
 			e->block_start = NO_ADDR;
 		}
@@ -643,13 +618,11 @@ static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired 
 static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
 	e->overflowed = 0;
-	m_tcode = NTRACE_TCODE_ERROR;
 	v[NTRACE_FLD_ETYPE] = NTRACE_ETYPE_QUEUE_OVERRUN;
 	v[NTRACE_FLD_ECODE] = NTRACE_ECODE_PROGRAM_LOST;
-	write_msg(e, m_tcode, v, tstamp);
+	write_msg(e, NTRACE_TCODE_ERROR, v, tstamp);
 	if (e->active) {
 		e->pending = PEND_START;
 		e->pending_sync = NTRACE_SYNC_FIFO_OVERRUN;
@@ -659,7 +632,6 @@ static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 /* Drop everything that describes instructions already retired. */
 static void drop_state(struct ntrace_encoder *e)
 {
-
 	e->pending = PEND_NONE;
 	e->held_count = 0;
 	e->repeat_count = 0;
@@ -860,7 +832,6 @@ void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
 void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_addr, uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-	unsigned m_tcode;
 
 	if (e->active) {
 		struct ntrace_retired next = { .addr = next_addr, .tstamp = tstamp,
@@ -877,13 +848,12 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_ad
 		e->hist = 1;
 	}
 	/* Table 23: CDF=1 with HIST in HTM (even when empty), CDF=0 in BTM */
-	m_tcode = NTRACE_TCODE_PROG_TRACE_CORRELATION;
 	v[NTRACE_FLD_EVCODE] = evcode & 0xF;
 	v[NTRACE_FLD_CDF] = e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY;
 	v[NTRACE_FLD_ICNT] = e->icnt;
 	if (e->htm)
 		v[NTRACE_FLD_HIST] = e->hist;
-	emit(e, m_tcode, v, tstamp);
+	emit(e, NTRACE_TCODE_PROG_TRACE_CORRELATION, v, tstamp);
 	e->active = 0;
 	drop_state(e);
 	update_slow(e);

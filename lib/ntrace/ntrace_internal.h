@@ -2,7 +2,8 @@
  * Internal to the ntrace library: the Table 8 layout table and the MDO/MSEO
  * bit writer.  They live here as static data and inline functions so that
  * the encoder, which writes messages of constant TCODEs, gets writers the
- * compiler specialises from the same single table the parser walks.
+ * compiler specialises from the same single table the parser walks.  Also
+ * the message predicates the encoder and the decoder must agree on.
  */
 #ifndef NTRACE_INTERNAL_H
 #define NTRACE_INTERNAL_H
@@ -83,6 +84,21 @@ static inline unsigned ntrace_var_bytes_inline(uint64_t v, unsigned start_bit)
 	unsigned n = v ? 64u - (unsigned)__builtin_clzll(v) : 1;
 
 	return (start_bit + n + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
+}
+
+/* Messages with a full address that (re)start decoding (8.7: absolute TSTAMP). */
+static inline bool ntrace_is_sync_tcode(unsigned tcode)
+{
+	return tcode == NTRACE_TCODE_PROG_TRACE_SYNC || tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+}
+
+/* Sync codes that reset the encoder state (Table 25 "Encoder Reset"). */
+static inline bool ntrace_sync_resets_state(unsigned sync)
+{
+	return sync != NTRACE_SYNC_EXT_TRIGGER && sync != NTRACE_SYNC_ICNT &&
+	       sync != NTRACE_SYNC_TRACE_EVENT;
 }
 
 /* Table 19 / Table 23: conditional fields. */

@@ -84,23 +84,6 @@ unsigned ntrace_var_bytes(uint64_t v, unsigned start_bit)
 	return ntrace_var_bytes_inline(v, start_bit);
 }
 
-static unsigned addr_bits(const struct ntrace_format *fmt)
-{
-	return ntrace_addr_bits(fmt);
-}
-
-static bool field_wanted(const struct ntrace_field_desc *fd, const struct ntrace_msg *m)
-{
-	switch (fd->cond) {
-	case NTRACE_COND_RCODE_2:
-		return m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST_REPEAT;
-	case NTRACE_COND_CDF_1:
-		return m->val[NTRACE_FLD_CDF] == NTRACE_CDF_ICNT_HIST;
-	default:
-		return true;
-	}
-}
-
 /* ---------------------------------------------------------------- writer */
 
 int ntrace_write_fields(const struct ntrace_format *fmt, const struct ntrace_msg_layout *l,
@@ -122,7 +105,7 @@ int ntrace_msg_write(const struct ntrace_format *fmt, const struct ntrace_msg *m
 	for (unsigned i = 0; i < l->nfields; i++) {
 		const struct ntrace_field_desc *fd = &l->fields[i];
 
-		if (!field_wanted(fd, m))
+		if (!ntrace_cond_holds(fd->cond, m->val))
 			continue;
 		if (!ntrace_msg_has(m, fd->id))
 			return -NTRACE_ERR_ARG;
@@ -238,7 +221,7 @@ static int get_var(struct bit_reader *r, unsigned max, uint64_t *v, unsigned *nb
 /* 8.2: extend the top transmitted bit of an address field when enabled. */
 static uint64_t extend_addr(const struct ntrace_format *fmt, uint64_t v, unsigned nbits)
 {
-	unsigned amax = addr_bits(fmt);
+	unsigned amax = ntrace_addr_bits(fmt);
 
 	if (!fmt->extend_addr_msb || nbits == 0 || nbits >= amax)
 		return v;
@@ -256,12 +239,12 @@ static int parse_fields(const struct ntrace_format *fmt, const struct ntrace_msg
 		unsigned nb = fd->bits;
 		int rc;
 
-		if (!field_wanted(fd, m))
+		if (!ntrace_cond_holds(fd->cond, m->val))
 			continue;
 		if (fd->kind == NTRACE_KIND_FIXED) {
 			rc = get_fixed(r, fd->bits, &v);
 		} else {
-			unsigned max = fd->kind == NTRACE_KIND_ADDR ? addr_bits(fmt) : fd->bits;
+			unsigned max = fd->kind == NTRACE_KIND_ADDR ? ntrace_addr_bits(fmt) : fd->bits;
 
 			rc = get_var(r, max, &v, &nb);
 			if (!rc && fd->kind == NTRACE_KIND_ADDR)
@@ -287,6 +270,14 @@ static int parse_fields(const struct ntrace_format *fmt, const struct ntrace_msg
 			return -NTRACE_ERR_EXTRA_FIELDS;
 	}
 	return 0;
+}
+
+/* Resynchronisation point: just after the next end-of-message byte from p. */
+static size_t past_msg_end(const uint8_t *buf, size_t len, size_t p)
+{
+	while (p < len && mseo_of(buf[p]) != NTRACE_MSEO_END_MSG)
+		p++;
+	return p < len ? p + 1 : len;
 }
 
 static int parse_fail(struct ntrace_error *err, int rc, size_t at, size_t msg_at)
@@ -317,22 +308,15 @@ int ntrace_msg_parse(const struct ntrace_format *fmt, const uint8_t *buf, size_t
 	memset(m, 0, sizeof(*m));
 	m->offset = start;
 	if (mseo_of(buf[start]) != NTRACE_MSEO_NORMAL) {
-		/* Resynchronise just after the next end-of-message byte. */
 		int code = mseo_of(buf[start]) == NTRACE_MSEO_RESERVED ? -NTRACE_ERR_MSEO_RESERVED
 									: -NTRACE_ERR_BAD_START;
-		while (p < len && mseo_of(buf[p]) != NTRACE_MSEO_END_MSG)
-			p++;
-		*pos = p < len ? p + 1 : len;
+		*pos = past_msg_end(buf, len, start);
 		return parse_fail(err, code, start, start);
 	}
 	for (end = start; end < len && mseo_of(buf[end]) != NTRACE_MSEO_END_MSG; end++) {
 		if (mseo_of(buf[end]) == NTRACE_MSEO_RESERVED) {
-			size_t bad = end;
-
-			while (end < len && mseo_of(buf[end]) != NTRACE_MSEO_END_MSG)
-				end++;
-			*pos = end < len ? end + 1 : len;
-			return parse_fail(err, -NTRACE_ERR_MSEO_RESERVED, bad, start);
+			*pos = past_msg_end(buf, len, end);
+			return parse_fail(err, -NTRACE_ERR_MSEO_RESERVED, end, start);
 		}
 	}
 	if (end >= len) {

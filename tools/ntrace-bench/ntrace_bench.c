@@ -78,13 +78,8 @@ struct dec_out {
 static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
 {
 	struct dec_out *o = ctx;
-	uint64_t avail;
-	const uint8_t *p = nt_images_lookup(o->images, addr, &avail);
 
-	if (!p || avail < len)
-		return -1;
-	memcpy(dst, p, len);
-	return 0;
+	return nt_images_read(o->images, addr, dst, len);
 }
 
 static void on_retired(void *ctx, const uint64_t *addrs, size_t n)

@@ -28,6 +28,17 @@ static int load_images(struct cli_args *a, struct nt_image_set *set, struct nt_e
 	return 0;
 }
 
+/* The images and the .nex input of decode and stats; reports its own error.
+ * `set` is initialised even on failure. */
+static int load_inputs(struct cli_args *a, struct nt_image_set *set, uint8_t **nex, size_t *len)
+{
+	struct nt_err err = { "" };
+
+	if (load_images(a, set, &err) || nt_read_file(a->input_path, nex, len, &err))
+		return fail(&err);
+	return 0;
+}
+
 static int write_file(const char *path, const void *data, size_t len, struct nt_err *err)
 {
 	FILE *f = fopen(path, "wb");
@@ -86,10 +97,8 @@ int cli_decode(struct cli_args *a)
 	size_t len = 0;
 	int rc = 1;
 
-	if (load_images(a, &images, &err) || nt_read_file(a->input_path, &nex, &len, &err)) {
-		fail(&err);
+	if (load_inputs(a, &images, &nex, &len))
 		goto done;
-	}
 	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
@@ -142,10 +151,8 @@ int cli_stats(struct cli_args *a)
 	size_t len = 0;
 	int rc = 1;
 
-	if (load_images(a, &images, &err) || nt_read_file(a->input_path, &nex, &len, &err)) {
-		fail(&err);
+	if (load_inputs(a, &images, &nex, &len))
 		goto done;
-	}
 	if (!a->src_bits_given)
 		a->cfg.src_bits = nt_detect_src_bits(&a->cfg, nex, len);
 	struct nt_stream_stats st;

@@ -449,12 +449,7 @@ static void text_flush_last(struct decode_ctx *d)
 static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
 {
 	struct decode_ctx *d = ctx;
-	uint64_t avail = 0;
-	const uint8_t *p = nt_images_lookup(d->images, addr, &avail);
-	if (!p || avail < len)
-		return -1;
-	memcpy(dst, p, len);
-	return 0;
+	return nt_images_read(d->images, addr, dst, len);
 }
 
 static void on_retired(void *ctx, const uint64_t *addrs, size_t n)

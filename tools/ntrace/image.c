@@ -104,6 +104,16 @@ const uint8_t *nt_images_lookup(struct nt_image_set *set, uint64_t addr,
 	return img->bytes + (addr - img->base);
 }
 
+int nt_images_read(struct nt_image_set *set, uint64_t addr, void *dst, size_t len)
+{
+	uint64_t avail = 0;
+	const uint8_t *p = nt_images_lookup(set, addr, &avail);
+	if (!p || avail < len)
+		return -1;
+	memcpy(dst, p, len);
+	return 0;
+}
+
 int nt_read_file(const char *path, uint8_t **buf, size_t *len,
 		 struct nt_err *err)
 {

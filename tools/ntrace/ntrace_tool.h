@@ -62,6 +62,10 @@ int nt_images_add_bytes(struct nt_image_set *set, const uint8_t *bytes,
 const uint8_t *nt_images_lookup(struct nt_image_set *set, uint64_t addr,
 				uint64_t *avail);
 
+/* Copies len bytes at addr, all from one image; -1 when they are not there
+ * (the decoder's read_code callback). */
+int nt_images_read(struct nt_image_set *set, uint64_t addr, void *dst, size_t len);
+
 /* ---- Trace text formats ----------------------------------------------- */
 
 /* What happened right after an instruction retired (.pcs marker). */
