@@ -419,6 +419,43 @@ void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync);
 void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n);
 
 /*
+ * Block-level entry (the firmware's software encoder steps a hart from one
+ * control transfer to the next and knows a whole run of instructions at
+ * once).  A block is `count` sequential instructions that retired in order
+ * at addr, addr + size0, ... with itype 0 (no special type), all with the
+ * same priv, context and tstamp; bit i of rvc_mask set means the i-th one is
+ * 16 bits wide, clear means 32 bits.  count <= NTRACE_BLOCK_MAX.
+ *
+ * ntrace_enc_block(e, b, end) produces exactly the bytes (and statistics)
+ * of ntrace_enc_retire() on the count records followed by *end (when end is
+ * not NULL: the record that ends the block, e.g. the transfer, or a trap
+ * record), at a cost independent of count when nothing is pending and no
+ * counter limit (I-CNT overflow, half-word periodic sync) falls inside the
+ * block.
+ */
+#define NTRACE_BLOCK_MAX 64
+
+struct ntrace_block {
+	uint64_t addr;
+	uint64_t rvc_mask;
+	uint64_t tstamp;
+	uint64_t context;
+	uint8_t count;
+	uint8_t priv;
+};
+
+/* I-CNT units (half-words) of a block's instructions. */
+static inline uint32_t ntrace_block_halfwords(const struct ntrace_block *b)
+{
+	uint64_t used = b->count >= 64 ? ~0ull : (1ull << b->count) - 1;
+
+	return 2u * b->count - (uint32_t)__builtin_popcountll(b->rvc_mask & used);
+}
+
+void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
+		      const struct ntrace_retired *end);
+
+/*
  * Trace stops: emits what is pending (the message waiting for an address
  * uses `next_addr`, the address of the next instruction that would execute)
  * and ProgTraceCorrelation with EVCODE = `evcode` (NTRACE_EVCODE_*), I-CNT and

@@ -937,3 +937,25 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	update_slow(e);
 	return 0;
 }
+
+/* Reference form of the block entry: the block's records, then `end`. */
+void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
+		      const struct ntrace_retired *end)
+{
+	struct ntrace_retired rec[NTRACE_BLOCK_MAX];
+	uint64_t addr = b->addr;
+	unsigned i, n = b->count > NTRACE_BLOCK_MAX ? NTRACE_BLOCK_MAX : b->count;
+
+	for (i = 0; i < n; i++) {
+		uint8_t size = (b->rvc_mask >> i) & 1 ? 2 : 4;
+
+		rec[i] = (struct ntrace_retired){ .addr = addr, .tstamp = b->tstamp,
+						  .context = b->context, .size = size,
+						  .priv = b->priv };
+		addr += size;
+	}
+	if (n)
+		ntrace_enc_retire(e, rec, n);
+	if (end)
+		ntrace_enc_retire(e, end, 1);
+}
