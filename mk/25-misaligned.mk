@@ -1,9 +1,9 @@
 # Misaligned load/store emulation: the firmware source (picked up by the
 # firmware fragment through MISALIGNED_SRCS) and its host test.
 
-MISALIGNED_SRCS := firmware/misaligned.c
+MISALIGNED_SRCS := firmware/misaligned.c firmware/memaccess.c
 
-MISALIGNED_HDRS := firmware/include/misaligned.h firmware/include/trap_regs.h \
+MISALIGNED_HDRS := firmware/include/misaligned.h firmware/include/memaccess.h firmware/include/trap_regs.h \
                    firmware/include/umem.h firmware/include/riscv_csr.h
 MISALIGNED_TEST := tests/host/test_misaligned.c
 
@@ -28,7 +28,7 @@ $(BUILD)/host/misaligned_asm.inc: $(MISALIGNED_TEST) mk/25-misaligned.mk
 # it here keeps `make test-host` honest about that.
 $(BUILD)/host/misaligned-rv64.o: $(MISALIGNED_SRCS) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
-	$(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $(MISALIGNED_SRCS)
+	for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $$s || exit 1; done
 
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.
