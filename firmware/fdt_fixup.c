@@ -10,23 +10,9 @@
 #include "platform.h"
 #include "console.h"
 #include "hart.h"
+#include "trace.h"
 
 #define FIXUP_HEADROOM 1024
-
-static void unit_name(char *name, const char *prefix, uint64_t addr)
-{
-	char hex[17];
-	int n = 0, len = (int)strlen(prefix);
-
-	memcpy(name, prefix, (size_t)len);
-	do {
-		hex[n++] = "0123456789abcdef"[addr & 15];
-		addr >>= 4;
-	} while (addr);
-	while (n)
-		name[len++] = hex[--n];
-	name[len] = '\0';
-}
 
 /*
  * Offsets: an edit only moves what lies after the place it inserts at.
@@ -59,7 +45,7 @@ static int reserve_firmware(struct fdt_rw *rw)
 		return -FDT_ERR_BADVALUE;
 
 	/* "mmode_resv<N>@<base>", the name kernels booted by OpenSBI know. */
-	unit_name(name, "mmode_resv0@", platform.fw_base);
+	fdt_unit_name(name, "mmode_resv0@", platform.fw_base);
 	node = fdt_rw_add_subnode(rw, resv, name);
 	if (node < 0)
 		return node;
@@ -105,7 +91,7 @@ int fdt_fixup(void *dtb, uint32_t totalsize)
 	uint64_t capacity;
 	int err;
 
-	capacity = (uint64_t)totalsize + FIXUP_HEADROOM;
+	capacity = (uint64_t)totalsize + FIXUP_HEADROOM + trace_fdt_space();
 	if (!platform_smode_range_ok((uintptr_t)dtb, capacity)) {
 		/* No room to grow: fix up within the blob's own free space. */
 		capacity = totalsize;
@@ -118,5 +104,7 @@ int fdt_fixup(void *dtb, uint32_t totalsize)
 		return err;
 	if (platform.dt_hart_count > hart_count)
 		err = disable_unserved_harts(&rw);
-	return err;
+	if (err < 0)
+		return err;
+	return trace_fdt_fixup(&rw);
 }

@@ -10,6 +10,7 @@
 #include "platform.h"
 #include "riscv_csr.h"
 #include "pmu.h"
+#include "trace.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -61,13 +62,14 @@ void hsm_stopped_loop(struct hart *self)
 	hsm_cas(self, SBI_HSM_STATE_STOP_PENDING, SBI_HSM_STATE_STOPPED);
 	while (__atomic_load_n(&self->hsm_state, __ATOMIC_ACQUIRE) != SBI_HSM_STATE_START_PENDING)
 		ipi_wait_and_handle(self);
-	ipi_handle_pending(self);
+	ipi_handle_pending(self, NULL);
 	/* Interrupts posted to a stopped hart are not S-mode's to see. */
 	csr_clear(mip, MIP_SSIP | MIP_STIP);
 	/* The fences this hart skipped while stopped. */
 	sfence_vma_all();
 	fence_i();
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
+	trace_hart_entering(self, self->next_addr, self->next_mode);
 	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, self->next_mode);
 }
 
@@ -77,6 +79,7 @@ long hsm_hart_stop(void)
 
 	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
 		return SBI_ERR_FAILED;
+	trace_hart_leaving(self);
 	hart_reset_stack_and_call(hsm_stopped_loop, self);
 }
 
@@ -108,6 +111,7 @@ static bool suspend_type_valid(uint32_t type)
 
 static void non_retentive_resume(struct hart *self)
 {
+	trace_hart_entering(self, self->next_addr, PRV_S);
 	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, PRV_S);
 }
 
@@ -122,15 +126,20 @@ long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long op
 		return SBI_ERR_INVALID_ADDRESS;
 	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPENDED))
 		return SBI_ERR_FAILED;
-	/* Non-retentive: the hart may lose its counters; keep them for S-mode. */
-	if (!retentive)
+	/* Non-retentive: the hart may lose its counters; keep them for S-mode.
+	 * It does not come back to the ecall: its trace ends here. */
+	if (!retentive) {
 		pmu_hart_suspend(self->pmu);
+		trace_hart_leaving(self);
+	}
 	suspend_wait(self);
 	if (!retentive)
 		pmu_hart_resume(self->pmu);
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
-	if (retentive)
+	if (retentive) {
+		trace_wait_done(self);
 		return SBI_SUCCESS;
+	}
 	self->next_addr = resume_addr;
 	self->next_arg1 = opaque;
 	hart_reset_stack_and_call(non_retentive_resume, self);

@@ -22,6 +22,7 @@
 #include "riscv_csr.h"
 #include "guard.h"
 #include "pmu.h"
+#include "trace.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -142,6 +143,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	if (err)
 		boot_fail(pd, "devices", err);
 	pmu_map_error = pmu_map_from_fdt(&pmu_event_map, &fdt);
+	trace_cold_init(&fdt);
 	choose_next_stage(info, hartid);
 	if (!hart_by_id(platform.next_hartid))
 		platform.next_hartid = hart_ids[0];
@@ -202,12 +204,27 @@ static void print_banner(const struct hart *self)
 		printf("WARNING          : not enough PMP entries: firmware memory is NOT "
 		       "protected from S-mode\n");
 	print_pmu_map();
+	trace_print_banner();
 	printf("SBI extensions   :");
 	sbi_ecall_print_extensions();
 	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,
 	       fixup_error ? ", fix-up failed: " : "", fixup_error ? fixup_error : "");
 	printf("Next             : 0x%lx in %s-mode on hart %lu (%s)\n\n", platform.next_addr,
 	       platform.next_mode == PRV_U ? "U" : "S", platform.next_hartid, next_note);
+}
+
+/* PMP: the firmware, and the trace components' window when there is one
+ * and enough entries for it (the banner says when there are not). */
+static void protect_memory(const struct hart_features *f)
+{
+	struct mem_region deny[2] = { { platform.fw_base, platform.fw_size } };
+
+	trace_window(&deny[1].base, &deny[1].size);
+	if (deny[1].size && pmp_protect(f, deny, 2) == 0)
+		return;
+	if (pmp_protect(f, deny, 1) < 0 && f->pmp_count >= 2)
+		panic("cannot protect the firmware region %lx+%lx with PMP\n",
+		      (unsigned long)platform.fw_base, (unsigned long)platform.fw_size);
 }
 
 /* M-mode state every hart sets up for S-mode (and again on HSM start,
@@ -217,7 +234,7 @@ static void hart_setup_csrs(struct hart *self)
 	const struct hart_features *f = &self->feat;
 	unsigned long deleg, mstatus;
 
-	csr_write(mtvec, trap_entry);
+	trap_set_vector(self);
 	/* Delegated exceptions: those S-mode handles itself (as OpenSBI):
 	 * misaligned fetch, breakpoint, U-mode ecall, page faults.  Access
 	 * faults, misaligned loads/stores and illegal instructions come here
@@ -257,9 +274,7 @@ static void hart_setup_csrs(struct hart *self)
 	if (f->v)
 		mstatus |= MSTATUS_VS_INITIAL;
 	csr_write(mstatus, mstatus);
-	if (pmp_protect_firmware(f, platform.fw_base, platform.fw_size) < 0 && f->pmp_count >= 2)
-		panic("cannot protect the firmware region %lx+%lx with PMP\n",
-		      (unsigned long)platform.fw_base, (unsigned long)platform.fw_size);
+	protect_memory(f);
 	csr_write(mie, MIP_MSIP);
 }
 
@@ -272,6 +287,7 @@ void hart_warm_boot(void)
 	aclint_mswi_clear(self->msip);
 	features_probe(&self->feat);
 	hart_setup_csrs(self);
+	trace_hart_init(self);
 	if (self->hartid == boot_hartid) {
 		print_banner(self);
 		next = hart_by_id(platform.next_hartid);

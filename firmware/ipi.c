@@ -11,6 +11,7 @@
 #include "drivers.h"
 #include "riscv_csr.h"
 #include "pmu.h"
+#include "trace.h"
 
 void ipi_post(struct hart *target, uint32_t events)
 {
@@ -21,7 +22,7 @@ void ipi_post(struct hart *target, uint32_t events)
 	aclint_mswi_send(target->msip);
 }
 
-void ipi_handle_pending(struct hart *self)
+void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 {
 	uint32_t events;
 
@@ -36,6 +37,8 @@ void ipi_handle_pending(struct hart *self)
 	}
 	if (events & IPI_EVENT_FENCE)
 		fence_handle_requests(self);
+	if (events & IPI_EVENT_TRACE)
+		trace_ipi(self, regs);
 	/* IPI_EVENT_WAKE: nothing to do, the waiter re-checks its condition. */
 }
 
@@ -46,7 +49,7 @@ void ipi_wait_and_handle(struct hart *self)
 	wfi();
 	mip = csr_read(mip) & csr_read(mie);
 	if (mip & MIP_MSIP)
-		ipi_handle_pending(self);
+		ipi_handle_pending(self, NULL);
 	/* Only a deadline S-mode set (MTIE armed by set_timer) is its timer. */
 	if (mip & MIP_MTIP)
 		timer_handle_mtip(self);

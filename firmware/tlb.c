@@ -8,6 +8,7 @@
 #include "ipi.h"
 #include "riscv_csr.h"
 #include "pmu.h"
+#include "trace.h"
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
 #define FENCE_PAGE_LIMIT 64
@@ -150,6 +151,7 @@ void fence_handle_requests(struct hart *self)
 		if (!src)
 			continue;
 		fence_run_local(&src->fence);
+		trace_code_changed(self);
 		pmu_fw_event(self->pmu, fence_sent_event(src->fence.kind) + 1);
 		if (__atomic_sub_fetch(&src->fence_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
 			ipi_post(src, IPI_EVENT_WAKE);
@@ -189,6 +191,7 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 
 	if (fence_mask_is_only_self(mask, base)) {
 		fence_run_local(req);
+		trace_code_changed(self);
 		return SBI_SUCCESS;
 	}
 	/* No hart reads this hart's request until fence_send_one flags it,
@@ -209,6 +212,9 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 		while (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE))
 			ipi_wait_and_handle(self);
 		csr_write(mie, mie);
+		trace_wait_done(self);
 	}
+	if (s.local)
+		trace_code_changed(self);
 	return SBI_SUCCESS;
 }

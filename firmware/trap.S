@@ -20,12 +20,17 @@
 #define X(n) TRAP_REGS_X(n)
 
 /*
- * Trap entry, twice from one source: trap_entry, and trap_entry_counted,
- * which mtvec points at only while some SBI PMU counter counts tracesbi's
- * own events 256..258 (pmu_trap_counting): M-mode traps, SBI calls, and
- * the instructions M-mode retires for them (minstret from entry to exit,
- * plus the fixed instructions outside that window, TRAP_UNCOUNTED_*).
- * So those events cost the ordinary entry nothing.
+ * Trap entry, four times from one source.  trap_entry is the ordinary one.
+ * mtvec points at the others only while they are needed (trap_set_vector):
+ *  - _counted while some SBI PMU counter counts tracesbi's own events
+ *    256..258 (pmu_trap_counting): M-mode traps, SBI calls, and the
+ *    instructions M-mode retires for them (minstret from entry to exit,
+ *    plus the fixed instructions outside that window, TRAP_UNCOUNTED_*);
+ *  - _traced while the trace engine steps the hart: every trap that is not
+ *    an SBI call goes to trace_trap_handler (trace.h), which sees the
+ *    engine's trigger breakpoints and what trap_handler did;
+ *  - _traced_counted for both.
+ * So neither feature costs the ordinary entry anything.
  */
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
 
@@ -65,7 +70,7 @@
 	sd	t1, PMU_OFF_M_INSTRET(t0)
 .endm
 
-.macro TRAP_VECTOR name, counted
+.macro TRAP_VECTOR name, counted, traced
 	.balign 4
 	.globl \name
 \name:
@@ -180,7 +185,11 @@
 	sd	t0, TRAP_REGS_MSTATUS(sp)
 
 	mv	a0, sp
+.if \traced
+	call	trace_trap_handler
+.else
 	call	trap_handler
+.endif
 .if \counted
 	COUNT_TRAP_EXIT TRAP_UNCOUNTED_SLOW
 .endif
@@ -227,5 +236,7 @@
 .endm
 
 	.section .text.trap, "ax"
-	TRAP_VECTOR trap_entry, 0
-	TRAP_VECTOR trap_entry_counted, 1
+	TRAP_VECTOR trap_entry, 0, 0
+	TRAP_VECTOR trap_entry_counted, 1, 0
+	TRAP_VECTOR trap_entry_traced, 0, 1
+	TRAP_VECTOR trap_entry_traced_counted, 1, 1

@@ -13,6 +13,7 @@
 #include "console.h"
 #include "misaligned.h"
 #include "pmu.h"
+#include "trace.h"
 #include "riscv_csr.h"
 
 /* The causes whose tval is an address (GVA applies to them). */
@@ -108,13 +109,13 @@ bool __attribute__((weak)) trap_emulate_illegal_insn(struct trap_regs *regs, uns
 	return false;
 }
 
-static void handle_interrupt(unsigned long irq)
+static void handle_interrupt(unsigned long irq, struct trap_regs *regs)
 {
 	struct hart *self = hart_self();
 
 	switch (irq) {
 	case IRQ_M_SOFT:
-		ipi_handle_pending(self);
+		ipi_handle_pending(self, regs);
 		break;
 	case IRQ_M_TIMER:
 		timer_handle_mtip(self);
@@ -141,37 +142,58 @@ static void count_trap_event(unsigned long cause)
 		pmu_fw_event(hart_self()->pmu, event_of_cause[cause] - 1u);
 }
 
-void trap_handler(struct trap_regs *regs)
+enum trap_result trap_handler(struct trap_regs *regs)
 {
 	unsigned long cause = csr_read(mcause);
 	struct trap_info trap = { cause, csr_read(mtval) };
 
 	if (cause & MCAUSE_INTR) {
-		handle_interrupt(cause & ~MCAUSE_INTR);
-		return;
+		handle_interrupt(cause & ~MCAUSE_INTR, regs);
+		return TRAP_HANDLED;
 	}
 	count_trap_event(cause);
 	switch (cause) {
 	case CAUSE_MISALIGNED_LOAD:
 	case CAUSE_MISALIGNED_STORE:
 		if (misaligned_emulate(regs, cause, trap.tval, &trap) == 0)
-			return;
+			return TRAP_HANDLED;
 		break;
 	case CAUSE_ILLEGAL_INSN:
 		if (trap_emulate_illegal_insn(regs, trap.tval))
-			return;
+			return TRAP_HANDLED;
+		break;
+	case CAUSE_LOAD_ACCESS:
+	case CAUSE_STORE_ACCESS:
+		/* The emulated trace components' registers (PMP keeps S-mode
+		 * out of their window). */
+		if (trace_mmio_emulate(regs, cause, trap.tval))
+			return TRAP_HANDLED;
 		break;
 	default:
 		break;
 	}
 	trap_redirect(regs, &trap);
+	return TRAP_REDIRECTED;
 }
 
-/* Events 256..258 are counted by a second trap entry (trap.S), installed
+void trap_set_vector(struct hart *h)
+{
+	extern char trap_entry_counted[], trap_entry_traced[], trap_entry_traced_counted[];
+	char *entry = (char *)trap_entry;
+
+	if (h->trap_tracing)
+		entry = h->trap_counting ? trap_entry_traced_counted : trap_entry_traced;
+	else if (h->trap_counting)
+		entry = trap_entry_counted;
+	csr_write(mtvec, (unsigned long)entry);
+}
+
+/* Events 256..258 are counted by another trap entry (trap.S), installed
  * only while a counter counts them. */
 void pmu_trap_counting(bool on)
 {
-	extern char trap_entry_counted[];
+	struct hart *self = hart_self();
 
-	csr_write(mtvec, on ? (unsigned long)trap_entry_counted : (unsigned long)trap_entry);
+	self->trap_counting = on;
+	trap_set_vector(self);
 }

@@ -2,10 +2,14 @@
 # The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
 FW_BUILD   := $(BUILD)/fw
 PICOLIBC   := /usr/lib/picolibc/riscv64-unknown-elf
-FW_INCLUDE := -Ifirmware/include -Ilib/fdt -I$(PICOLIBC)/include
+FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace \
+              -I$(PICOLIBC)/include
 
-FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c platform/*.c drivers/*/*.c) \
-              $(FDT_SRCS)
+# The trace engine encodes with the N-Trace library (no decoder in M-mode).
+FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
+              lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c
+FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c \
+                drivers/*/*.c) $(FDT_SRCS) $(FW_LIB_SRCS)
 FW_S_SRCS  := $(wildcard firmware/*.S)
 FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
               $(patsubst %.S,$(FW_BUILD)/%.S.o,$(FW_S_SRCS))

@@ -9,6 +9,8 @@ void features_probe(struct hart_features *f);
 void features_print(const struct hart_features *f);
 
 /* pmp.c: S/U-mode may use everything but the firmware region. */
-int pmp_protect_firmware(const struct hart_features *f, uint64_t base, uint64_t size);
+struct mem_region;
+/* Deny S/U-mode the n regions (NAPOT each), allow everything else. */
+int pmp_protect(const struct hart_features *f, const struct mem_region *deny, unsigned int n);
 
 #endif

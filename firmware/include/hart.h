@@ -24,6 +24,7 @@
 #define IPI_EVENT_SSIP   (1u << 0)   /* raise a supervisor software interrupt */
 #define IPI_EVENT_FENCE  (1u << 1)   /* run the fences in fence_from */
 #define IPI_EVENT_WAKE   (1u << 2)   /* just wake up and re-check state */
+#define IPI_EVENT_TRACE  (1u << 3)   /* trace register accesses (trace.h) */
 
 enum fence_kind {
 	FENCE_I,
@@ -36,6 +37,16 @@ enum fence_kind {
 };
 
 struct pmu_hart;
+struct trace_hart;
+
+/* A trace register access one hart asks another to make (trace/mmio.c). */
+struct trace_access {
+	struct trace_hart *target;
+	uint32_t offset;         /* in the target's encoder or sink block    */
+	uint32_t value;          /* written value, or the value read         */
+	bool sink;               /* RAM sink (else encoder) register          */
+	bool write;
+};
 
 struct fence_request {
 	enum fence_kind kind;
@@ -74,6 +85,14 @@ struct hart {
 
 	struct pmu_hart *pmu;            /* SBI PMU state (pmu.h) */
 	volatile uint64_t smode_console_bytes;  /* written for S-mode (DBCN, legacy) */
+
+	/* Which trap entry mtvec points at (trap_set_vector). */
+	bool trap_counting;              /* PMU events 256..258 counted */
+	bool trap_tracing;               /* the trace engine steps this hart */
+	struct trace_hart *trace;        /* emulated trace components (trace.h) */
+	volatile uint64_t trace_from;    /* bit i: hart i posted a trace access */
+	struct trace_access trace_req;   /* this hart's access on another hart */
+	volatile uint32_t trace_req_done;
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");

@@ -5,10 +5,13 @@
 
 #include "hart.h"
 #include "riscv_csr.h"
+#include "trap_regs.h"
 
 void ipi_post(struct hart *target, uint32_t events);
-/* Run every event posted to this hart (machine software interrupt). */
-void ipi_handle_pending(struct hart *self);
+/* Run every event posted to this hart (machine software interrupt).  regs:
+ * the frame of the S/U context the interrupt came from, NULL when the hart
+ * was waiting in M-mode. */
+void ipi_handle_pending(struct hart *self, struct trap_regs *regs);
 /* Sleep until an interrupt is pending, running posted events. */
 void ipi_wait_and_handle(struct hart *self);
 

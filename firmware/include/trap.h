@@ -4,8 +4,18 @@
 
 #include "trap_regs.h"
 
+struct hart;
+
 void trap_entry(void);
-void trap_handler(struct trap_regs *regs);
+
+/* What trap_handler did: handled in M-mode (an interrupt, an emulation),
+ * or delivered to S-mode (trap_redirect). */
+enum trap_result { TRAP_HANDLED, TRAP_REDIRECTED };
+enum trap_result trap_handler(struct trap_regs *regs);
+
+/* mtvec: the trap entry the hart's flags ask for (plain, counting PMU
+ * events 256..258, traced, or both). */
+void trap_set_vector(struct hart *h);
 /* Deliver `trap` to S-mode as if delegation had: sepc/scause/stval, sstatus
  * SPP/SPIE/SIE, then continue at stvec. */
 void trap_redirect(struct trap_regs *regs, const struct trap_info *trap);

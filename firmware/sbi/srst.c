@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "console.h"
 #include "riscv_csr.h"
+#include "trace.h"
 
 static void reset_write(const struct reset_action *act)
 {
@@ -29,6 +30,13 @@ static long system_reset(uint32_t type, uint32_t reason)
 	act = type == SBI_SRST_TYPE_SHUTDOWN ? &platform.poweroff : &platform.reboot;
 	if (!act->present)
 		return SBI_ERR_NOT_SUPPORTED;
+	/* Trace buffers are complete when the machine goes down (or, for
+	 * `make trace`, stays up with them for QEMU's monitor to save). */
+	if (trace_stop_all()) {
+		csr_write(mie, 0);
+		for (;;)
+			wfi();
+	}
 	/* A failure shutdown on QEMU's test finisher exits with status 1, so
 	 * scripts see it ("system failure" reason). */
 	if (type == SBI_SRST_TYPE_SHUTDOWN && reason == SBI_SRST_REASON_SYSFAIL &&

@@ -187,6 +187,8 @@ int fdt_rw_setprop(struct fdt_rw *rw, int node, const char *name, const void *va
 int fdt_rw_setprop_u32(struct fdt_rw *rw, int node, const char *name, uint32_t val);
 int fdt_rw_setprop_string(struct fdt_rw *rw, int node, const char *name, const char *str);
 int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name);
+/* "<prefix><addr in lowercase hex>" into name (room for prefix + 17). */
+void fdt_unit_name(char *name, const char *prefix, uint64_t addr);
 /* "reg" = <addr size> encoded with the #address-cells/#size-cells of the
  * node's parent (-FDT_ERR_BADVALUE if a value does not fit its cells). */
 int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size);

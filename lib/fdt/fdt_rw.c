@@ -305,3 +305,21 @@ int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size
 		return -FDT_ERR_BADVALUE;
 	return fdt_rw_setprop(rw, node, "reg", reg, 4 * (ac + sc));
 }
+
+void fdt_unit_name(char *name, const char *prefix, uint64_t addr)
+{
+	char hex[17];
+	int n = 0, len = 0;
+
+	while (prefix[len]) {
+		name[len] = prefix[len];
+		len++;
+	}
+	do {
+		hex[n++] = "0123456789abcdef"[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	while (n)
+		name[len++] = hex[--n];
+	name[len] = '\0';
+}

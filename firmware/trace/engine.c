@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The software trace encoder of one hart: instruction tracing turns on and
+ * off as the encoder's registers say, the N-Trace encoder (lib/ntrace) is
+ * configured from them, its bytes go to the hart's RAM sink, and the
+ * stepper feeds it.  Everything here runs on the owner hart.
+ *
+ * The hart must be in a trap from S/U-mode (regs) to start stepping at the
+ * interrupted instruction; when it is in M-mode for another reason (inside
+ * an SBI call, HSM stopped) the start waits until it runs S/U code again
+ * (start_pending: hart entry, or a self-IPI when an SBI call returns).
+ */
+#include <string.h>
+#include "trace_hart.h"
+#include "trace.h"
+#include "hart.h"
+#include "ipi.h"
+#include "trap.h"
+#include "riscv_csr.h"
+
+uint64_t engine_timestamp(const struct trace_hart *th)
+{
+	if (!tci_encoder_ts_enabled(&th->te))
+		return 0;
+	return tci_encoder_timestamp(&th->te, csr_read(time));
+}
+
+/* The encoder's byte sink: the hart's RAM sink.  A refusal is the TCI's
+ * "trace buffer overflow (also known as trace lost)". */
+static int sink_write(void *ctx, const uint8_t *data, size_t len)
+{
+	struct trace_hart *th = ctx;
+
+	if (tci_ramsink_put(&th->ram, data, len) == 0)
+		return 0;
+	tci_encoder_set_overflow(&th->te);
+	th->overflow_now = true;
+	return -1;
+}
+
+/* trTeControl, trTeInstFeatures, trTsControl and tracesbi's call-stack
+ * register -> the lib/ntrace configuration (the same fields the host tool
+ * sets from its options). */
+static void config_from_registers(const struct tci_encoder *te, struct ntrace_enc_config *c)
+{
+	uint32_t ctl = te->control, f = te->inst_features;
+
+	memset(c, 0, sizeof(*c));
+	c->trTeInstMode = (ctl & TRTE_INST_MODE_MASK) >> TRTE_INST_MODE_SHIFT == TRTE_INST_MODE_BASELINE
+		? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	c->trTeContext = ctl & TRTE_CONTEXT;
+	c->trTeInhibitSrc = ctl & TRTE_INHIBIT_SRC;
+	c->trTeInstSyncMode = (uint8_t)((ctl & TRTE_INST_SYNC_MODE_MASK) >> TRTE_INST_SYNC_MODE_SHIFT);
+	c->trTeInstSyncMax = (uint8_t)((ctl & TRTE_INST_SYNC_MAX_MASK) >> TRTE_INST_SYNC_MAX_SHIFT);
+	c->trTeInstEnSequentialJump = f & TRTE_INST_EN_SEQUENTIAL_JUMP;
+	c->trTeInstEnImplicitReturn = f & TRTE_INST_EN_IMPLICIT_RETURN;
+	c->trTeInstImplicitReturnMode = (uint8_t)((f & TRTE_INST_IMPLICIT_RETURN_MODE_MASK) >>
+						  TRTE_INST_IMPLICIT_RETURN_MODE_SHIFT);
+	c->trTeInstEnRepeatedHistory = f & TRTE_INST_EN_REPEATED_HISTORY;
+	c->trTeInstEnAllJumps = f & TRTE_INST_EN_ALL_JUMPS;
+	c->trTeInstExtendAddrMSB = f & TRTE_INST_EXTEND_ADDR_MSB;
+	c->trTeSrcID = (uint16_t)((f & TRTE_SRC_ID_MASK) >> TRTE_SRC_ID_SHIFT);
+	c->trTeSrcBits = (uint8_t)((f & TRTE_SRC_BITS_MASK) >> TRTE_SRC_BITS_SHIFT);
+	c->trTsEnable = tci_encoder_ts_enabled(te);
+	c->xlen = 64;
+	c->call_stack_depth = (uint8_t)te->call_stack;
+}
+
+static unsigned int trapped_priv(const struct trap_regs *regs)
+{
+	return (unsigned int)((regs->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
+}
+
+/* Stepping on: the traced trap path, then the stepper from pc. */
+static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
+			   unsigned int priv)
+{
+	th->hart->trap_tracing = true;
+	trap_set_vector(th->hart);
+	th->start_pending = false;
+	th->paused = false;
+	th->te.status |= TSBI_STATUS_STEPPING;
+	stepper_start(th, regs, pc, priv);
+}
+
+static void end_stepping(struct trace_hart *th)
+{
+	stepper_off(th);
+	th->hart->trap_tracing = false;
+	trap_set_vector(th->hart);
+	th->te.status &= ~TSBI_STATUS_STEPPING;
+}
+
+static void step_or_wait(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (regs && !(regs->mstatus & MSTATUS_MPV))
+		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
+	else
+		th->start_pending = true;
+}
+
+void engine_start(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct ntrace_enc_config cfg;
+	struct ntrace_sink sink = { sink_write, th };
+	struct stepper *s = &th->step;
+
+	if (!(th->te.status & TSBI_STATUS_INGRESS_OK)) {
+		/* No execute triggers here: trTeInstTracing cannot be set. */
+		th->te.control &= ~TRTE_INST_TRACING;
+		return;
+	}
+	config_from_registers(&th->te, &cfg);
+	if (ntrace_enc_init(&th->enc, &cfg, &sink) < 0) {
+		th->te.control &= ~TRTE_INST_TRACING;
+		return;
+	}
+	tci_qualifier_init(&th->qual, &th->te.filters);
+	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
+	s->itype4 = cfg.trTeInstEnImplicitReturn;
+	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
+	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
+	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	th->te.blocks = 0;
+	th->te.insns = 0;
+	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_LOST_TRACK);
+	th->overflow_now = false;
+	th->tracing = true;
+	step_or_wait(th, regs);
+}
+
+void engine_stop(struct trace_hart *th, struct trap_regs *regs)
+{
+	uint64_t next = 0;
+
+	if (!th->tracing)
+		return;
+	if (th->step.mode != STEP_OFF) {
+		if (regs) {
+			next = regs->mepc;
+		} else {
+			/* In an SBI call: the ecall's trap into M-mode ends it. */
+			stepper_enter_m(th);
+			next = th->step.m_handler;
+		}
+		stepper_finish(th, next);
+	}
+	ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
+	end_stepping(th);
+	th->tracing = false;
+	th->paused = false;
+	th->start_pending = false;
+	th->te.status &= ~TSBI_STATUS_PAUSED;
+	th->overflow_now = false;
+}
+
+void engine_pause(struct trace_hart *th)
+{
+	th->overflow_now = false;
+	if (!th->tracing || th->paused)
+		return;
+	end_stepping(th);
+	th->paused = true;
+	th->te.status |= TSBI_STATUS_PAUSED;
+}
+
+/* The sink takes bytes again: stepping resumes where the hart is; the
+ * encoder's next record sends Error and SYNC=7 (it lost trace). */
+static void engine_resume(struct trace_hart *th, struct trap_regs *regs)
+{
+	th->paused = false;
+	th->te.status &= ~TSBI_STATUS_PAUSED;
+	step_or_wait(th, regs);
+}
+
+void engine_encoder_write(struct trace_hart *th, uint32_t off, uint32_t val,
+			  struct trap_regs *regs)
+{
+	uint32_t fx = tci_encoder_write(&th->te, off, val, csr_read(time));
+
+	if (fx & TE_FX_STOP)
+		engine_stop(th, regs);
+	if (fx & TE_FX_START)
+		engine_start(th, regs);
+}
+
+void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct trap_regs *regs)
+{
+	uint32_t fx = tci_ramsink_write(&th->ram, off, val);
+
+	if ((fx & RAM_FX_ENABLED) && th->tracing && th->paused)
+		engine_resume(th, regs);
+}
+
+void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (th->overflow_now)
+		engine_pause(th);
+	if (th->tracing && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))
+		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
+}
+
+void engine_block(struct trace_hart *th, const struct ntrace_block *b,
+		  const struct ntrace_retired *end)
+{
+	ntrace_ingress_block(&th->ingress, b, end);
+	th->te.blocks++;
+	th->te.insns += b->count + (end && end->size ? 1u : 0u);
+}
+
+void engine_record(struct trace_hart *th, const struct ntrace_retired *r)
+{
+	ntrace_ingress_retire(&th->ingress, r, 1);
+	th->te.insns += r->size && (r->priv & 3) != PRV_M ? 1u : 0u;
+}
+
+/* ---- Hooks of the rest of the firmware (trace.h) ----------------------- */
+
+void trace_trap_handler(struct trap_regs *regs)
+{
+	struct trace_hart *th = trace_hart_of(hart_self());
+	unsigned long cause = csr_read(mcause), epc = regs->mepc;
+
+	if (cause == CAUSE_BREAKPOINT)
+		stepper_breakpoint(th, regs);
+	else if (trap_handler(regs) == TRAP_REDIRECTED && th->step.mode != STEP_OFF)
+		stepper_redirected(th, regs, epc, cause);
+	engine_apply_pending(th, regs);
+}
+
+void trace_hart_leaving(struct hart *self)
+{
+	struct trace_hart *th = trace_hart_of(self);
+
+	if (!th || !th->tracing || th->step.mode == STEP_OFF)
+		return;
+	stepper_enter_m(th);
+	end_stepping(th);
+	th->start_pending = true;
+	engine_apply_pending(th, NULL);
+}
+
+void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mode)
+{
+	struct trace_hart *th = trace_hart_of(self);
+
+	if (th && th->tracing && th->start_pending && !th->paused)
+		begin_stepping(th, NULL, addr, (unsigned int)mode);
+}
+
+void trace_wait_done(struct hart *self)
+{
+	struct trace_hart *th = trace_hart_of(self);
+
+	/* Back to S/U-mode through an SBI return: the self-IPI traps right
+	 * there, with the frame the start needs. */
+	if (th && th->tracing && th->start_pending && !th->paused)
+		ipi_post(self, IPI_EVENT_TRACE);
+}
+
+void trace_code_changed(struct hart *self)
+{
+	struct trace_hart *th = trace_hart_of(self);
+
+	if (th && th->step.mode != STEP_OFF)
+		stepper_flush_cache(&th->step);
+}

@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Block stepping (see stepper.h and docs/TRACE.md, "Ingress").
+ *
+ * Record model: every retired instruction becomes one Trace Ingress Port
+ * record, the same record the host tool makes from a QEMU log line, so the
+ * firmware and `ntrace encode` produce the same bytes.  The last retired
+ * instruction is held back (held_end, with the run before it in held_run)
+ * until the next event says whether a trap follows it: then its itype
+ * becomes 1 or 2, as the host tool marks the line before a trap.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include "trace_hart.h"
+#include "stepper.h"
+#include "hart.h"
+#include "trap.h"
+#include "umem.h"
+#include "memaccess.h"
+#include "riscv_csr.h"
+
+/* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
+#define TDATA1_TYPE_SHIFT   60
+#define MCONTROL_EXECUTE    (1UL << 2)
+#define MCONTROL_U          (1UL << 3)
+#define MCONTROL_S          (1UL << 4)
+
+#define ADDR_NONE 1UL   /* odd: never an instruction address */
+
+#define INSN_SRET   0x10200073u
+#define INSN_ECALL  0x00000073u
+
+/* ---- Triggers ------------------------------------------------------- */
+
+/* Execute, in S and U, action 0 (breakpoint exception), match 0 (equal),
+ * timing before: fires before the instruction at tdata2 executes. */
+static unsigned long trigger_armed(const struct stepper *s)
+{
+	return (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT | MCONTROL_EXECUTE | MCONTROL_S |
+	       MCONTROL_U;
+}
+
+/* QEMU 7.2 ignores a write of 0 to tdata1 (the trigger stays armed): a
+ * match control with no mode bits never fires. */
+static unsigned long trigger_off(const struct stepper *s)
+{
+	return (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT;
+}
+
+/* T0 is trigger 0 and tselect stays 0 while a hart steps; T1 (trigger 1)
+ * is moved rarely and puts tselect back. */
+static void t0_arm(struct stepper *s, uint64_t addr)
+{
+	if (s->t0 == addr)
+		return;
+	csr_write(CSR_TDATA2, addr);
+	if (s->t0 == ADDR_NONE)
+		csr_write(CSR_TDATA1, trigger_armed(s));
+	s->t0 = addr;
+}
+
+static void t0_off(struct stepper *s)
+{
+	if (s->t0 == ADDR_NONE)
+		return;
+	csr_write(CSR_TDATA1, trigger_off(s));
+	s->t0 = ADDR_NONE;
+}
+
+static void t1_set(struct stepper *s, bool on, uint64_t addr)
+{
+	csr_write(CSR_TSELECT, 1);
+	if (on) {
+		csr_write(CSR_TDATA1, trigger_off(s));
+		csr_write(CSR_TDATA2, addr);
+		csr_write(CSR_TDATA1, trigger_armed(s));
+	} else {
+		csr_write(CSR_TDATA1, trigger_off(s));
+	}
+	csr_write(CSR_TSELECT, 0);
+	s->t1_on = on;
+	s->t1 = on ? addr : ADDR_NONE;
+}
+
+/* T1 follows stvec.  Direct mode: every trap enters at BASE.  Vectored
+ * mode: exceptions still enter at BASE, interrupts at BASE + 4 * cause are
+ * not seen (docs/TRACE.md). */
+static void t1_follow_stvec(struct stepper *s)
+{
+	uint64_t base = csr_read(stvec) & ~3UL;
+
+	if (!s->t1_on || s->t1 != base)
+		t1_set(s, true, base);
+}
+
+/* ---- Decoding forward: the block cache --------------------------------- */
+
+void stepper_flush_cache(struct stepper *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < STEP_CACHE_SIZE; i++)
+		s->cache[i].start = ADDR_NONE;
+}
+
+/* mstatus for fetching code of privilege priv through MPRV. */
+static unsigned long fetch_context(unsigned int priv)
+{
+	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) | (unsigned long)priv << MSTATUS_MPP_SHIFT;
+}
+
+/* CSR instructions (SYSTEM, funct3 != 0) name their CSR in bits 31:20. */
+static bool csr_insn_on(uint32_t raw, unsigned int csr)
+{
+	return (raw & 0x7f) == 0x73 && ((raw >> 12) & 7) != 0 && (raw >> 20) == csr;
+}
+
+/* Instructions after which the block is split so the firmware can follow
+ * a change: stvec (T1), satp / sfence.vma / fence.i (the cached code). */
+static uint8_t watch_flags(uint32_t raw)
+{
+	if ((raw & 3) != 3)
+		return 0;
+	if (csr_insn_on(raw, 0x105))
+		return BLOCK_WATCH_STVEC;
+	if (csr_insn_on(raw, 0x180) ||
+	    (raw & 0xfe007fff) == 0x12000073 ||       /* sfence.vma */
+	    (raw & 0x707f) == 0x100f)                 /* fence.i */
+		return BLOCK_WATCH_CODE;
+	return 0;
+}
+
+/* funct3 of a compare: c.beqz / c.bnez compare rs1' with x0. */
+static uint8_t branch_cond(uint32_t raw)
+{
+	if ((raw & 3) != 3)
+		return ((raw >> 13) & 7) == 6 ? 0 : 1;   /* beq / bne */
+	return (uint8_t)((raw >> 12) & 7);
+}
+
+static uint8_t branch_rs1(uint32_t raw)
+{
+	return (raw & 3) != 3 ? (uint8_t)(8 + ((raw >> 7) & 7)) : (uint8_t)((raw >> 15) & 31);
+}
+
+static uint8_t branch_rs2(uint32_t raw)
+{
+	return (raw & 3) != 3 ? 0 : (uint8_t)((raw >> 20) & 31);
+}
+
+/* What ends the block at `in` (and how to emulate it), from rvinsn. */
+static void classify_end(const struct stepper *s, struct step_block *b, const struct rv_insn *in,
+			 uint32_t raw)
+{
+	b->kind = BLOCK_END_EMULATE;
+	b->raw = raw;
+	b->size = in->size;
+	b->rd = in->rd;
+	b->rs1 = in->rs1;
+	b->itype_taken = (uint8_t)rv_insn_itype(in, true, s->itype4, false);
+	b->itype_fall = (uint8_t)rv_insn_itype(in, false, s->itype4, false);
+	switch (in->kind) {
+	case RV_INSN_BRANCH:
+		b->op = EMU_BRANCH;
+		b->cond = branch_cond(raw);
+		b->rs1 = branch_rs1(raw);
+		b->rs2 = branch_rs2(raw);
+		b->target = rv_insn_direct_target(in, b->end, 64);
+		break;
+	case RV_INSN_JUMP:
+		b->op = EMU_JAL;
+		b->target = rv_insn_direct_target(in, b->end, 64);
+		break;
+	case RV_INSN_JUMP_REG:
+		b->op = EMU_JALR;
+		b->target = (uint64_t)in->imm;
+		break;
+	case RV_INSN_TRAP_RETURN:
+		b->op = EMU_SRET;
+		if (raw != INSN_SRET)
+			b->kind = BLOCK_END_NATIVE;   /* mret, dret, ...: they trap */
+		break;
+	default:
+		b->kind = BLOCK_END_NATIVE;           /* ecall, ebreak, table jumps */
+		break;
+	}
+	/* A direct target off IALIGN: the hart raises the misaligned fetch. */
+	if ((b->op == EMU_BRANCH || b->op == EMU_JAL) && s->align4 && (b->target & 2))
+		b->kind = BLOCK_END_NATIVE;
+}
+
+/* Decode forward from pc to the next instruction that may change the flow. */
+static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
+{
+	unsigned long ctx = fetch_context(priv);
+	unsigned int ext = s->align4 ? 0 : RV_EXT_C, n = 0;
+	uint64_t addr = pc, mask = 0;
+	struct rv_insn prev, in;
+	bool prev_ok = false;
+
+	b->start = pc;
+	b->flags = 0;
+	b->raw = 0;
+	b->size = 0;
+	b->kind = BLOCK_END_SPLIT;
+	for (;;) {
+		struct trap_info fault;
+		uint32_t raw;
+		unsigned int len;
+
+		b->end = addr;
+		if (n == s->max_block)
+			break;
+		if (umem_fetch_insn(ctx, addr, &raw, &fault)) {
+			b->kind = BLOCK_END_FAULT;
+			break;
+		}
+		len = rv_insn_length((uint16_t)raw, ext);
+		if (!rv_insn_decode(raw, 64, ext, &in) || (len != 2 && len != 4)) {
+			/* Unknown to rvinsn: the hart runs it, T0 after it. */
+			b->kind = BLOCK_END_NATIVE;
+			b->raw = raw;
+			b->size = (uint8_t)(len ? len : 2);
+			break;
+		}
+		if (in.kind != RV_INSN_LINEAR) {
+			classify_end(s, b, &in, raw);
+			if (prev_ok && in.kind == RV_INSN_JUMP_REG && rv_insn_seq_inferable(&prev, &in))
+				b->flags |= BLOCK_SEQ_INFERABLE;
+			break;
+		}
+		if (len == 2)
+			mask |= 1ULL << n;
+		n++;
+		addr += len;
+		b->flags = watch_flags(raw);
+		if (b->flags) {
+			b->end = addr;
+			break;
+		}
+		prev = in;
+		prev_ok = true;
+	}
+	b->count = (uint8_t)n;
+	b->rvc_mask = mask;
+}
+
+static struct step_block *lookup(struct stepper *s, uint64_t pc)
+{
+	struct step_block *b = &s->cache[((pc >> 1) ^ (pc >> 9)) & (STEP_CACHE_SIZE - 1)];
+
+	if (b->start != pc)
+		scan_block(s, b, pc, s->priv);
+	return b;
+}
+
+/* ---- Records ---------------------------------------------------------- */
+
+static void feed_held(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	if (s->held_run.count || s->held_end_valid)
+		engine_block(th, &s->held_run, s->held_end_valid ? &s->held_end : NULL);
+	s->held_run.count = 0;
+	s->held_end_valid = false;
+}
+
+static void drop_held(struct stepper *s)
+{
+	s->held_run.count = 0;
+	s->held_end_valid = false;
+}
+
+static struct ntrace_block run_of(const struct stepper *s, uint64_t addr, unsigned int n, uint64_t mask)
+{
+	return (struct ntrace_block){ .addr = addr, .rvc_mask = mask, .tstamp = s->tstamp,
+				      .count = (uint8_t)n, .priv = s->priv };
+}
+
+static unsigned int size_at(uint64_t mask, unsigned int i)
+{
+	return (mask >> i) & 1 ? 2 : 4;
+}
+
+/* The run [start, upto) retired: it becomes the held records. */
+static bool retire_upto(struct trace_hart *th, uint64_t upto)
+{
+	struct stepper *s = &th->step;
+	uint64_t addr = s->start, first = s->start, mask;
+	unsigned int n = 0, last;
+
+	while (addr < upto && n < s->run_count)
+		addr += size_at(s->run_mask, n++);
+	if (addr != upto)
+		return false;
+	if (!n)
+		return true;
+	feed_held(th);
+	mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
+	last = size_at(mask, n - 1);
+	s->held_run = run_of(s, first, n - 1, mask & ~(1ULL << (n - 1)));
+	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
+					       .tstamp = s->tstamp, .priv = s->priv };
+	s->held_end_valid = true;
+	/* What is left of the run starts at upto. */
+	s->start = upto;
+	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
+	s->run_count = (uint8_t)(s->run_count - n);
+	return true;
+}
+
+/* The run ended by a transfer that retired: the transfer is held. */
+static void retire_run_and_transfer(struct trace_hart *th, const struct ntrace_retired *rec)
+{
+	struct stepper *s = &th->step;
+
+	feed_held(th);
+	s->held_run = run_of(s, s->start, s->run_count, s->run_mask);
+	s->held_end = *rec;
+	s->held_end_valid = true;
+}
+
+/* The stepper does not know where the hart is any more: what was held is
+ * dropped and the encoder reports lost trace (Error, then SYNC=7). */
+static void lost_track(struct trace_hart *th)
+{
+	drop_held(&th->step);
+	ntrace_enc_overflow(&th->enc, th->step.tstamp);
+	th->te.status |= TSBI_STATUS_LOST_TRACK;
+}
+
+static bool is_ecall_or_ebreak_cause(unsigned long cause)
+{
+	return cause == CAUSE_BREAKPOINT || cause == CAUSE_USER_ECALL ||
+	       cause == CAUSE_SUPERVISOR_ECALL || cause == CAUSE_VS_ECALL ||
+	       cause == CAUSE_MACHINE_ECALL;
+}
+
+/*
+ * A trap at epc (exception) or before epc (interrupt): everything before
+ * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
+ * convention is selected.  The last retired instruction carries the trap.
+ */
+static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bool interrupt)
+{
+	struct stepper *s = &th->step;
+	uint64_t upto = epc;
+	uint8_t itype = interrupt ? RV_ITYPE_INTERRUPT : RV_ITYPE_EXCEPTION;
+
+	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
+	    epc == s->start && s->run_count == 1)
+		upto = epc + size_at(s->run_mask, 0);
+	if (epc < s->start || !retire_upto(th, upto)) {
+		lost_track(th);
+		return;
+	}
+	if (s->held_end_valid) {
+		s->held_end.itype = itype;
+		s->held_end.flags = 0;
+		feed_held(th);
+	} else {
+		/* Nothing retired since the last trap: I-CNT 0 (Corner Cases,
+		 * "Back to back exceptions"). */
+		struct ntrace_retired rec = { .addr = epc, .itype = itype, .tstamp = s->tstamp,
+					      .priv = s->priv };
+
+		feed_held(th);
+		engine_record(th, &rec);
+	}
+}
+
+/* An SBI call: the ecall trapped into M-mode, where tracing never looks. */
+static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_retired m = { .addr = s->m_handler, .tstamp = s->tstamp, .priv = PRV_M };
+
+	trap_at(th, epc, CAUSE_SUPERVISOR_ECALL, false);
+	engine_record(th, &m);
+	s->in_m = true;
+}
+
+/* ---- Emulating the transfer at the end of a block -------------------- */
+
+static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
+{
+	switch (cond) {
+	case 0: return a == b;
+	case 1: return a != b;
+	case 4: return (long)a < (long)b;
+	case 5: return (long)a >= (long)b;
+	case 6: return a < b;
+	default: return a >= b;
+	}
+}
+
+/* sret from S-mode back to S or U (V=0): xRET as the privileged spec
+ * defines it.  Anything else (TSR, back to VS/VU) runs natively. */
+static bool emulate_sret(struct stepper *s, struct trap_regs *regs, uint64_t *next)
+{
+	unsigned long m = regs->mstatus;
+	unsigned long spp = m & MSTATUS_SPP ? PRV_S : PRV_U;
+
+	if ((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT != PRV_S || (m & MSTATUS_TSR))
+		return false;
+	if (hart_self()->feat.h && (csr_read(CSR_HSTATUS) & HSTATUS_SPV))
+		return false;
+	m &= ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPP | MSTATUS_MPRV);
+	if (regs->mstatus & MSTATUS_SPIE)
+		m |= MSTATUS_SIE;
+	m |= MSTATUS_SPIE | spp << MSTATUS_MPP_SHIFT;
+	regs->mstatus = m;
+	*next = csr_read(sepc);
+	s->priv = (uint8_t)spp;
+	return true;
+}
+
+/*
+ * Emulate the block's end transfer: registers and mepc updated, *rec is its
+ * record.  False: the hart must run it itself (it traps, or leaves to V=1).
+ * x[0] of the frame is always 0, so no register number needs a check.
+ */
+static bool emulate(struct stepper *s, struct trap_regs *regs, const struct step_block *b,
+		    struct ntrace_retired *rec)
+{
+	uint64_t pc = b->end, next, link = pc + b->size;
+	uint8_t priv = s->priv, itype = b->itype_taken;
+
+	switch (b->op) {
+	case EMU_BRANCH:
+		if (cond_holds(b->cond, regs->x[b->rs1], regs->x[b->rs2])) {
+			next = b->target;
+		} else {
+			next = link;
+			itype = b->itype_fall;
+		}
+		break;
+	case EMU_JAL:
+		next = b->target;
+		regs->x[b->rd] = link;
+		break;
+	case EMU_JALR:
+		next = (regs->x[b->rs1] + b->target) & ~1UL;
+		if (s->align4 && (next & 2))
+			return false;
+		regs->x[b->rd] = link;
+		break;
+	default:
+		if (!emulate_sret(s, regs, &next))
+			return false;
+		break;
+	}
+	regs->x[0] = 0;
+	rec->addr = pc;
+	rec->tstamp = s->tstamp;
+	rec->context = 0;
+	rec->size = b->size;
+	rec->itype = itype;
+	rec->priv = priv;
+	rec->flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
+	rec->retired_itype = 0;
+	regs->mepc = next;
+	return true;
+}
+
+/* ---- Where the hart goes next ----------------------------------------- */
+
+static void set_run(struct stepper *s, uint64_t start, unsigned int n, uint64_t mask, uint64_t end)
+{
+	s->start = start;
+	s->run_count = (uint8_t)n;
+	s->run_mask = mask;
+	s->run_end = end;
+}
+
+/* The instruction at pc runs natively; T0 fires after it. */
+static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned int len, bool vector)
+{
+	s->mode = STEP_SINGLE;
+	s->single_raw = raw;
+	s->single_is_vector = vector;
+	set_run(s, pc, 1, len == 2 ? 1 : 0, pc + len);
+	if (vector) {
+		/* T1 would fire at once: off for this one instruction. */
+		s->vec_scause = csr_read(scause);
+		s->vec_sepc = csr_read(sepc);
+		t1_set(s, false, 0);
+	}
+	t0_arm(s, pc + len);
+}
+
+/* T0 off until a trap enters S-mode: a fetch fault at pc (then reported as
+ * a trap there), or V=1 execution (untraced). */
+static void run_free(struct stepper *s, uint64_t pc)
+{
+	s->mode = STEP_FREE;
+	set_run(s, pc, 0, 0, pc);
+	t0_off(s);
+}
+
+static void run_block(struct stepper *s, struct step_block *b)
+{
+	s->mode = STEP_RUN;
+	s->blk = b;
+	set_run(s, b->start, b->count, b->rvc_mask, b->end);
+	t0_arm(s, b->end);
+}
+
+/*
+ * Execution continues at pc.  Transfers that start a block are emulated
+ * here directly (up to STEP_EMULATE_LOOP in a row); then T0 goes to the end
+ * of the block the hart will run.  regs NULL: nothing can be emulated (the
+ * caller enters S-mode by other means); T0 may then sit on pc itself.
+ */
+static void continue_at(struct trace_hart *th, struct trap_regs *regs, uint64_t pc)
+{
+	struct stepper *s = &th->step;
+	unsigned int emulated = 0;
+
+	for (;;) {
+		struct step_block *b = lookup(s, pc);
+		bool at_vector = s->t1_on && pc == s->t1;
+
+		set_run(s, pc, 0, 0, pc);
+		if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs &&
+		    emulated < STEP_EMULATE_LOOP) {
+			struct ntrace_retired rec;
+
+			s->blk = b;
+			if (emulate(s, regs, b, &rec)) {
+				retire_run_and_transfer(th, &rec);
+				pc = regs->mepc;
+				emulated++;
+				continue;
+			}
+			/* It traps (or leaves to V=1): the hart runs it. */
+			single_step(s, pc, b->raw, b->size, at_vector);
+			return;
+		}
+		if (b->count == 0 && b->kind == BLOCK_END_NATIVE) {
+			single_step(s, pc, b->raw, b->size, at_vector);
+			return;
+		}
+		if (b->count == 0 && b->kind == BLOCK_END_FAULT) {
+			run_free(s, pc);
+			return;
+		}
+		if (at_vector && b->count) {
+			/* The vector's first instruction, with T1 off. */
+			single_step(s, pc, 0, size_at(b->rvc_mask, 0), true);
+			return;
+		}
+		run_block(s, b);
+		return;
+	}
+}
+
+/* ---- Events ----------------------------------------------------------- */
+
+static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	uint64_t pc = regs->mepc;
+
+	if (s->single_is_vector) {
+		/* A trap taken while T1 was off would have changed these. */
+		if (csr_read(scause) != s->vec_scause || csr_read(sepc) != s->vec_sepc) {
+			lost_track(th);
+			t1_follow_stvec(s);
+			continue_at(th, regs, pc);
+			return;
+		}
+		t1_follow_stvec(s);
+	}
+	if (s->single_raw == INSN_ECALL && s->priv == PRV_S) {
+		/* An SBI call came back. */
+		if (!s->in_m)
+			sbi_call_trap(th, s->start);
+		s->in_m = false;
+	} else if (!retire_upto(th, pc)) {
+		lost_track(th);
+	}
+	continue_at(th, regs, pc);
+}
+
+static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	struct step_block *b = s->blk;
+	uint64_t pc = regs->mepc;
+	struct ntrace_retired rec;
+
+	if (s->mode == STEP_SINGLE) {
+		t0_single_done(th, regs);
+		return;
+	}
+	switch (b->kind) {
+	case BLOCK_END_EMULATE:
+		if (emulate(s, regs, b, &rec)) {
+			retire_run_and_transfer(th, &rec);
+			continue_at(th, regs, regs->mepc);
+			return;
+		}
+		/* The hart runs it. */
+		__attribute__((fallthrough));
+	case BLOCK_END_NATIVE:
+		retire_upto(th, pc);
+		single_step(s, pc, b->raw, b->size, false);
+		return;
+	case BLOCK_END_SPLIT:
+		retire_upto(th, pc);
+		if (b->flags & BLOCK_WATCH_CODE)
+			stepper_flush_cache(s);
+		if (b->flags & BLOCK_WATCH_STVEC)
+			t1_follow_stvec(s);
+		continue_at(th, regs, pc);
+		return;
+	default:   /* BLOCK_END_FAULT: decode again, the page may be there now */
+		retire_upto(th, pc);
+		continue_at(th, regs, pc);
+		return;
+	}
+}
+
+/* The hardware delivered a trap to S-mode (T1 at stvec fired). */
+static void t1_hit(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	unsigned long cause = csr_read(scause);
+
+	trap_at(th, csr_read(sepc), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
+	s->priv = PRV_S;
+	continue_at(th, regs, regs->mepc);
+}
+
+/* S/U-mode's own ebreak (breakpoints come to M-mode while tracing):
+ * delivered as delegation would have (tracesbi delegates breakpoints). */
+static void own_ebreak(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct trap_info trap = { CAUSE_BREAKPOINT, csr_read(mtval) };
+	unsigned long epc = regs->mepc;
+
+	trap_redirect(regs, &trap);
+	stepper_redirected(th, regs, epc, CAUSE_BREAKPOINT);
+}
+
+void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	uint64_t pc = regs->mepc;
+
+	s->tstamp = engine_timestamp(th);
+	if (s->mode != STEP_OFF && pc == s->t0)
+		t0_hit(th, regs);
+	else if (s->t1_on && pc == s->t1 && !(regs->mstatus & MSTATUS_MPV))
+		t1_hit(th, regs);
+	else
+		own_ebreak(th, regs);
+}
+
+void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,
+			unsigned long cause)
+{
+	struct stepper *s = &th->step;
+
+	s->tstamp = engine_timestamp(th);
+	if (regs->mstatus & MSTATUS_MPV)
+		return;   /* delivered to VS-mode: not traced (docs/TRACE.md) */
+	trap_at(th, epc, cause, false);
+	s->priv = PRV_S;
+	continue_at(th, regs, regs->mepc);
+}
+
+/* ---- Start and stop ---------------------------------------------------- */
+
+void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned int priv)
+{
+	struct stepper *s = &th->step;
+
+	s->t0 = ADDR_NONE;
+	s->t1 = ADDR_NONE;
+	s->t1_on = false;
+	s->in_m = false;
+	s->priv = (uint8_t)priv;
+	s->tstamp = engine_timestamp(th);
+	s->m_handler = csr_read(mtvec) & ~3UL;
+	s->align4 = !(csr_read(misa) & (1UL << ('C' - 'A')));
+	drop_held(s);
+	stepper_flush_cache(s);
+	/* Breakpoints come to M-mode while the hart steps: T0 and T1 are the
+	 * firmware's (S/U's own ebreaks are handed on, own_ebreak). */
+	csr_clear(medeleg, 1UL << CAUSE_BREAKPOINT);
+	csr_write(CSR_TSELECT, 0);
+	csr_write(CSR_TDATA1, trigger_off(s));
+	t1_follow_stvec(s);
+	continue_at(th, regs, pc);
+}
+
+void stepper_off(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	if (s->mode == STEP_OFF && !s->t1_on)
+		return;
+	t0_off(s);
+	if (s->t1_on)
+		t1_set(s, false, 0);
+	s->mode = STEP_OFF;
+	drop_held(s);
+	/* tracesbi delegates breakpoints whenever the hart does not step. */
+	csr_set(medeleg, 1UL << CAUSE_BREAKPOINT);
+}
+
+void stepper_enter_m(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	if (s->mode == STEP_SINGLE && s->single_raw == INSN_ECALL && s->priv == PRV_S && !s->in_m) {
+		s->tstamp = engine_timestamp(th);
+		sbi_call_trap(th, s->start);
+	}
+}
+
+void stepper_finish(struct trace_hart *th, uint64_t pc)
+{
+	struct stepper *s = &th->step;
+
+	s->tstamp = engine_timestamp(th);
+	if (s->mode != STEP_OFF && !s->in_m && !retire_upto(th, pc))
+		lost_track(th);
+	feed_held(th);
+	stepper_off(th);
+}

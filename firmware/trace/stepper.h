@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Block stepping: how the firmware sees a hart's S/U-mode execution.
+ *
+ * Two execute triggers (Sdtrig mcontrol/mcontrol6, action 0 = breakpoint
+ * exception into M-mode, with medeleg's breakpoint bit cleared while the
+ * hart traces):
+ *   T0 sits on the end of the current block: the next instruction that can
+ *      change the flow (decoded forward from the block start with
+ *      lib/rvinsn and cached), or a split point.  When it fires, the block
+ *      ran; the firmware emulates the transfer (branch, jal, jalr, sret),
+ *      reports block + transfer and arms T0 at the end of the next block.
+ *   T1 sits on the S-mode trap vector (stvec, direct mode): every trap the
+ *      hardware delivers to S-mode fires it, and sepc/scause say where and
+ *      why execution left the block.
+ * Traps that come to M-mode first (SBI calls, the firmware's emulations
+ * and redirects) are seen by the traced trap path (trace_trap_handler).
+ * docs/TRACE.md, "Ingress", has the whole picture.
+ */
+#ifndef TRACE_STEPPER_H
+#define TRACE_STEPPER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ntrace.h"
+#include "trap_regs.h"
+
+#define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
+#define STEP_EMULATE_LOOP 8      /* transfers emulated back to back before
+				    S-mode runs again (lets interrupts in) */
+
+/* How a block ends. */
+enum block_end {
+	BLOCK_END_EMULATE,   /* a transfer the firmware emulates             */
+	BLOCK_END_NATIVE,    /* an instruction the hart runs itself, T0 after it
+				(ecall, ebreak, anything rvinsn does not know) */
+	BLOCK_END_SPLIT,     /* no instruction: the run goes on at `end`      */
+	BLOCK_END_FAULT,     /* the instruction at `end` cannot be fetched    */
+};
+
+/* Block flags. */
+#define BLOCK_SEQ_INFERABLE (1u << 0) /* the end jump is sequentially inferable (9.1) */
+#define BLOCK_WATCH_STVEC   (1u << 1) /* split after an access to stvec   */
+#define BLOCK_WATCH_CODE    (1u << 2) /* split after satp/sfence.vma/fence.i */
+
+/* How the firmware emulates an end transfer (decoded once, at scan). */
+enum emu_op {
+	EMU_BRANCH,    /* conditional branch: cond on x[rs1], x[rs2]          */
+	EMU_JAL,       /* direct jump: link in rd                             */
+	EMU_JALR,      /* indirect jump: (x[rs1] + imm) & ~1, link in rd      */
+	EMU_SRET,
+};
+
+struct step_block {
+	uint64_t start;          /* tag: first instruction (odd = empty slot) */
+	uint64_t end;            /* end instruction / split point            */
+	uint64_t rvc_mask;       /* sizes of the run [start, end)            */
+	uint64_t target;         /* direct target; EMU_JALR: the immediate   */
+	uint32_t raw;            /* the end instruction                      */
+	uint8_t count;           /* instructions in the run                  */
+	uint8_t kind;            /* enum block_end                           */
+	uint8_t flags;           /* BLOCK_*                                  */
+	uint8_t size;            /* of the end instruction                   */
+	uint8_t op;              /* enum emu_op (BLOCK_END_EMULATE)          */
+	uint8_t cond;            /* EMU_BRANCH: funct3 of the compare        */
+	uint8_t rd, rs1, rs2;
+	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
+	uint8_t itype_fall;      /* ... when a branch is not taken           */
+};
+
+enum step_mode {
+	STEP_OFF,      /* not stepping                                        */
+	STEP_RUN,      /* T0 at the end of `blk`                               */
+	STEP_SINGLE,   /* one instruction at `start` runs natively, T0 after it
+			  (ecall, ebreak, unknown; the first instruction at
+			  stvec, stepped with T1 off)                          */
+	STEP_FREE,     /* T0 off: execution is not traced until the next trap
+			  into S-mode (fetch fault at a block start, V=1)     */
+};
+
+struct stepper {
+	uint8_t mode;            /* enum step_mode                             */
+	uint8_t priv;            /* privilege the current block runs in        */
+	uint8_t trig_type;       /* 2 (mcontrol) or 6 (mcontrol6)              */
+	uint8_t max_block;       /* NTRACE_BLOCK_MAX, or 1 when single-stepping */
+	bool ecall_no_retire;    /* ratified convention: ecall/ebreak do not retire */
+	bool itype4;             /* 4-bit itypes (implicit return)             */
+	bool align4;             /* no C: IALIGN is 32                         */
+	bool t1_on;
+	bool in_m;               /* the SBI call's trap + M record went out    */
+	bool single_is_vector;   /* STEP_SINGLE over stvec's first instruction  */
+	uint64_t start;          /* first instruction not accounted yet        */
+	uint64_t t0, t1;         /* armed addresses                            */
+	uint64_t run_end;        /* end of the run [start, run_end)           */
+	uint64_t run_mask;       /* its instruction sizes                      */
+	uint8_t run_count;
+	struct step_block *blk;  /* STEP_RUN: the block being run              */
+	uint32_t single_raw;     /* STEP_SINGLE: the instruction               */
+	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
+	uint64_t tstamp;         /* timestamp of the event being handled       */
+	uint64_t m_handler;      /* where an SBI call enters M-mode (mtvec)    */
+	/* The last retired instruction waits (held_end) until it is known
+	 * whether a trap follows it, with the run before it (held_run). */
+	struct ntrace_block held_run;
+	struct ntrace_retired held_end;
+	bool held_end_valid;
+	struct step_block cache[STEP_CACHE_SIZE];
+};
+
+struct trace_hart;
+
+/* Start stepping: execution continues at pc in privilege priv (PRV_U/S).
+ * regs (may be NULL) is the frame mret returns through. */
+void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned priv);
+/* Account everything before pc as retired (execution continues at pc),
+ * then stop stepping: triggers off, trap path back to normal. */
+void stepper_finish(struct trace_hart *th, uint64_t pc);
+/* The S context is inside an SBI call (HSM stop/suspend, reset): report
+ * the ecall's trap into M-mode now. */
+void stepper_enter_m(struct trace_hart *th);
+/* Stop stepping without reporting anything (sink full, hart reset). */
+void stepper_off(struct trace_hart *th);
+
+/* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak). */
+void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
+/* Traced trap path: trap_handler delivered (cause, tval) to S-mode; regs
+ * now return to the S trap vector.  `epc` is where the trap happened. */
+void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,
+			unsigned long cause);
+
+/* Code or translations changed (fence.i, sfence.vma, satp): forget blocks. */
+void stepper_flush_cache(struct stepper *s);
+
+#endif /* TRACE_STEPPER_H */

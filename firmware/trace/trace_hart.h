@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One hart's emulated trace components and the software encoder behind
+ * them.  The registers (te, ram) are read by any hart; every change that
+ * touches the running encoder or sink is made by the owner hart itself
+ * (mmio.c sends it there), so the data plane needs no lock.
+ */
+#ifndef TRACE_TRACE_HART_H
+#define TRACE_TRACE_HART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ntrace.h"
+#include "ntrace_ingress.h"
+#include "tci_filter.h"
+#include "tci_encoder.h"
+#include "tci_ramsink.h"
+#include "stepper.h"
+#include "trap_regs.h"
+
+#define TRACE_SRAM_SIZE 4096     /* SRAM-mode buffer of each RAM sink */
+
+struct hart;
+
+struct trace_hart {
+	struct hart *hart;
+	struct tci_encoder te;
+	struct tci_ramsink ram;
+	/* Owner only. */
+	bool tracing;            /* encoder started, stepping (or paused)    */
+	bool paused;             /* the sink refused bytes: not stepping     */
+	bool start_pending;      /* start once the hart is back in S/U-mode  */
+	bool overflow_now;       /* the sink refused bytes during this event  */
+	struct ntrace_encoder enc;
+	struct ntrace_ingress ingress;
+	struct tci_qualifier qual;
+	struct stepper step;
+	uint8_t sram[TRACE_SRAM_SIZE];
+};
+
+struct trace_hart *trace_hart_of(const struct hart *h);
+
+/* engine.c: start/stop of instruction tracing on the owner.  regs is the
+ * frame of the trap the owner is in (its S/U context), or NULL when the
+ * owner is in M-mode for other reasons (an SBI call, HSM stopped). */
+void engine_start(struct trace_hart *th, struct trap_regs *regs);
+void engine_stop(struct trace_hart *th, struct trap_regs *regs);
+/* A register write made by the owner: applies its effects. */
+void engine_encoder_write(struct trace_hart *th, uint32_t off, uint32_t val,
+			  struct trap_regs *regs);
+void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct trap_regs *regs);
+/* Timestamp of an event now (0 when timestamps are off). */
+uint64_t engine_timestamp(const struct trace_hart *th);
+/* The encoder overflowed into a full/disabled sink: stop stepping. */
+void engine_pause(struct trace_hart *th);
+/* After an event on the owner: pause on overflow, start what waited for a
+ * frame (regs may be NULL). */
+void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs);
+
+/* Records from the stepper into the qualified encoder. */
+void engine_block(struct trace_hart *th, const struct ntrace_block *b,
+		  const struct ntrace_retired *end);
+void engine_record(struct trace_hart *th, const struct ntrace_retired *r);
+
+#endif /* TRACE_TRACE_HART_H */
