@@ -1,0 +1,716 @@
+#!/usr/bin/env python3
+"""Ground truth of the software trace encoder: the S/U-mode instructions a
+QEMU run retired, per hart, extracted from its execution log.
+
+    qemu-system-riscv64 -M virt -smp N -bios build/tracesbi.elf \\
+        -kernel payload.elf -singlestep -d exec,nochain,int \\
+        -icount shift=0,align=off,sleep=off -D LOG
+    trace-ground-truth.py --firmware build/tracesbi.elf --elf payload.elf \\
+        [--elf more.elf] [--ecall-no-retire] --out-prefix P LOG
+
+writes P.hart<H>.pcs for every hart that ran S/U code: one retired
+instruction per line, `<lowercase hex pc>[ exc|int] <U|S|M>`.  `exc`/`int`
+mean that a synchronous exception / an interrupt was taken right after that
+instruction retired; the last field is the privilege it ran in.  M lines only
+stand for the first firmware instruction after an SBI call (rule 3).  A
+summary goes to stderr; any inconsistency is reported as
+`trace-ground-truth: LOG: log line N: ...` with exit status 1 (no output
+file is left behind).
+
+This docstring is the specification of the ground truth.
+
+LOG LINES (QEMU 7.2, -singlestep: one instruction per translation block)
+  L1 `Trace N: 0xHOST [CSBASE/PC/FLAGS/CFLAGS] ...`: cpu N *entered* the
+     instruction at PC.  FLAGS bits 1:0 are the privilege it runs in
+     (0 U, 1 S, 3 M).
+  L2 `riscv_cpu_do_interrupt: hart:H, async:A, cause:C, epc:0xE, ...`: hart
+     H (= cpu index on virt) took a trap; the line does not say to which mode.
+  L3 `Stopped execution of TB chain before 0xHOST [PC] ...`: the instruction
+     of the most recent Trace line (any cpu: under -icount one thread runs the
+     cpus round-robin) was entered but not executed: that line is undone.
+  L4 `cpu_io_recompile: rewound execution of TB to PC`: the same, and the
+     next Trace line of that cpu must be PC again.
+  Any other non-blank line is an error.  Lines of different harts interleave;
+  every hart has its own state below.
+
+PRIVILEGE OF A TRACE LINE
+  P1 PC inside the firmware range (--firmware: the span of the firmware ELF's
+     PT_LOAD segments; or --firmware-range A-B, [A, B)) is M-mode code,
+     whatever FLAGS says.
+  P2 Otherwise FLAGS bits 1:0 give the privilege: 0 U, 1 S.  3 (M) is
+     accepted only before the hart's first S/U line (QEMU's reset ROM at
+     0x1000); later, and for the value 2, it is an error.
+  A hart starts in M-mode (boot); its first S/U Trace line starts its trace.
+
+TRAPS FROM S/U.  A trap line that the hart takes while it runs S/U code (its
+last line was S/U) is classified by what comes next for that hart:
+  * the next event is a Trace line: its privilege (P1/P2) says where the
+    trap went;
+  * it is another trap line whose epc is an S/U address: the first trap went
+    to S/U, at that address (the firmware keeps an execute trigger on the
+    S-mode trap vector);
+  * it is a trap line whose epc is in the firmware range: the first trap went
+    to M (a trap-guard fault of the firmware, see T4).
+  "Logged" below means that epc's Trace line is the hart's last Trace line:
+  a faulting instruction (illegal, access fault, ecall, ebreak, ...) is
+  logged, then trapped.  Checked: a synchronous exception other than an
+  instruction fetch fault (causes 1, 12, 20) and breakpoint (3) must be
+  logged.  Breakpoint (cause 3) is an EBREAK/C.EBREAK when logged and the
+  instruction at epc is one (or is in no image), else a debug trigger hit,
+  which QEMU takes *before* its instruction is entered.  A fetch fault and an
+  interrupt are never logged (interrupted instructions are undone by L3).
+
+  An M-mode excursion starts with a trap into M and ends at the hart's first
+  S/U Trace line, or at a trap line whose epc is an S/U address (e.g. the
+  trigger at the S trap vector firing right after the firmware delivered a
+  trap, or an interrupt pending at the firmware's mret): the resume address R
+  is that pc.  While in M, every Trace line of the hart is M code (an S/U
+  line ends the excursion) and trap lines with a firmware epc are ignored
+  (M-mode trap-guard faults).  The excursion is classified by the trap that
+  started it:
+  R1 Trigger hit (cause 3, not logged).  R = epc: transparent, nothing
+     retired.  R != epc: the firmware emulated the instruction at epc, which
+     retired (it has no Trace line: it is added here), and R follows it.  Only
+     control transfers are emulated; R must be a legal successor:
+       BEQ..BGEU, C.BEQZ, C.BNEZ: the branch target or the fall-through;
+       JAL, C.J, C.JAL: the jump target;
+       JALR, C.JR, C.JALR, SRET: any address.
+     Any other instruction, an illegal successor, or an epc in no --elf image
+     is an error.
+  R2 Emulated access: misaligned or access fault (causes 4-7), logged, and
+     R = epc + its length: the access retired (the line stays, no mark).
+  R3 SBI call: an ecall from S (cause 9), logged, into M.  The ecall retires
+     and carries `exc` (rc7 convention, see scripts/qemu-log-to-pcs.py; with
+     --ecall-no-retire, the ratified 1.0 convention: the ecall's line is
+     dropped and the previous retired instruction carries `exc`).  The
+     first M-mode instruction of the excursion follows it as an M line (the
+     trace shows the trap into M-mode, then trace resuming).  R is not
+     checked: normally epc + 4, but HSM hart_stop may never resume and a
+     non-retentive suspend resumes elsewhere.
+  R4 Redirect: any other synchronous exception into M (illegal instruction,
+     an access fault that is not emulated, EBREAK, a U-mode ecall, a fetch
+     fault, ...), R != epc (the firmware delivered it to the S trap
+     handler).  The trap happened at epc: epc's line is dropped when logged,
+     except ECALL/EBREAK/C.EBREAK, which retire and carry `exc` (rc7;
+     --ecall-no-retire drops them too); otherwise the last retired
+     instruction carries `exc`.  The excursion itself is invisible.
+     R = epc is an error (no rule explains a fault that neither retires nor
+     traps to S).
+  R5 Interrupt into M (async; QEMU virt: machine timer 7, software 3, any
+     other cause likewise).  R = epc: transparent.  R != epc: an interrupt
+     delivered to S: the last retired instruction carries `int`.
+  R6 Trap taken directly into S/U by the hardware (delegated exception or
+     interrupt): the last retired instruction carries `int` (async) or `exc`
+     (sync: epc's line is dropped when logged, except ECALL/EBREAK, as in R4).
+  T4 A trap line whose epc is in the firmware range while the hart is in M is
+     ignored.  While the hart runs S/U code it is an error, except for an
+     instruction fetch fault (causes 1, 12, 20): S/U code jumping into the
+     PMP-protected firmware faults with a firmware epc.
+  "The last retired instruction" is the hart's last output line, whatever
+  its privilege (after R3 it can be the M line).  An instruction cannot
+  carry two marks (error).  A trap before the hart's first output line has
+  nothing to mark: it is counted in the stderr summary.
+
+PRIVILEGE OF OUTPUT LINES
+  Logged S/U lines: from FLAGS.  The M line of R3: M.  Instructions emulated
+  by R1 have no Trace line; they get the privilege the hart had: that of the
+  previous S/U line, S after a trap delivered to S (R4, R5, R6 through a
+  trap line), unchanged after R1-R3 otherwise.  An emulated SRET is S, and
+  after it the privilege is unknown until the next logged S/U line, whose
+  privilege is given to the emulated instructions in between.  (A trap
+  delivered to S in between makes that line an S handler line: instructions
+  the SRET ran in U would be marked S; the log cannot tell.)  A log that
+  ends while it is still unknown is an error.
+
+END OF LOG
+  A hart whose last trap has no known outcome (log ends in the excursion or
+  right after the trap line) is reported in the summary; a logged faulting
+  line of that trap that is not an ECALL/EBREAK (with --ecall-no-retire: any
+  logged faulting line) is dropped (it did not retire as far as the log
+  shows).  A log ending between the two lines of L4 is an error.
+
+VERIFIED IN QEMU 7.2 (qemu-system-riscv64 7.2.22, Debian 1:7.2+dfsg-7+deb12u18)
+  with tests/trace/data/smoke-fw.S (-bios, M-mode, a stand-in for the
+  firmware) and smoke-payload.S (-kernel, S/U), -smp 2 and the logging
+  options above; selftest-ground-truth.sh runs it and checks the result.
+  * FLAGS bits 1:0: S-mode lines 00209001, U-mode lines 00201000, M-mode
+    00209003.  S-mode with sstatus.SUM=1 (80200018): still 00209001.
+    M-mode with mstatus.MPRV=1 (read back as set), MPP=S (80000084) and
+    MPP=U (80000094): both 00209003.  So in 7.2 FLAGS carries the real
+    privilege, not the MPRV-adjusted data privilege; P1 (M by address) is
+    kept anyway (it costs nothing and holds for later QEMU versions).
+  * `Trace N:` and `hart:H` carry the same number (cpu index = mhartid).  The
+    two harts' lines come in blocks (round-robin), e.g. hart 1's boot and S
+    code between two blocks of hart 0.
+  * Debug trigger hits (mcontrol, execute, S+U, action 0) are taken before
+    the instruction: no Trace line for epc, the previous line is the
+    instruction before (BNE 80200028, JAL, C.BNEZ, JALR, SRET 802000d8, and
+    at the S vector).  When the firmware's mret returns to an address with a
+    trigger, the trap line directly follows the M-mode lines (no S line):
+    e.g. umain 802000dc right after the emulated SRET.
+  * Instruction fetch faults have no Trace line: JR to a PMP-denied RAM
+    address (cause 1, epc = tval = 80300000, previous line the JR) and JR
+    into the PMP-protected firmware (cause 1, epc = 80000100: a firmware
+    epc while the hart runs S code, hence the fetch-fault exception of T4).
+  * Faulting instructions are logged, then trapped: illegal (csrw cycle,
+    cause 2), EBREAK (3), S ecall (9), U ecall (8), load access fault (5),
+    store access fault (7).
+  * A delegated U ecall into an S vector that has a trigger: the cause 8
+    trap line is immediately followed by the trigger's (cause 3, epc = the
+    vector).  Delegated S software interrupt: its trap line (epc = the
+    instruction after the csrsi sip) is followed by the S vector's line.
+  * WFI is logged and retires: the machine timer interrupt that wakes it has
+    epc = WFI + 4 (80200118).  A timer interrupt that became pending while
+    M-mode ran is taken at the firmware's mret: its trap line follows the M
+    lines, epc = the S resume address (80200060).
+  * A machine timer interrupt in a busy S loop: `Stopped execution of TB
+    chain before 0x... [0000000080200134]`, then the trap line with epc
+    80200134 (L3).  Stopped lines also appear in M code without a trap; the
+    same pc is then entered again.
+  * cpu_io_recompile pairs appear for the MMIO accesses (CLINT, test
+    device), the second line of the pair has other CFLAGS (ff038201).
+  Not reproducible on QEMU virt: misaligned load/store traps (a bare-metal
+  LW/SW/LD at misaligned addresses ran without any trap line), so R2 with
+  causes 4/6 is covered by synthetic logs only.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rvelf  # noqa: E402
+
+TRACE_RE = re.compile(r'Trace (\d+): 0x[0-9a-f]+ '
+                      r'\[[0-9a-f]+/([0-9a-f]+)/([0-9a-f]+)/[0-9a-f]+\]')
+TRAP_RE = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+), async:([01]), '
+                     r'cause:([0-9a-f]+), epc:0x([0-9a-f]+), ')
+STOPPED_RE = re.compile(
+    r'Stopped execution of TB chain before 0x[0-9a-f]+ \[([0-9a-f]+)\]')
+RECOMPILE_RE = re.compile(
+    r'cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)\s*$')
+
+BOOT, SU, TRAP, MEXC = range(4)     # hart states
+SLOW, FAST_M, FAST_SU = range(3)    # Hart.fast: see Extractor.run()
+# FLAGS' last hex digit -> privilege of an S/U line (bits 1:0 = 0 or 1)
+SU_PRIV = {c: 'USUSUSUS'[i] for i, c in enumerate('014589cd')}
+FETCH_FAULTS = (1, 12, 20)
+ECALLS = (8, 9, 10, 11)
+BREAKPOINT = 3
+SBI_ECALL = 9
+EMULATED_ACCESS = (4, 5, 6, 7)
+FLUSH_AT = 256                      # tail length that triggers a write
+KEEP = 8                            # records kept after a write
+
+
+class LogError(Exception):
+    pass
+
+
+class Trap:
+    __slots__ = ('asynchronous', 'cause', 'epc', 'logged', 'retires',
+                 'lineno', 'sbi')
+
+    def __init__(self, asynchronous, cause, epc, logged, retires, lineno):
+        self.asynchronous = asynchronous
+        self.cause = cause
+        self.epc = epc
+        self.logged = logged        # epc's Trace line is the last record
+        self.retires = retires      # logged ECALL/EBREAK (rc7: retires)
+        self.lineno = lineno
+        self.sbi = False
+
+
+class Hart:
+    __slots__ = ('cpu', 'state', 'fast', 'tail', 'entered', 'trap', 'keep_m',
+                 'priv', 'unresolved', 'io_pc', 'out', 'path', 'written',
+                 'm_lines', 'no_prev', 'unknown_end')
+
+    def __init__(self, cpu):
+        self.cpu = cpu
+        self.state = BOOT
+        self.fast = FAST_M      # how run() may take this hart's lines
+        self.tail = []          # [pc, mark, priv] not written yet
+        self.entered = None     # record of the last Trace line, until a trap
+        self.trap = None        # trap being classified (TRAP, MEXC)
+        self.keep_m = False     # R3: record the next M Trace line
+        self.priv = None        # privilege of emulated instructions
+        self.unresolved = []    # records whose privilege is not known yet
+        self.io_pc = None       # cpu_io_recompile: pc to be entered again
+        self.out = None
+        self.path = None
+        self.written = 0
+        self.m_lines = 0
+        self.no_prev = 0        # traps with no retired instruction to mark
+        self.unknown_end = None
+
+
+class Extractor:
+    def __init__(self, fw_range, images, prefix, ecall_no_retire):
+        self.fw_lo, self.fw_hi = fw_range
+        self.images = images
+        self.prefix = prefix
+        self.ecall_no_retire = ecall_no_retire
+        self.harts = {}
+        self.lineno = 0
+        self.last_hart = None   # hart of the most recent Trace line
+        self.last_pcs = None    # its pc (as logged), None after its trap
+
+    # ---- helpers ------------------------------------------------------------
+    def fail(self, msg):
+        raise LogError(f'log line {self.lineno}: {msg}')
+
+    def hart(self, cpu):
+        h = self.harts.get(cpu)
+        if h is None:
+            h = self.harts[cpu] = Hart(cpu)
+        return h
+
+    def in_fw(self, pc):
+        return self.fw_lo <= pc < self.fw_hi
+
+    def start_output(self, h):
+        h.path = f'{self.prefix}.hart{h.cpu}.pcs'
+        try:
+            h.out = open(h.path + '.tmp', 'w')
+        except OSError as e:
+            raise LogError(f'{h.path}: {e.strerror}')
+
+    def append(self, h, pc, priv):
+        rec = [pc, '', priv]
+        h.tail.append(rec)
+        if priv is None:
+            h.unresolved.append(rec)
+        elif priv == 'M':
+            h.m_lines += 1
+        if len(h.tail) >= FLUSH_AT and not h.unresolved:
+            self.write(h, len(h.tail) - KEEP)
+        return rec
+
+    def write(self, h, n):
+        h.out.write(''.join(f'{pc:x} {mark} {priv}\n' if mark else
+                            f'{pc:x} {priv}\n'
+                            for pc, mark, priv in h.tail[:n]))
+        h.written += n
+        del h.tail[:n]
+
+    def resolve(self, h, priv):
+        for rec in h.unresolved:
+            rec[2] = priv
+        h.unresolved.clear()
+
+    def drop_last(self, h, pc, why):
+        if not h.tail or h.tail[-1][0] != pc:
+            last = f'{h.tail[-1][0]:x}' if h.tail else 'nothing'
+            self.fail(f'{why} at {pc:x}, but the last retired instruction of '
+                      f'hart {h.cpu} is {last}')
+        rec = h.tail.pop()
+        if rec[2] == 'M':
+            h.m_lines -= 1
+        if h.unresolved and h.unresolved[-1] is rec:
+            h.unresolved.pop()
+
+    def mark_last(self, h, mark, trap):
+        if not h.tail:
+            if h.written == 0:
+                h.no_prev += 1
+                return
+            self.fail('internal error: output tail empty')
+        rec = h.tail[-1]
+        if rec[1]:
+            self.fail(f'instruction {rec[0]:x} of hart {h.cpu} already '
+                      f'marked {rec[1]}, cannot also mark {mark} (trap at '
+                      f'{trap.epc:x}, log line {trap.lineno})')
+        rec[1] = mark
+
+    # ---- trap outcomes --------------------------------------------------------
+    def deliver_sync(self, h, t):
+        """R4/R6: a synchronous exception at t.epc as seen from S/U."""
+        if t.logged:
+            if t.retires and not self.ecall_no_retire:
+                self.mark_last(h, 'exc', t)
+                return
+            self.drop_last(h, t.epc, f'exception (cause {t.cause})')
+        self.mark_last(h, 'exc', t)
+
+    def trap_to_m(self, h):
+        """The pending trap went to M: an excursion starts."""
+        t = h.trap
+        h.state = MEXC
+        if not t.asynchronous and t.cause == SBI_ECALL and t.logged:
+            t.sbi = True                                    # R3
+            if self.ecall_no_retire:
+                self.drop_last(h, t.epc, 'ecall')
+            self.mark_last(h, 'exc', t)
+            h.keep_m = True
+        h.fast = SLOW if h.keep_m else FAST_M
+
+    def direct_trap(self, h, priv):
+        """R6: the pending trap went straight to S/U."""
+        t = h.trap
+        if t.asynchronous:
+            self.mark_last(h, 'int', t)
+        else:
+            self.deliver_sync(h, t)
+        h.priv = priv
+        h.trap = None
+        h.state = SU
+
+    def end_excursion(self, h, r):
+        """The excursion started by h.trap resumes S/U code at r."""
+        t = h.trap
+        h.trap = None
+        h.state = SU
+        h.keep_m = False
+        h.fast = SLOW
+        epc = t.epc
+        if t.sbi:                                            # R3
+            return
+        if t.asynchronous:                                   # R5
+            if r != epc:
+                self.mark_last(h, 'int', t)
+                h.priv = 'S'
+            return
+        if t.cause == BREAKPOINT and not t.logged:           # R1
+            if r != epc:
+                self.emulate(h, t, r)
+            return
+        if t.cause in EMULATED_ACCESS and t.logged:          # R2
+            dec = self.images.decode(epc)
+            if dec is None:
+                self.fail(f'access fault at {epc:x} (log line {t.lineno}): '
+                          'the instruction is in no --elf image, its length '
+                          'is unknown')
+            if r == epc + dec[2]:
+                return
+        if r == epc:                                         # R4
+            self.fail(f'exception (cause {t.cause}) at {epc:x} (log line '
+                      f'{t.lineno}) resumed at its own address: no rule '
+                      'explains it')
+        self.deliver_sync(h, t)
+        h.priv = 'S'
+
+    def emulate(self, h, t, r):
+        """R1: the firmware emulated the instruction at t.epc, then r."""
+        epc = t.epc
+        dec = self.images.decode(epc)
+        where = f'trigger at {epc:x} (log line {t.lineno}) resumed at {r:x}'
+        if dec is None:
+            self.fail(f'{where}: {epc:x} is in no --elf image')
+        kind, target, length = dec
+        if kind == 'branch':
+            ok = r in (target, epc + length)
+        elif kind == 'jump':
+            ok = r == target
+        elif kind in ('indirect', 'sret'):
+            ok = True
+        else:
+            self.fail(f'{where}: the instruction there ({kind}) is not an '
+                      'emulated control transfer')
+        if not ok:
+            legal = (f'{target:x} or {epc + length:x}' if kind == 'branch'
+                     else f'{target:x}')
+            self.fail(f'{where}: the {kind} there can only go to {legal}')
+        if kind == 'sret':
+            self.append(h, epc, 'S')
+            h.priv = None
+        else:
+            self.append(h, epc, h.priv)
+
+    # ---- line handlers ------------------------------------------------------
+    def on_trace(self, line):
+        m = TRACE_RE.match(line)
+        if not m:
+            self.fail(f'malformed Trace line: {line[:100]!r}')
+        cpu, pcs, flags = m.groups()
+        h = self.hart(cpu)
+        self.last_hart = h
+        self.last_pcs = pcs
+        pc = int(pcs, 16)
+        if h.io_pc is not None:
+            if pc != h.io_pc:
+                self.fail(f'cpu {cpu}: after cpu_io_recompile of '
+                          f'{h.io_pc:x} expected it again, got {pc:x}')
+            h.io_pc = None
+        if self.in_fw(pc):
+            priv = 'M'
+        else:
+            priv = 'USHM'[int(flags, 16) & 3]
+            if priv == 'H' or (priv == 'M' and h.state != BOOT):
+                self.fail(f'cpu {cpu}: pc {pc:x} outside the firmware range '
+                          f'has privilege {int(flags, 16) & 3} in FLAGS '
+                          f'{flags}')
+        if priv == 'M':
+            if h.state == SU:
+                self.fail(f'cpu {cpu}: M-mode code at {pc:x} entered from '
+                          'S/U code without a trap')
+            if h.state == TRAP:
+                self.trap_to_m(h)
+            if h.keep_m:
+                h.entered = self.append(h, pc, 'M')
+                h.keep_m = False
+                h.fast = SLOW       # the next line clears h.entered
+            else:
+                h.entered = None
+                h.fast = FAST_M
+            return
+        # S/U code.
+        if h.state == BOOT:
+            h.state = SU
+            self.start_output(h)
+        elif h.state == MEXC:
+            self.end_excursion(h, pc)
+        elif h.state == TRAP:
+            self.direct_trap(h, priv)
+        h.entered = self.append(h, pc, priv)
+        if h.unresolved:
+            self.resolve(h, priv)
+        h.priv = priv
+        h.fast = FAST_SU
+
+    def on_trap(self, line):
+        m = TRAP_RE.match(line)
+        if not m:
+            self.fail(f'malformed trap line: {line[:100]!r}')
+        cpu = m.group(1)
+        asynchronous = m.group(2) == '1'
+        cause, epc = int(m.group(3), 16), int(m.group(4), 16)
+        h = self.hart(cpu)
+        if self.last_hart is h:
+            self.last_pcs = None
+        entered, h.entered = h.entered, None
+        in_fw = self.in_fw(epc)
+        if h.state == BOOT:
+            if in_fw:
+                return                  # T4 (boot)
+            h.state = SU                # the firmware entered S/U at epc
+            self.start_output(h)
+            entered = None
+        elif h.state == MEXC:
+            if in_fw:
+                return                  # T4: firmware trap-guard fault
+            self.end_excursion(h, epc)
+            entered = None
+        elif h.state == TRAP:
+            if in_fw:
+                self.trap_to_m(h)       # the pending trap went to M ...
+                return                  # ... and the firmware faulted (T4)
+            self.direct_trap(h, 'S')
+            entered = None
+        elif in_fw and (asynchronous or cause not in FETCH_FAULTS):
+            self.fail(f'hart {cpu}: trap (cause {cause}) with a firmware epc '
+                      f'{epc:x} while the hart runs S/U code')
+        # A trap from S/U code at epc.
+        logged = retires = False
+        if not asynchronous and cause not in FETCH_FAULTS:
+            last = entered[0] if entered is not None else None
+            if cause == BREAKPOINT:
+                dec = self.images.decode(epc)
+                logged = last == epc and (dec is None or dec[0] == 'ebreak')
+                retires = logged
+            else:
+                if last != epc:
+                    last = 'none' if last is None else f'{last:x}'
+                    self.fail(f'hart {cpu}: exception (cause {cause}) at '
+                              f'{epc:x}, but the last logged pc of the hart '
+                              f'is {last}')
+                logged = True
+                retires = cause in ECALLS
+        h.trap = Trap(asynchronous, cause, epc, logged, retires, self.lineno)
+        h.state = TRAP
+        h.fast = SLOW
+
+    def on_undo(self, pcs, why):
+        """L3/L4: undo the most recent Trace line."""
+        h = self.last_hart
+        pc = int(pcs, 16)
+        if h is None or self.last_pcs is None:
+            self.fail(f'{why} of {pc:x} does not follow a Trace line')
+        if int(self.last_pcs, 16) != pc:
+            self.fail(f'{why} of {pc:x}, but the last Trace line (cpu '
+                      f'{h.cpu}) is {self.last_pcs.lstrip("0") or "0"}')
+        rec, h.entered = h.entered, None
+        if rec is not None:
+            self.drop_last(h, pc, why)
+            if rec[2] == 'M':
+                h.keep_m = True
+        h.fast = SLOW
+        self.last_pcs = None
+        return h
+
+    # ---- main loop ----------------------------------------------------------
+    def run(self, f):
+        """Process the log.  Two fast paths, taken only while they need no
+        state change (Hart.fast), skip on_trace(): a firmware line of a hart
+        in an excursion (or booting) with no M line to keep, and an S/U line
+        of a hart running S/U code.  Both compare the fixed-width hex pc as a
+        string against the firmware range."""
+        harts = self.harts
+        known = False           # field widths known (first Trace line)
+        a = b = 0               # pc field: line[i + a:i + b], i = '['
+        lo = hi = ''            # firmware range, as pc field strings
+        lineno = 0
+        su_priv = SU_PRIV
+        for line in f:
+            lineno += 1
+            if line.startswith('Trace '):
+                if known:
+                    j = line.find(':', 6)
+                    h = harts.get(line[6:j])
+                    if h is not None and h.fast:
+                        i = line.find('[', j)
+                        pcs = line[i + a:i + b]
+                        if i > 0 and line[i + b:i + b + 1] == '/' \
+                                and line[i + a - 1] == '/':
+                            if lo <= pcs < hi:
+                                if h.fast == FAST_M:
+                                    self.last_hart = h
+                                    self.last_pcs = pcs
+                                    continue
+                            elif h.fast == FAST_SU:
+                                priv = su_priv.get(line[line.find('/', i + b + 1) - 1])
+                                if priv is not None:
+                                    rec = [int(pcs, 16), '', priv]
+                                    tail = h.tail
+                                    tail.append(rec)
+                                    h.entered = rec
+                                    h.priv = priv
+                                    if len(tail) >= FLUSH_AT:
+                                        self.write(h, len(tail) - KEEP)
+                                    self.last_hart = h
+                                    self.last_pcs = pcs
+                                    continue
+                self.lineno = lineno
+                self.on_trace(line)
+                if not known:
+                    a, b, lo, hi = self.field_widths(line)
+                    known = True
+                continue
+            self.lineno = lineno
+            if line.startswith('riscv_cpu_do_interrupt: '):
+                self.on_trap(line)
+            elif line.startswith('Stopped execution of TB chain'):
+                m = STOPPED_RE.match(line)
+                if not m:
+                    self.fail(f'malformed line: {line[:100]!r}')
+                self.on_undo(m.group(1), 'Stopped execution')
+            elif line.startswith('cpu_io_recompile: '):
+                m = RECOMPILE_RE.match(line)
+                if not m:
+                    self.fail(f'malformed line: {line[:100]!r}')
+                h = self.on_undo(m.group(1), 'cpu_io_recompile')
+                h.io_pc = int(m.group(1), 16)
+            elif line.strip():
+                self.fail(f'unrecognised line: {line.rstrip()[:100]!r}')
+        self.lineno = lineno
+
+    def field_widths(self, line):
+        i = line.index('[')
+        fields = line[i + 1:line.index(']', i)].split('/')
+        a = len(fields[0]) + 2      # from '[' to the first digit of PC
+        w = len(fields[1])
+        top = (1 << (4 * w)) - 1
+        return (a, a + w, f'{min(self.fw_lo, top):0{w}x}',
+                f'{min(self.fw_hi, top):0{w}x}')
+
+    def finish(self):
+        for h in self.harts.values():
+            if h.io_pc is not None:
+                self.fail(f'log ends inside a cpu_io_recompile pair (cpu '
+                          f'{h.cpu}, {h.io_pc:x})')
+            t = h.trap
+            if t is not None and not t.sbi:
+                h.unknown_end = t
+                if t.logged and (not t.retires or self.ecall_no_retire):
+                    self.drop_last(h, t.epc, 'exception')
+            if h.unresolved:
+                self.fail(f'log ends with {len(h.unresolved)} emulated '
+                          f'instruction(s) of hart {h.cpu} after an emulated '
+                          'SRET, of unknown privilege')
+        for h in self.harts.values():
+            if h.out is not None:
+                self.write(h, len(h.tail))
+                h.out.close()
+                os.replace(h.path + '.tmp', h.path)
+
+    def abort(self):
+        for h in self.harts.values():
+            if h.out is not None:
+                h.out.close()
+                try:
+                    os.unlink(h.path + '.tmp')
+                except OSError:
+                    pass
+
+    def summary(self):
+        lines = []
+        for cpu in sorted(self.harts, key=int):
+            h = self.harts[cpu]
+            if h.path is None:
+                continue
+            s = (f'hart {cpu}: {h.written} instructions ({h.m_lines} M lines)'
+                 f' -> {h.path}')
+            if h.no_prev:
+                s += (f'; {h.no_prev} trap(s) before the first retired '
+                      'instruction (nothing marked)')
+            t = h.unknown_end
+            if t is not None:
+                s += (f'; log ends after the trap at {t.epc:x} (log line '
+                      f'{t.lineno}), outcome unknown')
+            lines.append(s)
+        return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description=__doc__.split('\n\n')[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog='The rules are in the header of this script.')
+    fw = ap.add_mutually_exclusive_group(required=True)
+    fw.add_argument('--firmware', metavar='FW.elf',
+                    help='firmware ELF: its load range is M-mode code')
+    fw.add_argument('--firmware-range', metavar='A-B',
+                    help='M-mode code range [A, B) (hex)')
+    ap.add_argument('--elf', action='append', required=True,
+                    metavar='PAYLOAD.elf', help='S/U program image (repeat)')
+    ap.add_argument('--ecall-no-retire', action='store_true',
+                    help='ratified convention: ECALL/EBREAK do not retire')
+    ap.add_argument('--out-prefix', required=True, metavar='P',
+                    help='write P.hart<H>.pcs')
+    ap.add_argument('log', help='QEMU log (-d exec,nochain,int)')
+    args = ap.parse_args()
+    prog = 'trace-ground-truth'
+    try:
+        if args.firmware:
+            rng = rvelf.Elf(args.firmware).load_range
+            if rng is None:
+                raise rvelf.ElfError(f'{args.firmware}: no PT_LOAD segment')
+        else:
+            try:
+                rng = rvelf.parse_range(args.firmware_range)
+            except ValueError as e:
+                ap.error(f'--firmware-range: {e}')
+        images = rvelf.Images(rvelf.Elf(p) for p in args.elf)
+    except rvelf.ElfError as e:
+        print(f'{prog}: {e}', file=sys.stderr)
+        return 1
+    ex = Extractor(rng, images, args.out_prefix, args.ecall_no_retire)
+    try:
+        with open(args.log, encoding='utf-8', errors='replace') as f:
+            ex.run(f)
+        ex.finish()
+    except (LogError, OSError) as e:
+        ex.abort()
+        print(f'{prog}: {args.log}: {e}', file=sys.stderr)
+        return 1
+    for s in ex.summary():
+        print(f'{prog}: {s}', file=sys.stderr)
+    if not any(h.path for h in ex.harts.values()):
+        print(f'{prog}: {args.log}: no hart ran S/U code', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
