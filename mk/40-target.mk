@@ -16,7 +16,8 @@ TARGET_LDFLAGS := $(RV_LDFLAGS) -T $(TARGET_DIR)/link.ld
 # Shared runtime of every payload.
 TARGET_RT_SRCS := crt0.S console.c libc.c sbi.c trap.c platform.c harts.c
 TARGET_TEST_SRCS := main.c reboot.c t_base.c t_legacy.c t_pmp.c t_time.c t_hsm.c \
-                    t_ipi.c t_rfence.c t_pmu.c t_dbcn.c t_suspend.c t_srst.c t_redirect.c
+                    t_ipi.c t_rfence.c t_pmu.c t_trace.c t_dbcn.c t_suspend.c t_srst.c \
+                    t_redirect.c
 
 target_objs = $(patsubst %,$(TARGET_OBJDIR)/%.o,$(basename $(1)))
 

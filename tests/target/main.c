@@ -21,15 +21,16 @@ struct run_state run;
 
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
-	group_redirect, group_pmu;
+	group_redirect, group_pmu, group_trace;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE/PMU (PMU stops, restarts and suspends one),
- * suspend suspends and resumes them, SRST's invalid-parameter calls come
- * last. */
+ * trace programs the boot hart's trace components from one of them, suspend
+ * suspends and resumes them, SRST's invalid-parameter calls come last. */
 static const struct test_group *const groups[] = {
 	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
-	&group_ipi, &group_rfence, &group_pmu, &group_dbcn, &group_suspend, &group_srst,
+	&group_ipi, &group_rfence, &group_pmu, &group_trace, &group_dbcn, &group_suspend,
+	&group_srst,
 };
 
 static const char *const deviation_text[DEV_COUNT] = {
@@ -56,10 +57,13 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_PMU_NO_SBI2] = "OpenSBI 1.1 implements PMU functions 0-5 (SBI 0.3): no fw_read_hi, snapshot or event_get_info",
 	[DEV_OPENSBI_PMU_EVENTS] = "OpenSBI 1.1 has no implementation-specific or platform firmware events",
 	[DEV_OPENSBI_NO_TRACESBI_EXT] = "tracesbi's own extension (mhpmevent read-back) is not in OpenSBI",
+	[DEV_OPENSBI_NO_TRACE] = "OpenSBI 1.1 has no emulated trace components (no riscv,trace-component node)",
 };
 
 static char fail_reason[200];
 static bool test_failed;
+static char na_reason[160];
+static bool test_na;
 static char variant[24];
 static char group_filter[128];
 
@@ -90,6 +94,18 @@ static bool check_vfail(const char *prefix_fmt, va_list ap, const char *suffix)
 
 	kvsnprintf(what, sizeof(what), prefix_fmt, ap);
 	return check_failed("%s: %s", what, suffix);
+}
+
+void test_not_applicable(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (test_na)
+		return;
+	va_start(ap, fmt);
+	kvsnprintf(na_reason, sizeof(na_reason), fmt, ap);
+	va_end(ap);
+	test_na = true;
 }
 
 bool check_err(long got, long want, const char *fmt, ...)
@@ -190,6 +206,7 @@ static void run_one(const struct test_group *g, const struct target_test *t)
 	kprintf("RUN: %s\n", name);
 	test_failed = false;
 	fail_reason[0] = '\0';
+	test_na = false;
 	t->run();
 	if (rec->unexpected != unexpected)
 		check_failed("unexpected trap scause=%#lx sepc=%#lx", rec->last_unexpected_cause,
@@ -200,6 +217,8 @@ static void run_one(const struct test_group *g, const struct target_test *t)
 			fail_reason);
 	else if (test_failed)
 		kprintf("FAIL: %s: %s\n", name, fail_reason);
+	else if (test_na)
+		kprintf("INFO: %s: not applicable here: %s\n", name, na_reason);
 	else
 		kprintf("PASS: %s\n", name);
 }

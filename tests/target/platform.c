@@ -2,8 +2,10 @@
 /*
  * The platform facts the tests need, read from the DTB the firmware passes
  * in a1 (devicetree spec v0.4 ch. 5): harts (/cpus), RAM (/memory), the
- * firmware's own regions (/reserved-memory, added by both firmwares) and the
- * bootargs (/chosen, from QEMU's -append) that select the run mode.
+ * firmware's own regions (/reserved-memory, added by both firmwares), the
+ * bootargs (/chosen, from QEMU's -append) that select the run mode, and the
+ * trace components (nodes compatible "riscv,trace-component",
+ * trace-component-dt-binding.md) with their OF graph endpoints.
  */
 #include "rt.h"
 
@@ -43,7 +45,15 @@ struct node {
 	int reg_len;
 	const char *device_type, *status;
 	uint64_t timebase;
+	uint32_t phandle, remote_endpoint, cpus;   /* 0: absent (no phandle is 0) */
+	const char *compatible;
+	uint32_t compatible_len;
+	int trace;          /* index of the trace component this node is or is in, -1 */
+	bool trace_self;    /* this node is that component */
+	int ports;          /* under the component's out-ports (1) or in-ports (2) */
 };
+
+static const char TRACE_COMPATIBLE[] = "riscv,trace-component";
 
 static bool name_is(const char *name, const char *base)
 {
@@ -55,6 +65,55 @@ static bool name_is(const char *name, const char *base)
 static bool node_enabled(const struct node *n)
 {
 	return !n->status || !strcmp(n->status, "okay") || !strcmp(n->status, "ok");
+}
+
+/* A string list property holds `str` as one of its strings. */
+static bool stringlist_has(const char *list, uint32_t len, const char *str)
+{
+	uint32_t pos = 0;
+
+	while (pos < len) {
+		const char *s = list + pos;
+		uint32_t n = 0;
+
+		while (pos + n < len && s[n])
+			n++;
+		if (pos + n == len)
+			return false;   /* not NUL-terminated */
+		if (!strcmp(s, str))
+			return true;
+		pos += n + 1;
+	}
+	return false;
+}
+
+static void finish_trace_node(struct node *n, const struct node *parent)
+{
+	struct trace_component *c = &plat.trace[n->trace];
+
+	if (n->trace_self) {
+		uint32_t ac = parent->addr_cells, sc = parent->size_cells;
+
+		c->enabled = node_enabled(n);
+		c->compatible = n->compatible;
+		c->compatible_len = n->compatible_len;
+		c->cpus_phandle = n->cpus;
+		if (n->reg && ac && sc && n->reg_len >= (int)(4 * (ac + sc))) {
+			c->base = read_cells(n->reg, ac);
+			c->size = read_cells(n->reg + 4 * ac, sc);
+		}
+		return;
+	}
+	if (n->ports && name_is(n->name, "endpoint")) {
+		if (c->nendpoints == MAX_TRACE_ENDPOINTS) {
+			plat.trace_overflow = true;
+			return;
+		}
+		c->ep[c->nendpoints].out = n->ports == 1;
+		c->ep[c->nendpoints].phandle = n->phandle;
+		c->ep[c->nendpoints].remote = n->remote_endpoint;
+		c->nendpoints++;
+	}
 }
 
 static void finish_node(struct node *stack, int depth)
@@ -70,11 +129,14 @@ static void finish_node(struct node *stack, int depth)
 	pair = 4 * (ac + sc);
 	if (n->timebase && !plat.timebase_hz)
 		plat.timebase_hz = n->timebase;
+	if (n->trace >= 0)
+		finish_trace_node(n, parent);
 	if (depth == 2 && n->device_type && !strcmp(n->device_type, "cpu") &&
 	    name_is(parent->name, "cpus") && n->reg && n->reg_len >= (int)(4 * ac) &&
 	    node_enabled(n) && plat.nharts < MAX_HARTS) {
 		unsigned long id = read_cells(n->reg, ac);
 
+		plat.hart_phandle[plat.nharts] = n->phandle;
 		plat.hart_ids[plat.nharts++] = id;
 		if (id > plat.max_hart_id)
 			plat.max_hart_id = id;
@@ -91,6 +153,23 @@ static void finish_node(struct node *stack, int depth)
 			plat.nreserved++;
 		}
 	}
+}
+
+/* A node compatible "riscv,trace-component" gets the next slot of
+ * plat.trace; properties come before subnodes, so its children see it. */
+static void take_compatible(struct node *n, const char *val, uint32_t len)
+{
+	n->compatible = val;
+	n->compatible_len = len;
+	if (n->trace >= 0 || !stringlist_has(val, len, TRACE_COMPATIBLE))
+		return;
+	if (plat.ntrace == MAX_TRACE_COMPONENTS) {
+		plat.trace_overflow = true;
+		return;
+	}
+	n->trace = plat.ntrace++;
+	n->trace_self = true;
+	plat.trace[n->trace].hart = -1;
 }
 
 static void take_prop(struct node *stack, int depth, const char *name,
@@ -111,9 +190,48 @@ static void take_prop(struct node *stack, int depth, const char *name,
 		n->status = (const char *)val;
 	else if (!strcmp(name, "timebase-frequency") && (len == 4 || len == 8))
 		n->timebase = read_cells(val, len / 4);
+	else if ((!strcmp(name, "phandle") || !strcmp(name, "linux,phandle")) && len == 4)
+		n->phandle = be32(val);
+	else if (!strcmp(name, "remote-endpoint") && len == 4)
+		n->remote_endpoint = be32(val);
+	else if (!strcmp(name, "cpus") && len == 4)
+		n->cpus = be32(val);
+	else if (!strcmp(name, "compatible") && len)
+		take_compatible(n, (const char *)val, len);
 	else if (depth == 1 && name_is(n->name, "chosen") && !strcmp(name, "bootargs") &&
 		 len && !val[len - 1] && len <= sizeof(plat.bootargs))
 		memcpy(plat.bootargs, val, len);
+}
+
+/* A child of a trace component (or of its ports) belongs to it; its
+ * out-ports / in-ports say whether it is an encoder or a sink. */
+static void enter_trace_child(struct node *n, const struct node *parent)
+{
+	n->trace = parent->trace;
+	n->ports = parent->ports;
+	if (!parent->trace_self)
+		return;
+	if (name_is(n->name, "out-ports")) {
+		n->ports = 1;
+		plat.trace[n->trace].out_ports = true;
+	} else if (name_is(n->name, "in-ports")) {
+		n->ports = 2;
+		plat.trace[n->trace].in_ports = true;
+	}
+}
+
+/* The hart each trace component's `cpus` phandle names. */
+static void resolve_trace_harts(void)
+{
+	int i, h;
+
+	for (i = 0; i < plat.ntrace; i++) {
+		struct trace_component *c = &plat.trace[i];
+
+		for (h = 0; h < plat.nharts; h++)
+			if (c->cpus_phandle && plat.hart_phandle[h] == c->cpus_phandle)
+				c->hart = (long)plat.hart_ids[h];
+	}
 }
 
 static int walk_dtb(const uint8_t *blob)
@@ -140,6 +258,9 @@ static int walk_dtb(const uint8_t *blob)
 			stack[depth].name = name;
 			stack[depth].addr_cells = 2;
 			stack[depth].size_cells = 1;
+			stack[depth].trace = -1;
+			if (depth > 0)
+				enter_trace_child(&stack[depth], &stack[depth - 1]);
 			pos += (strlen(name) + 1 + 3) & ~3u;
 			break;
 		}
@@ -162,6 +283,7 @@ static int walk_dtb(const uint8_t *blob)
 		case FDT_NOP:
 			break;
 		case FDT_END:
+			resolve_trace_harts();
 			return 0;
 		default:
 			return -1;

@@ -152,6 +152,28 @@ uint64_t raw_load64(uintptr_t addr);
 void raw_store64(uintptr_t addr, uint64_t val);
 
 /* ---- Platform facts from the DTB ---- */
+
+/* A node compatible "riscv,trace-component" (trace-component-dt-binding.md):
+ * its register block, the hart its `cpus` phandle names, and the OF graph
+ * endpoints under its out-ports (an encoder) or in-ports (a sink). */
+#define MAX_TRACE_COMPONENTS (2 * MAX_HARTS + 4)
+#define MAX_TRACE_ENDPOINTS 2
+struct trace_component {
+	uint64_t base, size;          /* first reg entry; size 0: no reg */
+	bool enabled;                 /* status absent or "okay" */
+	const char *compatible;       /* the whole string list, in the DTB */
+	uint32_t compatible_len;
+	uint32_t cpus_phandle;        /* 0: no cpus property */
+	long hart;                    /* reg of that cpu node; -1: not a hart */
+	bool out_ports, in_ports;     /* has an out-ports / in-ports child */
+	int nendpoints;
+	struct {
+		bool out;             /* under out-ports (else in-ports) */
+		uint32_t phandle;     /* the endpoint's own phandle (0: none) */
+		uint32_t remote;      /* remote-endpoint (0: none) */
+	} ep[MAX_TRACE_ENDPOINTS];
+};
+
 struct platform {
 	unsigned long boot_hart;
 	int nharts;
@@ -164,6 +186,12 @@ struct platform {
 	uintptr_t dtb;
 	uint32_t dtb_size;
 	char bootargs[256];
+	uint32_t hart_phandle[MAX_HARTS];   /* phandle of each /cpus node (0: none) */
+	int ntrace;                          /* trace components found */
+	bool trace_overflow;                 /* more than MAX_TRACE_COMPONENTS or
+	                                      * endpoints: the DT has more than this
+	                                      * table holds */
+	struct trace_component trace[MAX_TRACE_COMPONENTS];
 };
 extern struct platform plat;
 

@@ -51,6 +51,7 @@ enum deviation {
 	DEV_OPENSBI_PMU_NO_SBI2,      /* PMU functions 0-5 only (SBI 0.3) */
 	DEV_OPENSBI_PMU_EVENTS,       /* no tracesbi or platform firmware events */
 	DEV_OPENSBI_NO_TRACESBI_EXT,  /* tracesbi's own extension (mhpmevent read-back) */
+	DEV_OPENSBI_NO_TRACE,         /* no emulated trace components (docs/TRACE.md) */
 	DEV_COUNT
 };
 
@@ -80,6 +81,10 @@ bool check_err(long got, long want, const char *fmt, ...) __attribute__((format(
 bool check_eq(unsigned long got, unsigned long want, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define CHECK_EQ(got, want, ...) check_eq((got), (want), __VA_ARGS__)
+/* The platform cannot exercise what the test checks (e.g. a layout the run's
+ * -smp does not produce): the runner prints an INFO line saying why, which
+ * counts neither as a pass nor as a failure.  A failed check still fails. */
+void test_not_applicable(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Run state the tests consult. */
 struct run_state {
