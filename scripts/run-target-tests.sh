@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs the S-mode test kernel on one firmware in three QEMU runs and prints
+# Runs the S-mode test kernel on one firmware in five QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
 #   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
 #           (timer wake-ups and set_timer counts without Sstc, HFENCE without H)
 #   pmu-icount  -icount, no Sscofpmf: PMU again (exact instruction counts,
 #           no overflow interrupt, a zero overflow bitmap)
+#   trace-3harts  -smp 3: the trace group again (a register window with room
+#           past the last hart's components)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
 # A run that times out or ends without the kernel's done marker adds a FAIL
 # line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
@@ -100,5 +102,6 @@ run nosstc 4 "$CPU_NOSSTC" \
 run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \
     "DONE: target-tests icount-nosscofpmf" --icount
+run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: target-tests 3harts"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 exit $status

@@ -111,6 +111,7 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 		return;
 	}
 	config_from_registers(&th->te, &cfg);
+	th->cfg = cfg;
 	if (ntrace_enc_init(&th->enc, &cfg, &sink) < 0) {
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
@@ -154,12 +155,23 @@ void engine_stop(struct trace_hart *th, struct trap_regs *regs)
 	th->overflow_now = false;
 }
 
+/*
+ * What the encoder made after the refusal describes instructions just
+ * before the pause; the trace resumes elsewhere.  So the encoder starts
+ * over, lost trace reported: Error (ETYPE 0, "program trace lost") now,
+ * and SYNC=7 at the first record after stepping resumes (N-Trace 7.4).
+ */
 void engine_pause(struct trace_hart *th)
 {
+	struct ntrace_sink sink = { sink_write, th };
+
 	th->overflow_now = false;
 	if (!th->tracing || th->paused)
 		return;
 	end_stepping(th);
+	ntrace_enc_init(&th->enc, &th->cfg, &sink);
+	ntrace_enc_start(&th->enc, NTRACE_SYNC_FIFO_OVERRUN);
+	ntrace_enc_overflow(&th->enc, engine_timestamp(th));
 	th->paused = true;
 	th->te.status |= TSBI_STATUS_PAUSED;
 }
@@ -200,9 +212,16 @@ void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
 		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
 }
 
+/*
+ * After the sink refused bytes in this event, nothing more is encoded:
+ * the encoder resynchronises (Error, then SYNC=7) at the first record after
+ * stepping resumes, not at a record of the instructions run meanwhile.
+ */
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end)
 {
+	if (th->overflow_now)
+		return;
 	ntrace_ingress_block(&th->ingress, b, end);
 	th->te.blocks++;
 	th->te.insns += b->count + (end && end->size ? 1u : 0u);
@@ -210,6 +229,8 @@ void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r)
 {
+	if (th->overflow_now)
+		return;
 	ntrace_ingress_retire(&th->ingress, r, 1);
 	th->te.insns += r->size && (r->priv & 3) != PRV_M ? 1u : 0u;
 }

@@ -342,11 +342,31 @@ static bool is_ecall_or_ebreak_cause(unsigned long cause)
  * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
  * convention is selected.  The last retired instruction carries the trap.
  */
+static void sbi_call_trap(struct trace_hart *th, uint64_t epc);
+
+static bool single_is_sbi_call(const struct stepper *s)
+{
+	return s->mode == STEP_SINGLE && s->single_raw == INSN_ECALL && s->priv == PRV_S;
+}
+
 static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bool interrupt)
 {
 	struct stepper *s = &th->step;
 	uint64_t upto = epc;
 	uint8_t itype = interrupt ? RV_ITYPE_INTERRUPT : RV_ITYPE_EXCEPTION;
+
+	/* An SBI call came back and the hart trapped before the next
+	 * instruction: the call's trap into M-mode goes out first. */
+	if (single_is_sbi_call(s) && epc == s->start + 4 && !s->in_m)
+		sbi_call_trap(th, s->start);
+	/* Nothing retired since the trace left for M-mode: the trace
+	 * resumes at the handler with a sync message, as the ingress would
+	 * report an untraced stretch. */
+	if (s->in_m) {
+		s->in_m = false;
+		drop_held(s);
+		return;
+	}
 
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
 	    epc == s->start && s->run_count == 1)
@@ -573,7 +593,7 @@ static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 		}
 		t1_follow_stvec(s);
 	}
-	if (s->single_raw == INSN_ECALL && s->priv == PRV_S) {
+	if (single_is_sbi_call(s)) {
 		/* An SBI call came back. */
 		if (!s->in_m)
 			sbi_call_trap(th, s->start);
@@ -716,7 +736,7 @@ void stepper_enter_m(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 
-	if (s->mode == STEP_SINGLE && s->single_raw == INSN_ECALL && s->priv == PRV_S && !s->in_m) {
+	if (single_is_sbi_call(s) && !s->in_m) {
 		s->tstamp = engine_timestamp(th);
 		sbi_call_trap(th, s->start);
 	}

@@ -26,7 +26,8 @@
 static void reset_registers(struct tci_encoder *te)
 {
 	te->control = 0;
-	te->inst_features = 0;
+	/* What a write of 0 leaves (the TCI reset table writes 0 here). */
+	te->inst_features = 3u << TRTE_INST_IMPLICIT_RETURN_MODE_SHIFT;
 	te->filters = (struct tci_filter_regs){ 0 };
 	te->ts_control = 0;
 	te->ts_held = 0;

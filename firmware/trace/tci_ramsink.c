@@ -226,7 +226,8 @@ static void write_address(struct tci_ramsink *s, uint32_t off, uint32_t val)
 		/* trRamWrap "is only set to 0 if trRamWPLow is written". */
 		if (!high)
 			s->wrap = val & TRRAM_WP_WRAP;
-		s->wp = clamp(with_half(s->wp, high, val), lo, hi);
+		/* SRAM: within the (possibly trimmed) buffer. */
+		s->wp = clamp(with_half(s->wp, high, val), lo, smem(s) ? hi : s->limit);
 		break;
 	default:
 		break;

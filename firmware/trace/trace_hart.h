@@ -32,6 +32,7 @@ struct trace_hart {
 	bool start_pending;      /* start once the hart is back in S/U-mode  */
 	bool overflow_now;       /* the sink refused bytes during this event  */
 	struct ntrace_encoder enc;
+	struct ntrace_enc_config cfg;   /* as taken at the start */
 	struct ntrace_ingress ingress;
 	struct tci_qualifier qual;
 	struct stepper step;

@@ -753,7 +753,9 @@ static void reset_reads_zero_ignores_writes(void)
 		}
 		/* Nothing of those writes was kept. */
 		wr(enc, TE_CONTROL, TE_ACTIVE);
-		CHECK_EQ(rd(enc, TE_INST_FEATURES), 0, "hart %lu trTeInstFeatures after release", hart);
+		/* ImplicitReturnMode reads 3, as after a write of 0. */
+		CHECK_EQ(rd(enc, TE_INST_FEATURES), 3u << 6, "hart %lu trTeInstFeatures after release",
+			 hart);
 		CHECK_EQ(rd(enc, TE_INST_FILTERS), 0, "hart %lu trTeInstFilters after release", hart);
 		CHECK_EQ(rd(enc, TSBI_CALL_STACK), 32, "hart %lu tsbiTeCallStack after release", hart);
 		wr(sink, RAM_CONTROL, RAM_ACTIVE);
@@ -784,7 +786,7 @@ static void encoder_release_defaults(void)
 	wr(E, TE_CONTROL, 0xFFFFFFFFu);
 	CHECK_EQ(rd(E, TE_CONTROL), TE_RELEASED,
 		 "trTeControl after writing all-ones in reset (Active, Empty, HTM, N-Trace)");
-	CHECK_EQ(rd(E, TE_INST_FEATURES), 0, "trTeInstFeatures default");
+	CHECK_EQ(rd(E, TE_INST_FEATURES), 3u << 6, "trTeInstFeatures default (ImplicitReturnMode 3)");
 	CHECK_EQ(rd(E, TE_INST_FILTERS), 0, "trTeInstFilters default");
 	CHECK_EQ(rd(E, TE_FILTER(1) + FILTER_CONTROL), 0, "trTeFilter1Control default");
 	CHECK_EQ(rd(E, TS_CONTROL), TS_WIDTH(TS_WIDTH_BITS), "trTsControl default (width 56)");

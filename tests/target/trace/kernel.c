@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The traced-program payload's kernel: sets up the trace components of each
+ * participating hart with the TCI driver (drivers/trace), runs the program
+ * set once between trace_first and trace_last, prints where each trace
+ * buffer is (TRACEBUF lines) and holds the machine (TRACE-DONE) so the
+ * host can save the buffers through QEMU's monitor (tests/trace/).
+ *
+ * bootargs (QEMU -append):
+ *   mode=btm|htm       seqjump implicitret repeat alljumps extaddr ctx ts
+ *   sync=M:X           trTeInstSyncMode / trTeInstSyncMax
+ *   buf=N              SMEM buffer bytes per hart (default 512 KiB)
+ *   stop               stop on wrap
+ *   harts=N            harts that trace (each runs the program set)
+ *   priv=u|s           privilege filter (filter 0)
+ *   range=filtered     address filter: only the .text.filtered functions
+ *   ratified singlestep   tracesbi ingress options
+ *   tick=N             timer interrupts every N + 0..255 timer ticks
+ */
+#include "tk.h"
+#include "fdt.h"
+#include "tci.h"
+
+#define BUF_MAX   (512 * 1024)
+#define PTE_V 0x01ul
+#define PTE_R 0x02ul
+#define PTE_W 0x04ul
+#define PTE_X 0x08ul
+#define PTE_U 0x10ul
+#define PTE_G 0x20ul
+#define PTE_A 0x40ul
+#define PTE_D 0x80ul
+#define SATP_SV39 (8ul << 60)
+#define SSTATUS_SUM (1ul << 18)
+#define EXC_BREAK 3
+#define EXC_USER_ECALL 8
+#define EXC_LOAD_PF 13
+#define EXC_STORE_PF 15
+
+/* ---- Configuration -------------------------------------------------------- */
+
+static struct {
+	struct tci_encoder_settings enc;
+	uint32_t ingress;
+	uint64_t buf;
+	bool stop_on_wrap;
+	int harts;
+	int priv;          /* -1: no filter, else TCI priv bit mask */
+	bool range;
+	uint64_t tick;
+} cfg;
+
+static bool flag(const char *key)
+{
+	return bootarg_flag(key);
+}
+
+static uint64_t number(const char *s)
+{
+	uint64_t v = 0;
+
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (uint64_t)(*s++ - '0');
+	return v;
+}
+
+static void read_config(void)
+{
+	char v[32];
+
+	cfg.enc.inst_mode = bootarg("mode", v, sizeof(v)) && !strcmp(v, "btm")
+		? TRTE_INST_MODE_BASELINE : TRTE_INST_MODE_OPTIMIZED;
+	if (flag("seqjump"))
+		cfg.enc.features |= TRTE_INST_EN_SEQUENTIAL_JUMP;
+	if (flag("implicitret"))
+		cfg.enc.features |= TRTE_INST_EN_IMPLICIT_RETURN | 3u << TRTE_INST_IMPLICIT_RETURN_MODE_SHIFT;
+	if (flag("repeat"))
+		cfg.enc.features |= TRTE_INST_EN_REPEATED_HISTORY;
+	if (flag("alljumps"))
+		cfg.enc.features |= TRTE_INST_EN_ALL_JUMPS;
+	if (flag("extaddr"))
+		cfg.enc.features |= TRTE_INST_EXTEND_ADDR_MSB;
+	cfg.enc.context = flag("ctx");
+	cfg.enc.timestamps = flag("ts");
+	if (bootarg("sync", v, sizeof(v)) && v[1] == ':') {
+		cfg.enc.sync_mode = (uint32_t)(v[0] - '0');
+		cfg.enc.sync_max = (uint32_t)number(v + 2);
+	}
+	cfg.buf = bootarg("buf", v, sizeof(v)) ? number(v) : BUF_MAX;
+	if (cfg.buf > BUF_MAX || cfg.buf < 64)
+		cfg.buf = BUF_MAX;
+	cfg.stop_on_wrap = flag("stop");
+	cfg.harts = bootarg("harts", v, sizeof(v)) ? (int)number(v) : 1;
+	if (cfg.harts < 1 || cfg.harts > plat.nharts)
+		cfg.harts = plat.nharts;
+	cfg.priv = -1;
+	if (bootarg("priv", v, sizeof(v)))
+		cfg.priv = v[0] == 'u' ? 1 : 2;
+	cfg.range = bootarg("range", v, sizeof(v));
+	cfg.tick = bootarg("tick", v, sizeof(v)) ? number(v) : 400;
+	if (flag("ratified"))
+		cfg.ingress |= 1u;
+	if (flag("singlestep"))
+		cfg.ingress |= 2u;
+	/* SRC fields tell the harts' streams apart. */
+	if (cfg.harts > 1)
+		cfg.enc.features |= 2u << TRTE_SRC_BITS_SHIFT;
+}
+
+/* ---- Paging: identity, with PTE.U on the user pages ---------------------- */
+
+char tk_demand[MAX_HARTS][DEMAND_PAGES][4096] __attribute__((aligned(4096), section(".user.bss")));
+char tk_ustack[MAX_HARTS][4096] __attribute__((aligned(4096), section(".user.bss")));
+static uint64_t pt_root[512] __attribute__((aligned(4096)));
+static uint64_t pt_l1[512] __attribute__((aligned(4096)));      /* 2 GiB .. 3 GiB */
+static uint64_t pt_l0[512] __attribute__((aligned(4096)));      /* the image's 2 MiB */
+extern char __user_start[], __user_end[];
+
+static uint64_t leaf(uintptr_t pa, uint64_t perm)
+{
+	return (uint64_t)pa >> 12 << 10 | perm | PTE_V | PTE_A | PTE_D;
+}
+
+static uint64_t table(const void *t)
+{
+	return (uint64_t)(uintptr_t)t >> 12 << 10 | PTE_V;
+}
+
+static bool is_demand(uintptr_t a)
+{
+	return a >= (uintptr_t)tk_demand && a < (uintptr_t)tk_demand + sizeof(tk_demand);
+}
+
+static bool is_user(uintptr_t a)
+{
+	return (a >= (uintptr_t)__user_start && a < (uintptr_t)__user_end) || is_demand(a) ||
+	       (a >= (uintptr_t)tk_ustack && a < (uintptr_t)tk_ustack + sizeof(tk_ustack));
+}
+
+/* The demand pages start unmapped on every run of the program set. */
+static void unmap_demand(int hart)
+{
+	for (int i = 0; i < DEMAND_PAGES; i++)
+		pt_l0[((uintptr_t)tk_demand[hart][i] >> 12) & 511] = 0;
+	__asm__ volatile("sfence.vma" ::: "memory");
+}
+
+static void build_page_tables(void)
+{
+	uintptr_t image = (uintptr_t)__image_start & ~0x1FFFFFul;
+
+	/* 0 .. 1 GiB: devices and the trace registers (S, no X). */
+	pt_root[0] = leaf(0, PTE_R | PTE_W | PTE_G);
+	pt_root[2] = table(pt_l1);
+	for (int i = 0; i < 512; i++)
+		pt_l1[i] = leaf(0x80000000ul + ((uintptr_t)i << 21), PTE_R | PTE_W | PTE_X | PTE_G);
+	pt_l1[(image - 0x80000000ul) >> 21] = table(pt_l0);
+	for (int i = 0; i < 512; i++) {
+		uintptr_t pa = image + ((uintptr_t)i << 12);
+
+		pt_l0[i] = is_user(pa) ? leaf(pa, PTE_R | PTE_W | PTE_X | PTE_U)
+				       : leaf(pa, PTE_R | PTE_W | PTE_X | PTE_G);
+	}
+	for (int h = 0; h < MAX_HARTS; h++)
+		unmap_demand(h);
+}
+
+static void paging_on(void)
+{
+	__asm__ volatile("sfence.vma" ::: "memory");
+	csr_write(satp, SATP_SV39 | (uintptr_t)pt_root >> 12);
+	__asm__ volatile("sfence.vma" ::: "memory");
+	csr_set(sstatus, SSTATUS_SUM);
+}
+
+/* ---- Traps ------------------------------------------------------------- */
+
+struct tk_hart {
+	unsigned long user_ctx[14];
+	unsigned long hartid;
+	int index;
+	unsigned long syscalls, ticks, page_faults, illegal, breaks;
+	uint64_t seed;
+};
+
+static struct tk_hart harts_state[MAX_HARTS];
+
+static struct tk_hart *self_state(void)
+{
+	struct tk_hart *t;
+
+	__asm__("mv %0, tp" : "=r"(t));
+	return t;
+}
+
+/* Timer interrupts "land anywhere": a pseudo-random deadline every time,
+ * `tick` + 0..255 timer ticks away.  (Traced, every S/U instruction costs
+ * the firmware tens of instructions of the same virtual time: too short an
+ * interval and the handler would never get back to the program.) */
+static void arm_timer(struct tk_hart *t)
+{
+	t->seed = t->seed * 6364136223846793005ul + 1;
+	sbi_set_timer(read_time() + cfg.tick + (t->seed >> 56));
+}
+
+static unsigned long insn_len_at(unsigned long tval, unsigned long epc)
+{
+	unsigned long bits = tval ? tval : *(volatile uint16_t *)epc;
+
+	return (bits & 3) == 3 ? 4 : 2;
+}
+
+static void user_exit(struct tk_frame *f, struct tk_hart *t, long code)
+{
+	static const int saved[14] = { 1, 2, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27 };
+
+	for (int i = 0; i < 14; i++)
+		f->regs[saved[i]] = t->user_ctx[i];
+	f->regs[10] = (unsigned long)code;
+	f->sepc = (uintptr_t)tk_user_return;
+	f->sstatus |= SSTATUS_SPP | SSTATUS_SPIE;
+}
+
+static void syscall(struct tk_frame *f, struct tk_hart *t)
+{
+	t->syscalls++;
+	f->sepc += 4;
+	switch (f->regs[17]) {
+	case SYS_EXIT:
+		user_exit(f, t, (long)f->regs[10]);
+		break;
+	case SYS_TWICE:
+		f->regs[10] = 2 * f->regs[10] + 1;
+		break;
+	case SYS_COUNT:
+		f->regs[10] = t->syscalls;
+		break;
+	default:
+		f->regs[10] = (unsigned long)-1;
+		break;
+	}
+}
+
+void tk_trap(struct tk_frame *f);
+void tk_trap(struct tk_frame *f)
+{
+	struct tk_hart *t = self_state();
+	unsigned long cause = f->scause;
+
+	if (cause & SCAUSE_INTERRUPT) {
+		if ((cause & ~SCAUSE_INTERRUPT) == IRQ_S_TIMER) {
+			t->ticks++;
+			arm_timer(t);
+		} else {
+			csr_clear(sie, 1ul << (cause & 63));
+		}
+		return;
+	}
+	switch (cause) {
+	case EXC_USER_ECALL:
+		syscall(f, t);
+		return;
+	case EXC_LOAD_PF:
+	case EXC_STORE_PF:
+		if (!is_demand(f->stval))
+			break;
+		t->page_faults++;
+		pt_l0[(f->stval >> 12) & 511] = leaf(f->stval & ~0xFFFul, PTE_R | PTE_W | PTE_U);
+		__asm__ volatile("sfence.vma %0" :: "r"(f->stval) : "memory");
+		return;
+	case EXC_ILLEGAL_INSN:
+		t->illegal++;
+		f->sepc += insn_len_at(f->stval, f->sepc);
+		return;
+	case EXC_BREAK:
+		t->breaks++;
+		f->sepc += insn_len_at(0, f->sepc);
+		return;
+	default:
+		break;
+	}
+	kprintf("tk: hart %lu: unexpected trap scause %lx sepc %lx stval %lx\n", t->hartid, cause,
+		f->sepc, f->stval);
+	for (;;)
+		wfi();
+}
+
+/* ---- The program set ----------------------------------------------------- */
+
+static long user(long (*entry)(long), long arg, struct tk_hart *t)
+{
+	return tk_run_user(entry, arg, (uintptr_t)tk_ustack[t->index] + 4096, t->user_ctx);
+}
+
+/* Every program, in S-mode and U-mode, with the timer running. */
+static long run_programs(struct tk_hart *t)
+{
+	long bad = 0;
+
+	bad += p_sort() != 0;
+	bad += p_recurse() != 0;
+	bad += user(u_syscalls, 24, t) < 0;
+	bad += p_interp() != 0;
+	bad += user(u_pagefault, (long)(uintptr_t)tk_demand[t->index], t) != 0;
+	bad += p_strings() != 0;
+	bad += user(u_illegal, 2, t) != 0;
+	bad += p_filtered() != 0;
+	bad += p_s_illegal() != 0;
+	bad += user(u_compute, 1500, t) < 0;
+	return bad;
+}
+
+/* ---- One hart's session ---------------------------------------------------- */
+
+static uint8_t tracebuf[MAX_HARTS][BUF_MAX] __attribute__((aligned(64)));
+static struct tci_topology topo;
+
+struct session_result {
+	volatile long bad, done;
+	struct tci_capture cap;
+	uint32_t control;
+	const char *error;
+	unsigned long ticks, syscalls, page_faults, illegal, breaks;
+};
+
+static struct session_result results[MAX_HARTS];
+
+extern char __filtered_start[], __filtered_end[];
+
+/* Filter 0 and comparators 0/1 from the configuration. */
+static void setup_filters(struct tci_component *enc)
+{
+	uint32_t ctl = TRTE_FILTER_ENABLE;
+
+	if (cfg.priv < 0 && !cfg.range)
+		return;
+	if (cfg.priv >= 0) {
+		ctl |= TRTE_FILTER_MATCH_PRIVILEGE;
+		tci_write(enc, TRTE_FILTER_BASE + TRTE_FILTER_MATCH_INST, (uint32_t)cfg.priv);
+	}
+	if (cfg.range) {
+		/* Comparator 0: iaddr >= start && iaddr < end (mode 1: P && S). */
+		uint32_t comp = TRTE_COMP_FN_GE << TRTE_COMP_P_FUNCTION_SHIFT |
+				TRTE_COMP_FN_LT << TRTE_COMP_S_FUNCTION_SHIFT |
+				TRTE_COMP_MODE_P_AND_S << TRTE_COMP_MATCH_MODE_SHIFT;
+
+		tci_write(enc, TRTE_COMP_BASE + TRTE_COMP_PMATCH_LOW, (uint32_t)(uintptr_t)__filtered_start);
+		tci_write(enc, TRTE_COMP_BASE + TRTE_COMP_PMATCH_HIGH, (uint32_t)((uintptr_t)__filtered_start >> 32));
+		tci_write(enc, TRTE_COMP_BASE + TRTE_COMP_SMATCH_LOW, (uint32_t)(uintptr_t)__filtered_end);
+		tci_write(enc, TRTE_COMP_BASE + TRTE_COMP_SMATCH_HIGH, (uint32_t)((uintptr_t)__filtered_end >> 32));
+		tci_write(enc, TRTE_COMP_BASE + TRTE_COMP_CONTROL, comp);
+		ctl |= TRTE_FILTER_MATCH_COMP1;   /* comparator 0 */
+	}
+	tci_write(enc, TRTE_FILTER_BASE + TRTE_FILTER_CONTROL, ctl);
+	cfg.enc.inst_filters = 1;
+}
+
+static long session(unsigned long index)
+{
+	struct tk_hart *t = &harts_state[index];
+	struct session_result *r = &results[index];
+	struct tci_component *enc = tci_find_encoder(&topo, plat.hart_ids[index]);
+	struct tci_component *sink = tci_sink_of(&topo, enc);
+	struct tci_encoder_settings es = cfg.enc;
+	struct tci_sink_settings ss = { .smem = true, .stop_on_wrap = cfg.stop_on_wrap };
+	volatile uint32_t *control;
+	unsigned long old_stvec = csr_read(stvec), old_sscratch = csr_read(sscratch);
+	uint32_t ctl;
+	int rc;
+
+	if (!enc || !sink) {
+		r->error = "no encoder/sink for this hart in the DT";
+		r->done = 1;
+		return -1;
+	}
+	t->hartid = plat.hart_ids[index];
+	t->index = (int)index;
+	t->seed = index * 977 + 1;
+	ss.start = (uintptr_t)tracebuf[index];
+	ss.limit = ss.start + cfg.buf - 4;
+	es.features |= (uint32_t)index << TRTE_SRC_ID_SHIFT;
+	if ((rc = tci_reset(sink, TRCOMP_RAMSINK)) || (rc = tci_reset(enc, TRCOMP_ENCODER)) ||
+	    (rc = tci_ramsink_setup(sink, &ss))) {
+		r->error = tci_strerror(rc);
+		r->done = 1;
+		return -1;
+	}
+	setup_filters(enc);
+	es.inst_filters = cfg.enc.inst_filters;
+	if ((rc = tci_encoder_setup(enc, &es))) {
+		r->error = tci_strerror(rc);
+		r->done = 1;
+		return -1;
+	}
+	tci_write(enc, 0xE00, cfg.ingress);
+	/* Sink on, encoder enabled; the store at trace_session_start sets
+	 * trTeInstTracing, so trace_first is the first traced instruction. */
+	ctl = tci_read(sink, TRRAM_CONTROL) & ~TRRAM_EMPTY;
+	tci_write(sink, TRRAM_CONTROL, ctl | TRRAM_ENABLE);
+	ctl = tci_read(enc, TRTE_CONTROL) & ~TRTE_EMPTY;
+	tci_write(enc, TRTE_CONTROL, ctl | TRTE_ENABLE);
+	control = (volatile uint32_t *)(uintptr_t)enc->base;
+
+	__asm__ volatile("mv tp, %0" :: "r"(t));
+	paging_on();
+	unmap_demand((int)index);
+	csr_write(sscratch, 0);
+	csr_write(stvec, (uintptr_t)tk_vector);
+	arm_timer(t);
+	csr_set(sie, SIE_STIE);
+	csr_set(sstatus, SSTATUS_SIE);
+
+	trace_session_start(control, ctl | TRTE_ENABLE | TRTE_INST_TRACING);
+	r->bad = run_programs(t);
+	trace_session_stop(control, ctl | TRTE_ENABLE);
+
+	csr_clear(sstatus, SSTATUS_SIE);
+	csr_clear(sie, SIE_STIE);
+	sbi_set_timer(UINT64_MAX);
+	csr_write(stvec, old_stvec);
+	csr_write(sscratch, old_sscratch);
+	csr_write(satp, 0);
+	__asm__ volatile("sfence.vma" ::: "memory");
+	r->control = tci_read(enc, TRTE_CONTROL);
+	if ((rc = tci_trace_stop(enc, sink)))
+		r->error = tci_strerror(rc);
+	tci_ramsink_capture(sink, &r->cap);
+	r->ticks = t->ticks;
+	r->syscalls = t->syscalls;
+	r->page_faults = t->page_faults;
+	r->illegal = t->illegal;
+	r->breaks = t->breaks;
+	r->done = 1;
+	return 0;
+}
+
+static bool session_done(unsigned long index)
+{
+	return results[index].done;
+}
+
+void boot_main(unsigned long hartid, uintptr_t dtb);
+void boot_main(unsigned long hartid, uintptr_t dtb)
+{
+	struct fdt fdt;
+	char why[80];
+	long bad = 0;
+	int rc, i;
+
+	csr_write(sscratch, hartid);
+	trap_init_hart();
+	if (platform_init(hartid, dtb))
+		sbi_shutdown();
+	read_config();
+	if (fdt_open(&fdt, (const void *)dtb, plat.dtb_size) < 0 ||
+	    (rc = tci_discover(&fdt, &tci_mmio, &topo)) != TCI_OK) {
+		kprintf("TRACE-DONE fail: no trace components\n");
+		for (;;)
+			wfi();
+	}
+	build_page_tables();
+	if (cfg.harts > 1 && !secondaries_start_all(why, sizeof(why))) {
+		kprintf("TRACE-DONE fail: %s\n", why);
+		for (;;)
+			wfi();
+	}
+	for (i = 1; i < cfg.harts; i++)
+		hart_post(plat.hart_ids[i], (hart_fn)session, (unsigned long)i);
+	session(0);
+	for (i = 1; i < cfg.harts; i++)
+		if (!wait_for(session_done, (unsigned long)i, 600 * 1000000ul))
+			results[i].error = "timed out";
+	for (i = 0; i < cfg.harts; i++) {
+		const struct session_result *r = &results[i];
+
+		bad += r->bad + (r->error != NULL);
+		kprintf("TRACEBUF hart=%lu first=0x%lx len=%lu start=0x%lx limit=0x%lx wrap=%d "
+			"control=0x%x ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
+			"bad=%ld%s%s\n",
+			plat.hart_ids[i], (unsigned long)r->cap.first, (unsigned long)r->cap.len,
+			(unsigned long)r->cap.start, (unsigned long)r->cap.limit, r->cap.wrapped,
+			r->control, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
+			r->bad, r->error ? " error=" : "", r->error ? r->error : "");
+	}
+	kprintf("TRACE-DONE %s\n", bad ? "fail" : "ok");
+	/* Held here: the host saves the buffers, then quits QEMU. */
+	csr_write(sie, 0);
+	for (;;)
+		wfi();
+}

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * S-mode programs of the traced-program payload, the kinds the host N-Trace
+ * corpus has: sorting with function pointers, deep recursion, an
+ * interpreter with a jump table, string routines (RVC), an illegal
+ * instruction.  Each checks its own result (0 = right).
+ */
+#include "tk.h"
+
+/* ---- Sorting through comparison callbacks ---------------------------- */
+
+typedef int (*cmp_fn)(long, long);
+
+static int cmp_up(long a, long b) { return a < b ? -1 : a > b; }
+static int cmp_down(long a, long b) { return b < a ? -1 : b > a; }
+
+static void insertion_sort(long *v, int n, cmp_fn cmp)
+{
+	for (int i = 1; i < n; i++) {
+		long x = v[i];
+		int j = i - 1;
+
+		while (j >= 0 && cmp(v[j], x) > 0) {
+			v[j + 1] = v[j];
+			j--;
+		}
+		v[j + 1] = x;
+	}
+}
+
+static void quick_sort(long *v, int lo, int hi, cmp_fn cmp)
+{
+	if (hi - lo < 8) {
+		insertion_sort(v + lo, hi - lo + 1, cmp);
+		return;
+	}
+	long pivot = v[(lo + hi) / 2];
+	int i = lo, j = hi;
+
+	while (i <= j) {
+		while (cmp(v[i], pivot) < 0)
+			i++;
+		while (cmp(v[j], pivot) > 0)
+			j--;
+		if (i <= j) {
+			long t = v[i];
+
+			v[i++] = v[j];
+			v[j--] = t;
+		}
+	}
+	if (lo < j)
+		quick_sort(v, lo, j, cmp);
+	if (i < hi)
+		quick_sort(v, i, hi, cmp);
+}
+
+long p_sort(void)
+{
+	static long v[96];
+	static const cmp_fn order[2] = { cmp_up, cmp_down };
+	unsigned long seed = 7;
+	long bad = 0;
+
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 96; i++) {
+			seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+			v[i] = (long)(seed >> 40) - 4000;
+		}
+		quick_sort(v, 0, 95, order[round]);
+		for (int i = 1; i < 96; i++)
+			bad += order[round](v[i - 1], v[i]) > 0;
+	}
+	return bad;
+}
+
+/* ---- Recursion --------------------------------------------------------- */
+
+static long fib(long n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+static long ackermann(long m, long n)
+{
+	if (m == 0)
+		return n + 1;
+	if (n == 0)
+		return ackermann(m - 1, 1);
+	return ackermann(m - 1, ackermann(m, n - 1));
+}
+
+static long hanoi(int n, int from, int to, int via)
+{
+	if (n == 0)
+		return 0;
+	return hanoi(n - 1, from, via, to) + 1 + hanoi(n - 1, via, to, from);
+}
+
+long p_recurse(void)
+{
+	return (fib(11) != 89) + (ackermann(2, 2) != 7) + (hanoi(6, 0, 2, 1) != 63);
+}
+
+/* ---- A register-machine interpreter (switch -> jump table) ------------ */
+
+enum op { OP_LOADI, OP_ADD, OP_SUB, OP_MUL, OP_JNZ, OP_DEC, OP_CALL, OP_HALT, OP_XOR, OP_SHR };
+
+struct insn {
+	uint8_t op, a, b, c;
+	int32_t imm;
+};
+
+static long helper_square(long x) { return x * x; }
+static long helper_negate(long x) { return -x; }
+static long (*const helpers[2])(long) = { helper_square, helper_negate };
+
+static long interp_run(const struct insn *prog, long *r)
+{
+	for (int pc = 0;;) {
+		const struct insn *i = &prog[pc++];
+
+		switch (i->op) {
+		case OP_LOADI: r[i->a] = i->imm; break;
+		case OP_ADD: r[i->a] = r[i->b] + r[i->c]; break;
+		case OP_SUB: r[i->a] = r[i->b] - r[i->c]; break;
+		case OP_MUL: r[i->a] = r[i->b] * r[i->c]; break;
+		case OP_XOR: r[i->a] = r[i->b] ^ r[i->c]; break;
+		case OP_SHR: r[i->a] = r[i->b] >> (r[i->c] & 63); break;
+		case OP_DEC: r[i->a]--; break;
+		case OP_JNZ: if (r[i->a]) pc = i->imm; break;
+		case OP_CALL: r[i->a] = helpers[i->imm & 1](r[i->b]); break;
+		default: return r[0];
+		}
+	}
+}
+
+long p_interp(void)
+{
+	/* r0 = sum over k = 12..1 of k*k, minus 5 via negate + add */
+	static const struct insn prog[] = {
+		{ OP_LOADI, 0, 0, 0, 0 },
+		{ OP_LOADI, 1, 0, 0, 12 },
+		{ OP_CALL, 2, 1, 0, 0 },     /* 2: r2 = r1 * r1 */
+		{ OP_ADD, 0, 0, 2, 0 },
+		{ OP_DEC, 1, 0, 0, 0 },
+		{ OP_JNZ, 1, 0, 0, 2 },
+		{ OP_LOADI, 3, 0, 0, 5 },
+		{ OP_CALL, 3, 3, 0, 1 },     /* r3 = -5 */
+		{ OP_ADD, 0, 0, 3, 0 },
+		{ OP_LOADI, 4, 0, 0, 1 },
+		{ OP_XOR, 5, 0, 4, 0 },
+		{ OP_SHR, 5, 5, 4, 0 },
+		{ OP_HALT, 0, 0, 0, 0 },
+	};
+	long r[8];
+
+	return interp_run(prog, r) != 650 - 5 || r[5] != (645 ^ 1) >> 1;
+}
+
+/* ---- String routines ----------------------------------------------------- */
+
+static size_t s_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+static void s_reverse(char *s)
+{
+	for (size_t i = 0, j = s_len(s); i + 1 < j; i++, j--) {
+		char t = s[i];
+
+		s[i] = s[j - 1];
+		s[j - 1] = t;
+	}
+}
+
+static int s_words(const char *s)
+{
+	int n = 0, in = 0;
+
+	for (; *s; s++) {
+		if (*s == ' ')
+			in = 0;
+		else if (!in) {
+			in = 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+static int s_cmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+long p_strings(void)
+{
+	static char buf[64];
+	static const char text[] = "the quick brown fox jumps over the lazy dog";
+	long bad = 0;
+	size_t i;
+
+	for (i = 0; text[i]; i++)
+		buf[i] = text[i];
+	buf[i] = 0;
+	bad += s_len(buf) != sizeof(text) - 1;
+	bad += s_words(buf) != 9;
+	s_reverse(buf);
+	bad += buf[0] != 'g' || s_cmp(buf, "god yzal eht revo spmuj xof nworb kciuq eht") != 0;
+	s_reverse(buf);
+	bad += s_cmp(buf, text) != 0;
+	return bad;
+}
+
+/* ---- Functions an address-range filter selects (link.ld) ---------------- */
+
+__attribute__((section(".text.filtered"), noinline)) static long filtered_leaf(long x)
+{
+	return x * 3 + (x & 1);
+}
+
+__attribute__((section(".text.filtered"), noinline)) long p_filtered(void)
+{
+	long sum = 0;
+
+	for (long i = 0; i < 40; i++)
+		sum += filtered_leaf(i) + p_recurse();
+	return sum != 2360;
+}
+
+/* ---- An illegal instruction in S-mode (the kernel skips it) ------------- */
+
+long p_s_illegal(void)
+{
+	volatile long n = 0;
+
+	__asm__ volatile("unimp");
+	n++;
+	__asm__ volatile("unimp");
+	n++;
+	return n != 2;
+}
