@@ -1,0 +1,45 @@
+# Host tests of the trace engine's pure parts, against docs/TRACE.md and the
+# Trace Control Interface 1.0:
+#   test_tci_encoder   firmware/trace/tci_encoder.c, the emulated encoder's
+#                      registers (with lib/tci filters and the timestamp unit)
+#   test_tci_ramsink   firmware/trace/tci_ramsink.c, the RAM sink's registers
+#                      and data path over a fake S-mode memory
+#   test_tci_filter    lib/tci/tci_filter.c, filter/comparator WARL and
+#                      tci_qualify()
+#   test_ntrace_ingress  lib/ntrace/ntrace_ingress.c, qualification around
+#                      the N-Trace encoder (output parsed with ntrace_msg_parse)
+# (test_ntrace_ingress has its own rule below: the test_ntrace_% pattern rule
+# of mk/30 links neither ntrace_ingress.c nor tci_filter.c.)
+
+TRACE_HOST_HDRS := $(wildcard firmware/trace/tci_*.h lib/tci/*.h) $(NTRACE_LIB_HDRS)
+# -iquote, not -I, for firmware/include: it has names (features.h) that
+# would hide the host C library's own headers.
+TRACE_HOST_INC  := -Ifirmware/trace -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote firmware/include
+
+$(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c \
+		lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c lib/tci/tci_filter.c \
+		$(CMOCKA_LIBS)
+
+$(BUILD)/host/test_tci_ramsink: tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c \
+		$(TRACE_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c $(CMOCKA_LIBS)
+
+$(BUILD)/host/test_tci_filter: tests/host/test_tci_filter.c lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_tci_filter.c lib/tci/tci_filter.c $(CMOCKA_LIBS)
+
+$(BUILD)/host/test_ntrace_ingress: tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c \
+		lib/tci/tci_filter.c $(RVINSN_SRCS) $(NTRACE_SRCS) $(TRACE_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c \
+		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \
+              $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress
