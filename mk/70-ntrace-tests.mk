@@ -5,7 +5,8 @@
 #   make test-ntrace     encode → decode round trip of every trace under every
 #                        option set, plus dump/stats on every .nex
 #   make test-fuzz       libFuzzer targets, bounded time each
-#   make bench-ntrace    bits/instruction and codec speed table (markdown)
+#   make bench-ntrace    bits/instruction and codec speed table (markdown),
+#                        then the encoder's block entry beside its record entry
 
 NT_DIR      := tests/ntrace
 NT_BUILD    := $(BUILD)/ntrace
@@ -137,4 +138,5 @@ $(NTRACE_BENCH_BIN): tools/ntrace-bench/ntrace_bench.c $(NTRACE_TOOL_CORE_SRCS) 
 
 .PHONY: bench-ntrace
 bench-ntrace: $(NTRACE_BENCH_BIN) $(NT_PCS)
-	@scripts/bench-ntrace.sh $(NTRACE_BENCH_BIN) $(NT_PCS)
+	@rc=0; scripts/bench-ntrace.sh $(NTRACE_BENCH_BIN) $(NT_PCS) || rc=1; echo; \
+	tools/ntrace-bench/bench-blocks.sh $(NTRACE_BENCH_BIN) $(NT_PCS) || rc=1; exit $$rc

@@ -938,24 +938,163 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	return 0;
 }
 
-/* Reference form of the block entry: the block's records, then `end`. */
+/* ------------------------------------------------------------ blocks */
+
+/*
+ * ntrace_enc_block(): a run of itype-0 instructions only adds to I-CNT in
+ * the per-record loop as long as nothing is pending, the privilege and
+ * context do not change (when they are traced) and I-CNT stays below
+ * icnt_check.  Those records are added in bulk; any other record of the run
+ * goes through slow_record() exactly as ntrace_enc_retire() would send it,
+ * and the end record through the per-record loop itself.  So the bytes,
+ * statistics and encoder state are those of ntrace_enc_retire() on the
+ * records one by one (tests/host/test_ntrace_block.c checks it).
+ */
+
+/* Set bits of x.  Without a population-count instruction (RV64 without
+ * Zbb, x86-64 without POPCNT) __builtin_popcountll() is a library call,
+ * which would also make the common path of ntrace_enc_block() set up a
+ * stack frame: count in parallel in 2-, 4- and 8-bit fields instead, and
+ * add the bytes with one multiplication. */
+static inline uint32_t bit_count(uint64_t x)
+{
+#if defined(__riscv_zbb) || defined(__POPCNT__)
+	return (uint32_t)__builtin_popcountll(x);
+#else
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* I-CNT units (half-words) of the first n (<= 64) instructions of a run
+ * whose 16-bit instructions are the set bits of rvc. */
+static inline uint32_t run_halfwords(uint64_t rvc, unsigned n)
+{
+	uint64_t used = n >= 64 ? ~0ull : (1ull << n) - 1;
+
+	return 2u * n - bit_count(rvc & used);
+}
+
+/*
+ * Smallest n with run_halfwords(rvc, n) >= need, for need >= 1 when the whole
+ * run reaches it.  Every instruction adds 1 or 2 half-words, so no n below
+ * need / 2 reaches it; and when n instructions are `left` half-words short,
+ * n + (left + 1) / 2 - 1 instructions add at most left - 1 more and are still
+ * short.  Stepping by (left + 1) / 2 therefore never passes the answer, and
+ * it at least halves what is left: at most 7 steps for a 64-instruction run.
+ */
+static unsigned run_reaching(uint64_t rvc, uint32_t need)
+{
+	unsigned n = (need + 1) / 2;
+	uint32_t have;
+
+	while ((have = run_halfwords(rvc, n)) < need)
+		n += (need - have + 1) / 2;
+	return n;
+}
+
+/* Whether the per-record loop would take the run's records inline (before
+ * looking at I-CNT): nothing pending and, with trTeContext, the same
+ * privilege and context as the last record (7.1: a change needs Ownership). */
+static inline bool block_inline(const struct ntrace_encoder *e, const struct ntrace_block *b)
+{
+	if (e->slow)
+		return false;
+	return !e->cfg.trTeContext || (b->priv == e->cur_priv && b->context == e->cur_context);
+}
+
+/* One instruction of the run through the per-record slow path. */
+static void block_slow_record(struct ntrace_encoder *e, const struct ntrace_block *b,
+			      uint64_t addr, uint8_t size)
+{
+	struct ntrace_retired r = { .addr = addr, .tstamp = b->tstamp, .context = b->context,
+				    .size = size, .priv = b->priv };
+
+	slow_record(e, &r);
+}
+
+/*
+ * The run's n records (h half-words) when they cannot all be added at once:
+ * the records the per-record loop would take inline are added in bulk, the
+ * one that completes a pending message, changes the privilege/context or
+ * brings I-CNT to icnt_check (8.4.4 overflow, half-word periodic sync) goes
+ * through slow_record(), then the rest is looked at again.
+ */
+static void block_records(struct ntrace_encoder *e, const struct ntrace_block *b, unsigned n,
+			  uint32_t h)
+{
+	uint64_t addr = b->addr, rvc = b->rvc_mask;
+
+	if (!n || !e->active)
+		return; /* slow_record() ignores records while trace is stopped */
+	for (;;) {
+		uint8_t size;
+
+		if (block_inline(e, b)) {
+			unsigned k; /* records before the one that reaches icnt_check */
+			uint32_t hk;
+
+			if (e->icnt + h < e->icnt_check) {
+				e->icnt += h;
+				return;
+			}
+			/* (I-CNT already at the threshold: the first record is slow,
+			 * as in the per-record loop) */
+			k = e->icnt < e->icnt_check ? run_reaching(rvc, e->icnt_check - e->icnt) - 1 : 0;
+			hk = run_halfwords(rvc, k);
+			e->icnt += hk;
+			h -= hk;
+			addr += 2ull * hk;
+			rvc >>= k; /* k < n <= 64 */
+			n -= k;
+		}
+		size = rvc & 1 ? 2 : 4;
+		block_slow_record(e, b, addr, size);
+		if (!--n)
+			return;
+		h -= size >> 1;
+		addr += size;
+		rvc >>= 1;
+	}
+}
+
+/* The end record, through the per-record loop as ntrace_enc_retire() runs it
+ * (instantiated here for one record: its call would cost more than a run;
+ * the caller counts the record). */
+static __attribute__((noinline)) void block_end(struct ntrace_encoder *e,
+						 const struct ntrace_retired *end)
+{
+	if (e->cfg.trTeContext)
+		retire_loop(e, end, 1, true);
+	else
+		retire_loop(e, end, 1, false);
+}
+
+static __attribute__((noinline)) void block_slow(struct ntrace_encoder *e,
+						 const struct ntrace_block *b, unsigned n,
+						 uint32_t h, const struct ntrace_retired *end)
+{
+	block_records(e, b, n, h);
+	if (end)
+		block_end(e, end);
+}
+
+/* The common case only adds to I-CNT; it needs no stack frame (everything
+ * else is a tail call). */
 void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 		      const struct ntrace_retired *end)
 {
-	struct ntrace_retired rec[NTRACE_BLOCK_MAX];
-	uint64_t addr = b->addr;
-	unsigned i, n = b->count > NTRACE_BLOCK_MAX ? NTRACE_BLOCK_MAX : b->count;
+	unsigned n = b->count > NTRACE_BLOCK_MAX ? NTRACE_BLOCK_MAX : b->count;
+	uint32_t h = run_halfwords(b->rvc_mask, n);
 
-	for (i = 0; i < n; i++) {
-		uint8_t size = (b->rvc_mask >> i) & 1 ? 2 : 4;
-
-		rec[i] = (struct ntrace_retired){ .addr = addr, .tstamp = b->tstamp,
-						  .context = b->context, .size = size,
-						  .priv = b->priv };
-		addr += size;
+	e->stats.records += n + (end != NULL);
+	if (!block_inline(e, b) || e->icnt + h >= e->icnt_check) {
+		block_slow(e, b, n, h, end);
+		return;
 	}
-	if (n)
-		ntrace_enc_retire(e, rec, n);
+	e->icnt += h; /* every record would be inline: only I-CNT changes */
 	if (end)
-		ntrace_enc_retire(e, end, 1);
+		block_end(e, end);
 }

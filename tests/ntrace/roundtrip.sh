@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # N-Trace round trip over the corpus: for every trace × option set,
 # `ntrace encode` then `ntrace decode` must give back the .pcs byte for byte,
-# and `ntrace dump` / `ntrace stats` must succeed on the .nex produced.
+# and `ntrace dump` / `ntrace stats` must succeed on the .nex produced.  The
+# block entry of the encoder (ntrace_enc_block, `encode --feed blocks`) must
+# give the same bytes as one ntrace_enc_retire call per record (`--feed
+# records`); when those differ from the normal output (many records per
+# call), they must decode back to the .pcs as well.
 #
 #   roundtrip.sh NTRACE_TOOL OUTDIR TRACE.pcs...
 #
 # Each TRACE.pcs has its program next to it as TRACE.elf.  Prints one
-# PASS:/FAIL: line per (program, xlen, options) and per dump/stats run;
-# exits non-zero when any failed.  NT_OPTSETS (space-separated names) limits
-# the option sets.
+# PASS:/FAIL: line per (program, xlen, options) and per dump/stats/block
+# check; exits non-zero when any failed.  NT_OPTSETS (space-separated names)
+# limits the option sets.
 set -u
 
 tool=$1
@@ -44,6 +48,40 @@ fail() { echo "FAIL: $*"; failed=1; }
 
 # Prints the first lines of a command's error output after a FAIL line.
 show_err() { sed -n '1,5s/^/    /p' "$1"; }
+
+# Offset of the first byte where two files differ ("?" when one ends first).
+first_diff() {
+    local at
+    at=$(cmp "$1" "$2" 2>&1 | sed -n 's/.* differ: byte \([0-9]*\),.*/\1/p')
+    echo "${at:-?}"
+}
+
+# check_blocks ID ELF PCS XLEN BASE OPTIONS...: the block path against the
+# per-record path (BASE.nex is the normal output, already round-tripped).
+check_blocks() {
+    local id=$1 elf=$2 pcs=$3 xlen=$4 base=$5 rc
+    shift 5
+    local rec=$base.records.nex blk=$base.blocks.nex err=$base.blocks.err
+    "$tool" encode --elf "$elf" --pcs "$pcs" --out "$rec" --xlen "$xlen" "$@" \
+        --feed records 2>"$err" &&
+        "$tool" encode --elf "$elf" --pcs "$pcs" --out "$blk" --xlen "$xlen" "$@" \
+            --feed blocks 2>>"$err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$id: encode --feed records/blocks exited with status $rc"; show_err "$err"
+    elif ! cmp -s "$rec" "$blk"; then
+        fail "$id: block path differs from the per-record path at byte $(first_diff "$rec" "$blk")"
+    elif cmp -s "$base.nex" "$blk"; then
+        pass "$id: block path = per-record path ($(stat -c %s "$blk") bytes)"
+    elif "$tool" decode --elf "$elf" "$blk" --out "$base.blocks.pcs" --xlen "$xlen" "$@" \
+            2>"$err" && cmp -s "$pcs" "$base.blocks.pcs"; then
+        pass "$id: block path = per-record path ($(stat -c %s "$blk") bytes; differs from" \
+            "many records per call at byte $(first_diff "$base.nex" "$blk"), decodes back exactly)"
+    else
+        fail "$id: block/per-record output does not decode back to the trace"; show_err "$err"
+    fi
+    rm -f "$rec" "$blk" "$err" "$base.blocks.pcs"
+}
 
 selected() {
     [ -z "${NT_OPTSETS:-}" ] && return 0
@@ -103,6 +141,7 @@ for pcs in "$@"; do
             show_err "$err"
         fi
         rm -f "$err" "$base.dump"
+        check_blocks "$id" "$elf" "$pcs" "$xlen" "$base" "${opts[@]}"
     done
 done
 exit $failed

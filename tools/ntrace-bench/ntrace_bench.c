@@ -10,15 +10,20 @@
  *       and whether decoding gave back exactly the encoded addresses.
  *       One line per configuration: "config=NAME key=value ...".
  *
- *   ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N
+ *   ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N [--entry E]
  *       Only encodes the trace N times (N may be 0): the run that
  *       scripts/bench-ntrace.sh measures with callgrind, subtracting N = 0 to
- *       remove the cost of loading.
+ *       remove the cost of loading.  E = retire (default) or block: the
+ *       library entry the records go through (ntrace_enc_retire, or
+ *       ntrace_enc_block with the blocks cut before the first iteration).
  *
  * The trace is loaded and classified into Trace Ingress Port records once
  * (tool core, tools/ntrace); only the library's encoder loop (records in,
  * bytes out to a preallocated buffer) and decoder loop (bytes in, addresses
- * out to a preallocated array) are timed.
+ * out to a preallocated array) are timed.  The block path is timed the same
+ * way: the records are cut into blocks (nt_block_cut) before timing, as a
+ * block-level encoder knows its blocks without building records; its
+ * output must be the bytes of the record path (key blocks=same).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -133,9 +138,58 @@ static void tool_config(const struct bench_config *bc, unsigned xlen, struct nt_
 	cfg->xlen = xlen;
 }
 
-/* One complete encoding (start, records, stop, flush) into out. */
+/* The records cut into blocks (ntrace_enc_block calls), made before timing. */
+struct block_step {
+	struct ntrace_block b;
+	struct ntrace_retired end;
+	bool has_end;
+};
+
+struct block_list {
+	struct block_step *v;
+	size_t count, cap;
+	bool oom;
+};
+
+static void collect_block(void *ctx, const struct ntrace_block *b, const struct ntrace_retired *end)
+{
+	struct block_list *l = ctx;
+
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 1024;
+		struct block_step *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			l->oom = true;
+			return;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->count++] = (struct block_step){ .b = *b, .end = end ? *end : (struct ntrace_retired){ 0 },
+						.has_end = end != NULL };
+}
+
+static int blocks_for(const struct nt_records *recs, struct block_list *l)
+{
+	struct nt_block_cutter cut;
+
+	memset(l, 0, sizeof(*l));
+	nt_block_cut_init(&cut, collect_block, l);
+	nt_block_cut(&cut, recs->v, recs->count);
+	nt_block_cut_finish(&cut);
+	if (l->oom) {
+		fprintf(stderr, "ntrace-bench: out of memory\n");
+		free(l->v);
+		return -1;
+	}
+	return 0;
+}
+
+/* One complete encoding (start, records or blocks, stop, flush) into out. */
 static int encode_once(const struct nt_tool_config *cfg, const struct nt_records *recs,
-		       struct ntrace_encoder *enc, struct out_buf *out)
+		       const struct block_list *blocks, struct ntrace_encoder *enc,
+		       struct out_buf *out)
 {
 	struct ntrace_enc_config ecfg;
 	struct ntrace_sink sink = { sink_write, out };
@@ -145,7 +199,13 @@ static int encode_once(const struct nt_tool_config *cfg, const struct nt_records
 	if (ntrace_enc_init(enc, &ecfg, &sink) < 0)
 		return -1;
 	ntrace_enc_start(enc, NTRACE_SYNC_TRACE_ENABLE);
-	ntrace_enc_retire(enc, recs->v, recs->count);
+	if (blocks) {
+		for (size_t i = 0; i < blocks->count; i++)
+			ntrace_enc_block(enc, &blocks->v[i].b,
+					 blocks->v[i].has_end ? &blocks->v[i].end : NULL);
+	} else {
+		ntrace_enc_retire(enc, recs->v, recs->count);
+	}
 	ntrace_enc_stop(enc, NTRACE_EVCODE_TRACE_DISABLED, recs->end_addr, 0);
 	if (ntrace_enc_flush(enc) < 0 || enc->stats.lost_bytes)
 		return -1;
@@ -238,10 +298,13 @@ static bool decoded_matches(const struct bench_state *s, const struct nt_records
 	return true;
 }
 
-/* Millions of records per second of `what` (0 encode, 1 decode): repeated
- * runs of at least min_s seconds each, median over reps. */
+enum { ENCODE, ENCODE_BLOCKS, DECODE };
+
+/* Millions of records per second of `what`: repeated runs of at least
+ * min_s seconds each, median over reps. */
 static double measure(struct bench_state *s, const struct nt_tool_config *cfg,
-		      const struct nt_records *recs, int what, unsigned reps, double min_s)
+		      const struct nt_records *recs, const struct block_list *blocks, int what,
+		      unsigned reps, double min_s)
 {
 	double rates[64];
 
@@ -252,10 +315,11 @@ static double measure(struct bench_state *s, const struct nt_tool_config *cfg,
 		double t0 = now_seconds(), t;
 
 		do {
-			if (what == 0)
-				encode_once(cfg, recs, s->enc, &s->out);
-			else
+			if (what == DECODE)
 				decode_once(cfg, &s->out, s->dec, &s->dout);
+			else
+				encode_once(cfg, recs, what == ENCODE_BLOCKS ? blocks : NULL, s->enc,
+					    &s->out);
 			done += recs->count;
 			t = now_seconds() - t0;
 		} while (t < min_s);
@@ -271,40 +335,61 @@ static int run_bench(struct bench_state *s, unsigned reps, double min_s)
 	for (size_t c = 0; c < NCONFIGS; c++) {
 		struct nt_tool_config cfg;
 		struct nt_records recs;
-		double enc_rate, dec_rate;
-		size_t bytes;
-		bool ok;
+		struct block_list blocks;
+		double enc_rate, blk_rate, dec_rate;
+		uint8_t *blk_out = NULL;
+		size_t bytes, blk_len = 0;
+		bool ok, same;
 
 		tool_config(&configs[c], s->xlen, &cfg);
 		if (records_for(s, &cfg, &recs) < 0)
 			return 1;
-		if (encode_once(&cfg, &recs, s->enc, &s->out) < 0) {
+		if (blocks_for(&recs, &blocks) < 0) {
+			nt_records_free(&recs);
+			return 1;
+		}
+		/* the block path's output, then the record path's */
+		if (encode_once(&cfg, &recs, &blocks, s->enc, &s->out) == 0 &&
+		    (blk_out = malloc(s->out.len + 1)) != NULL) {
+			blk_len = s->out.len;
+			memcpy(blk_out, s->out.data, blk_len);
+		}
+		if (!blk_out || encode_once(&cfg, &recs, NULL, s->enc, &s->out) < 0) {
 			fprintf(stderr, "ntrace-bench: %s: encoding failed\n", configs[c].name);
+			free(blk_out);
+			free(blocks.v);
 			nt_records_free(&recs);
 			return 1;
 		}
 		bytes = s->out.len;
+		same = blk_len == bytes && memcmp(blk_out, s->out.data, bytes) == 0;
+		free(blk_out);
 		decode_once(&cfg, &s->out, s->dec, &s->dout);
 		ok = decoded_matches(s, &recs);
-		if (!ok)
+		if (!ok || !same)
 			rc = 1;
-		enc_rate = measure(s, &cfg, &recs, 0, reps, min_s);
-		dec_rate = measure(s, &cfg, &recs, 1, reps, min_s);
+		enc_rate = measure(s, &cfg, &recs, NULL, ENCODE, reps, min_s);
+		blk_rate = measure(s, &cfg, &recs, &blocks, ENCODE_BLOCKS, reps, min_s);
+		encode_once(&cfg, &recs, NULL, s->enc, &s->out); /* the decoder's input */
+		dec_rate = measure(s, &cfg, &recs, NULL, DECODE, reps, min_s);
 		printf("config=%s xlen=%u instrs=%zu bytes=%zu bpi=%.4f enc_mips=%.1f "
-		       "dec_mips=%.1f roundtrip=%s\n",
+		       "dec_mips=%.1f roundtrip=%s blocks=%zu enc_blocks_mips=%.1f blocks_bytes=%s\n",
 		       configs[c].name, s->xlen, recs.count, bytes,
 		       (double)bytes * 8 / (double)recs.count, enc_rate, dec_rate,
-		       ok ? "ok" : "MISMATCH");
+		       ok ? "ok" : "MISMATCH", blocks.count, blk_rate, same ? "same" : "DIFFER");
+		free(blocks.v);
 		nt_records_free(&recs);
 	}
 	return rc;
 }
 
-static int run_encode_only(struct bench_state *s, const char *name, unsigned long iters)
+static int run_encode_only(struct bench_state *s, const char *name, unsigned long iters,
+			   bool via_blocks)
 {
 	const struct bench_config *bc = NULL;
 	struct nt_tool_config cfg;
 	struct nt_records recs;
+	struct block_list blocks = { 0 };
 	size_t total = 0;
 
 	for (size_t c = 0; c < NCONFIGS; c++)
@@ -317,12 +402,16 @@ static int run_encode_only(struct bench_state *s, const char *name, unsigned lon
 	tool_config(bc, s->xlen, &cfg);
 	if (records_for(s, &cfg, &recs) < 0)
 		return 1;
+	if (via_blocks && blocks_for(&recs, &blocks) < 0)
+		return 1;
 	for (unsigned long i = 0; i < iters; i++) {
-		if (encode_once(&cfg, &recs, s->enc, &s->out) < 0)
+		if (encode_once(&cfg, &recs, via_blocks ? &blocks : NULL, s->enc, &s->out) < 0)
 			return 1;
 		total += s->out.len;
 	}
-	printf("config=%s instrs=%zu iters=%lu bytes=%zu\n", name, recs.count, iters, total);
+	printf("config=%s instrs=%zu iters=%lu bytes=%zu entry=%s blocks=%zu\n", name, recs.count,
+	       iters, total, via_blocks ? "block" : "retire", blocks.count);
+	free(blocks.v);
 	nt_records_free(&recs);
 	return 0;
 }
@@ -332,6 +421,7 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: ntrace-bench --elf P.elf --pcs P.pcs [--reps N] [--min-ms MS]\n"
 		"       ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N\n"
+		"                    [--entry retire|block]\n"
 		"CONFIG: btm, htm, htm-ir8-rh, all\n");
 	return 2;
 }
@@ -347,7 +437,7 @@ static int parse_ulong(const char *s, unsigned long *out)
 
 int main(int argc, char **argv)
 {
-	const char *elf = NULL, *pcs = NULL, *encode_only = NULL;
+	const char *elf = NULL, *pcs = NULL, *encode_only = NULL, *entry = "retire";
 	unsigned long reps = 7, min_ms = 20, iters = 0;
 	struct bench_state s;
 
@@ -363,6 +453,8 @@ int main(int argc, char **argv)
 			pcs = v;
 		else if (!strcmp(a, "--encode-only"))
 			encode_only = v;
+		else if (!strcmp(a, "--entry") && (!strcmp(v, "retire") || !strcmp(v, "block")))
+			entry = v;
 		else if (!strcmp(a, "--iters") && !parse_ulong(v, &iters))
 			;
 		else if (!strcmp(a, "--reps") && !parse_ulong(v, &reps) && reps > 0)
@@ -379,6 +471,6 @@ int main(int argc, char **argv)
 	if (load(&s, elf, pcs) < 0)
 		return 1;
 	if (encode_only)
-		return run_encode_only(&s, encode_only, iters);
+		return run_encode_only(&s, encode_only, iters, !strcmp(entry, "block"));
 	return run_bench(&s, (unsigned)reps, (double)min_ms / 1000.0);
 }

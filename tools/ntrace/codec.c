@@ -315,6 +315,84 @@ int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *tr
 	return 0;
 }
 
+/* ---- Blocks -------------------------------------------------------------------- */
+
+void nt_block_cut_init(struct nt_block_cutter *c, nt_block_fn *fn, void *ctx)
+{
+	memset(c, 0, sizeof(*c));
+	c->fn = fn;
+	c->ctx = ctx;
+}
+
+static bool can_be_in_run(const struct ntrace_retired *r)
+{
+	return r->itype == RV_ITYPE_NONE && (r->size == 2 || r->size == 4);
+}
+
+static bool extends_run(const struct nt_block_cutter *c, const struct ntrace_retired *r)
+{
+	const struct ntrace_block *b = &c->run;
+
+	return b->count < NTRACE_BLOCK_MAX && r->addr == c->next_addr && r->priv == b->priv &&
+	       r->context == b->context && r->tstamp == b->tstamp;
+}
+
+void nt_block_cut(struct nt_block_cutter *c, const struct ntrace_retired *recs, size_t n)
+{
+	struct ntrace_block *b = &c->run;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ntrace_retired *r = &recs[i];
+
+		if (!can_be_in_run(r)) {
+			c->fn(c->ctx, b, r);
+			b->count = 0;
+			continue;
+		}
+		if (b->count && !extends_run(c, r)) {
+			c->fn(c->ctx, b, NULL);
+			b->count = 0;
+		}
+		if (!b->count)
+			*b = (struct ntrace_block){ .addr = r->addr, .tstamp = r->tstamp,
+						    .context = r->context, .priv = r->priv };
+		if (r->size == 2)
+			b->rvc_mask |= 1ull << b->count;
+		b->count++;
+		c->next_addr = r->addr + r->size;
+	}
+}
+
+void nt_block_cut_finish(struct nt_block_cutter *c)
+{
+	if (c->run.count)
+		c->fn(c->ctx, &c->run, NULL);
+	c->run.count = 0;
+}
+
+static void feed_block(void *ctx, const struct ntrace_block *b, const struct ntrace_retired *end)
+{
+	ntrace_enc_block(ctx, b, end);
+}
+
+/* Hands recs[0..n) to the encoder as cfg->feed says. */
+static void feed(struct ntrace_encoder *e, const struct nt_tool_config *cfg,
+		 struct nt_block_cutter *cut, const struct ntrace_retired *recs, size_t n)
+{
+	switch (cfg->feed) {
+	case NT_FEED_RECORDS:
+		for (size_t i = 0; i < n; i++)
+			ntrace_enc_retire(e, &recs[i], 1);
+		break;
+	case NT_FEED_BLOCKS:
+		nt_block_cut(cut, recs, n);
+		break;
+	default:
+		ntrace_enc_retire(e, recs, n);
+		break;
+	}
+}
+
 /* ---- Encoding ------------------------------------------------------------------ */
 
 static int buf_append(void *ctx, const uint8_t *data, size_t len)
@@ -379,9 +457,12 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 		      struct nt_err *err)
 {
 	struct ntrace_encoder *e = encoder_start(cfg, out, err);
+	struct nt_block_cutter cut;
 	if (!e)
 		return -1;
-	ntrace_enc_retire(e, recs->v, recs->count);
+	nt_block_cut_init(&cut, feed_block, e);
+	feed(e, cfg, &cut, recs->v, recs->count);
+	nt_block_cut_finish(&cut);
 	return encoder_finish(e, cfg, recs->end_addr, recs->count, stats, err);
 }
 
@@ -399,12 +480,14 @@ int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
 	}
 	struct ntrace_retired *chunk = malloc(NT_ENCODE_CHUNK * sizeof(*chunk));
 	struct ntrace_encoder *e = chunk ? encoder_start(cfg, out, err) : NULL;
+	struct nt_block_cutter cut;
 	if (!e) {
 		if (!chunk)
 			nt_err_set(err, "out of memory");
 		free(chunk);
 		return -1;
 	}
+	nt_block_cut_init(&cut, feed_block, e);
 	for (size_t first = 0; first < trace->count; first += NT_ENCODE_CHUNK) {
 		size_t n = trace->count - first < NT_ENCODE_CHUNK ? trace->count - first
 								  : NT_ENCODE_CHUNK;
@@ -413,8 +496,9 @@ int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
 			free(chunk);
 			return -1;
 		}
-		ntrace_enc_retire(e, chunk, n);
+		feed(e, cfg, &cut, chunk, n);
 	}
+	nt_block_cut_finish(&cut);
 	free(chunk);
 	return encoder_finish(e, cfg, rv_xlen_mask(st.after, cfg->xlen), trace->count, stats, err);
 }

@@ -80,6 +80,11 @@ static const char encode_usage[] =
 	"                R (return), E (ecall/ebreak), X (mret/sret); size 2 or 4;\n"
 	"                optional ' exc'/' int' marker.  Images are not needed.\n"
 	"  --out FILE    N-Trace output (binary, one MDO/MSEO byte per 6 bits)\n"
+	"  --feed chunks|records|blocks\n"
+	"                diagnostic: how the records reach the library: many per\n"
+	"                ntrace_enc_retire() call (chunks, the default), one per call\n"
+	"                (records), or as runs of sequential instructions through\n"
+	"                ntrace_enc_block() (blocks: must give the bytes of records)\n"
 	"\n";
 
 static const char decode_usage[] =
@@ -119,7 +124,7 @@ enum {
 	OPT_ELF = 256, OPT_RAW, OPT_PCS, OPT_PCSEQ, OPT_OUT, OPT_MODE,
 	OPT_CALLSTACK, OPT_IRMODE, OPT_REPEAT_HISTORY, OPT_REPEAT_BRANCH,
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
-	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_HELP,
+	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -141,6 +146,7 @@ static const struct option long_options[] = {
 	{ "timestamp", no_argument, NULL, OPT_TIMESTAMP },
 	{ "xlen", required_argument, NULL, OPT_XLEN },
 	{ "all-opt", no_argument, NULL, OPT_ALL_OPT },
+	{ "feed", required_argument, NULL, OPT_FEED },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -164,7 +170,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "encode", encode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_PCS) |
-	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT), 0, cli_encode },
+	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED), 0, cli_encode },
 	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT), 1, cli_decode },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
@@ -315,6 +321,16 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		return 0;
 	case OPT_ALL_OPT:
 		a->all_opt = true;
+		return 0;
+	case OPT_FEED:
+		if (strcmp(arg, "chunks") == 0)
+			a->cfg.feed = NT_FEED_CHUNKS;
+		else if (strcmp(arg, "records") == 0)
+			a->cfg.feed = NT_FEED_RECORDS;
+		else if (strcmp(arg, "blocks") == 0)
+			a->cfg.feed = NT_FEED_BLOCKS;
+		else
+			return usage_error(cmd, "--feed must be chunks, records or blocks, not '%s'", arg);
 		return 0;
 	}
 	return usage_error(cmd, "%s", "internal error: unknown option");

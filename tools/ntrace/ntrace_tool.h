@@ -133,6 +133,17 @@ enum nt_tool_mode {
 	NT_TOOL_BTM = 1,        /* Branch Trace Messaging (trTeInstMode=3) */
 };
 
+/*
+ * How the encode drivers hand the records to the library.  A diagnostic:
+ * records and blocks must give the same bytes (tests/ntrace/roundtrip.sh
+ * compares them); chunks is what encode normally does.
+ */
+enum nt_feed {
+	NT_FEED_CHUNKS = 0,     /* ntrace_enc_retire() on many records at a time */
+	NT_FEED_RECORDS,        /* ntrace_enc_retire() once per record */
+	NT_FEED_BLOCKS,         /* ntrace_enc_block() on the runs nt_block_cut() finds */
+};
+
 struct nt_tool_config {
 	int mode;                       /* enum nt_tool_mode */
 	unsigned callstack;             /* implicit-return stack depth, 0 = off */
@@ -148,6 +159,7 @@ struct nt_tool_config {
 	unsigned src_bits;              /* trTeSrcBits, 0 = no SRC field */
 	bool src_bits_detected;         /* src_bits guessed by nt_detect_src_bits */
 	unsigned xlen;                  /* 32 or 64 */
+	unsigned feed;                  /* enum nt_feed (encode only) */
 };
 
 void nt_tool_config_default(struct nt_tool_config *cfg);
@@ -203,6 +215,30 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
 		    const struct nt_tool_config *cfg, const char *name,
 		    struct nt_buf *out, struct ntrace_enc_stats *stats, struct nt_err *err);
+
+/*
+ * Records -> blocks for ntrace_enc_block(), as a block-level encoder (one
+ * that steps from one control transfer to the next) sees them: maximal runs
+ * of itype-0 records of size 2 or 4, each at the address after the one
+ * before, with one priv, context and tstamp, at most NTRACE_BLOCK_MAX long.
+ * A run ends at the first record that cannot extend it: a record that can
+ * start a run starts the next one (the run goes out without an end record);
+ * any other record goes out as the run's end record (after an empty run when
+ * none is open).  Runs may continue from one nt_block_cut() call to the
+ * next; nt_block_cut_finish() hands over the last one.
+ */
+typedef void nt_block_fn(void *ctx, const struct ntrace_block *b, const struct ntrace_retired *end);
+
+struct nt_block_cutter {
+	struct ntrace_block run;        /* open run (count 0: none) */
+	uint64_t next_addr;             /* address that continues it */
+	nt_block_fn *fn;
+	void *ctx;
+};
+
+void nt_block_cut_init(struct nt_block_cutter *c, nt_block_fn *fn, void *ctx);
+void nt_block_cut(struct nt_block_cutter *c, const struct ntrace_retired *recs, size_t n);
+void nt_block_cut_finish(struct nt_block_cutter *c);
 
 /*
  * Decodes a whole N-Trace stream against the images into out (pc + exc/int
