@@ -700,7 +700,8 @@ rec_size_itype(const struct ntrace_retired *r, uint32_t *size)
 		       offsetof(struct ntrace_retired, size) + 1, "size, itype adjacent");
 	uint16_t w;
 
-	memcpy(&w, &r->size, sizeof(w));
+	/* the builtin: -ffreestanding (the firmware) makes memcpy a call */
+	__builtin_memcpy(&w, &r->size, sizeof(w));
 	*size = w & 0xff;
 	return w >> 8;
 #else
