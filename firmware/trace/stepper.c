@@ -270,12 +270,15 @@ static void drop_held(struct stepper *s)
 {
 	s->held_run.count = 0;
 	s->held_end_valid = false;
+	s->pend = false;
 }
 
-static struct ntrace_block run_of(const struct stepper *s, uint64_t addr, unsigned int n, uint64_t mask)
+/* A retired instruction's record becomes the held one. */
+static void hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
-	return (struct ntrace_block){ .addr = addr, .rvc_mask = mask, .tstamp = s->tstamp,
-				      .count = (uint8_t)n, .priv = s->priv };
+	feed_held(th);
+	th->step.held_end = *rec;
+	th->step.held_end_valid = true;
 }
 
 static unsigned int size_at(uint64_t mask, unsigned int i)
@@ -283,14 +286,29 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
 	return (mask >> i) & 1 ? 2 : 4;
 }
 
-/* The run [start, upto) retired: it becomes the held records. */
+/*
+ * Everything before upto retired: the predicted transfer (unless upto is
+ * its own address: then it did not run), then the run [start, upto).  The
+ * last of them is held.  False when upto is not an instruction boundary
+ * of what the hart was given to run: the stepper lost track.
+ */
 static bool retire_upto(struct trace_hart *th, uint64_t upto)
 {
 	struct stepper *s = &th->step;
-	uint64_t addr = s->start, first = s->start, mask;
+	uint64_t addr, mask;
 	unsigned int n = 0, last;
 
-	while (addr < upto && n < s->run_count)
+	if (s->pend) {
+		s->pend = false;
+		if (upto == s->pend_rec.addr) {
+			s->priv = s->pend_rec.priv;
+			s->start = upto;
+			s->run_count = 0;
+			return true;
+		}
+		hold(th, &s->pend_rec);
+	}
+	for (addr = s->start; addr < upto && n < s->run_count; )
 		addr += size_at(s->run_mask, n++);
 	if (addr != upto)
 		return false;
@@ -299,26 +317,16 @@ static bool retire_upto(struct trace_hart *th, uint64_t upto)
 	feed_held(th);
 	mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
 	last = size_at(mask, n - 1);
-	s->held_run = run_of(s, first, n - 1, mask & ~(1ULL << (n - 1)));
+	s->held_run = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
+					     .tstamp = s->tstamp, .count = (uint8_t)(n - 1),
+					     .priv = s->priv };
 	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
 					       .tstamp = s->tstamp, .priv = s->priv };
 	s->held_end_valid = true;
-	/* What is left of the run starts at upto. */
 	s->start = upto;
 	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
 	s->run_count = (uint8_t)(s->run_count - n);
 	return true;
-}
-
-/* The run ended by a transfer that retired: the transfer is held. */
-static void retire_run_and_transfer(struct trace_hart *th, const struct ntrace_retired *rec)
-{
-	struct stepper *s = &th->step;
-
-	feed_held(th);
-	s->held_run = run_of(s, s->start, s->run_count, s->run_mask);
-	s->held_end = *rec;
-	s->held_end_valid = true;
 }
 
 /* The stepper does not know where the hart is any more: what was held is
@@ -337,11 +345,6 @@ static bool is_ecall_or_ebreak_cause(unsigned long cause)
 	       cause == CAUSE_MACHINE_ECALL;
 }
 
-/*
- * A trap at epc (exception) or before epc (interrupt): everything before
- * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
- * convention is selected.  The last retired instruction carries the trap.
- */
 static void sbi_call_trap(struct trace_hart *th, uint64_t epc);
 
 static bool single_is_sbi_call(const struct stepper *s)
@@ -349,6 +352,11 @@ static bool single_is_sbi_call(const struct stepper *s)
 	return s->mode == STEP_SINGLE && s->single_raw == INSN_ECALL && s->priv == PRV_S;
 }
 
+/*
+ * A trap at epc (exception) or before epc (interrupt): everything before
+ * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
+ * convention is selected.  The last retired instruction carries the trap.
+ */
 static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bool interrupt)
 {
 	struct stepper *s = &th->step;
@@ -367,11 +375,10 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 		drop_held(s);
 		return;
 	}
-
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
-	    epc == s->start && s->run_count == 1)
+	    s->mode == STEP_SINGLE && epc == s->start)
 		upto = epc + size_at(s->run_mask, 0);
-	if (epc < s->start || !retire_upto(th, upto)) {
+	if (!retire_upto(th, upto)) {
 		lost_track(th);
 		return;
 	}
@@ -401,7 +408,7 @@ static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 	s->in_m = true;
 }
 
-/* ---- Emulating the transfer at the end of a block -------------------- */
+/* ---- The outcome of a transfer ------------------------------------------ */
 
 static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
 {
@@ -415,73 +422,84 @@ static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
 	}
 }
 
-/* sret from S-mode back to S or U (V=0): xRET as the privileged spec
- * defines it.  Anything else (TSR, back to VS/VU) runs natively. */
-static bool emulate_sret(struct stepper *s, struct trap_regs *regs, uint64_t *next)
+/* sret from S-mode back to S or U (V=0) goes to sepc in SPP's privilege;
+ * anything else (from U, TSR, back to VS/VU) is not predicted. */
+static bool sret_outcome(const struct trap_regs *regs, uint64_t *next, unsigned int *priv)
 {
 	unsigned long m = regs->mstatus;
-	unsigned long spp = m & MSTATUS_SPP ? PRV_S : PRV_U;
 
 	if ((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT != PRV_S || (m & MSTATUS_TSR))
 		return false;
 	if (hart_self()->feat.h && (csr_read(CSR_HSTATUS) & HSTATUS_SPV))
 		return false;
-	m &= ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPP | MSTATUS_MPRV);
-	if (regs->mstatus & MSTATUS_SPIE)
-		m |= MSTATUS_SIE;
-	m |= MSTATUS_SPIE | spp << MSTATUS_MPP_SHIFT;
-	regs->mstatus = m;
 	*next = csr_read(sepc);
-	s->priv = (uint8_t)spp;
+	*priv = m & MSTATUS_SPP ? PRV_S : PRV_U;
 	return true;
 }
 
 /*
- * Emulate the block's end transfer: registers and mepc updated, *rec is its
- * record.  False: the hart must run it itself (it traps, or leaves to V=1).
- * x[0] of the frame is always 0, so no register number needs a check.
+ * Where the transfer at b->end goes from these registers (*next), its
+ * record (*rec) and the privilege after it (*priv).  False: not predicted
+ * (it traps: a misaligned target, an sret that is illegal or leaves V=0);
+ * the hart then runs it with T0 right after it.
  */
-static bool emulate(struct stepper *s, struct trap_regs *regs, const struct step_block *b,
-		    struct ntrace_retired *rec)
+static bool outcome(const struct stepper *s, const struct trap_regs *regs,
+		    const struct step_block *b, uint64_t *next, struct ntrace_retired *rec,
+		    unsigned int *priv)
 {
-	uint64_t pc = b->end, next, link = pc + b->size;
-	uint8_t priv = s->priv, itype = b->itype_taken;
+	uint8_t itype = b->itype_taken;
 
+	*priv = s->priv;
 	switch (b->op) {
 	case EMU_BRANCH:
 		if (cond_holds(b->cond, regs->x[b->rs1], regs->x[b->rs2])) {
-			next = b->target;
+			*next = b->target;
 		} else {
-			next = link;
+			*next = b->end + b->size;
 			itype = b->itype_fall;
 		}
 		break;
 	case EMU_JAL:
-		next = b->target;
-		regs->x[b->rd] = link;
+		*next = b->target;
 		break;
 	case EMU_JALR:
-		next = (regs->x[b->rs1] + b->target) & ~1UL;
-		if (s->align4 && (next & 2))
+		*next = (regs->x[b->rs1] + b->target) & ~1UL;
+		if (s->align4 && (*next & 2))
 			return false;
-		regs->x[b->rd] = link;
 		break;
 	default:
-		if (!emulate_sret(s, regs, &next))
+		if (!sret_outcome(regs, next, priv))
 			return false;
 		break;
 	}
-	regs->x[0] = 0;
-	rec->addr = pc;
+	rec->addr = b->end;
 	rec->tstamp = s->tstamp;
 	rec->context = 0;
 	rec->size = b->size;
 	rec->itype = itype;
-	rec->priv = priv;
+	rec->priv = s->priv;
 	rec->flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
 	rec->retired_itype = 0;
-	regs->mepc = next;
 	return true;
+}
+
+/* Do what the transfer would: the link register, or sret's mstatus
+ * (xRET: SIE = SPIE, SPIE = 1, SPP = U, MPRV = 0; privileged spec). */
+static void emulate(const struct step_block *b, struct trap_regs *regs, uint64_t next,
+		    unsigned int priv)
+{
+	if (b->op == EMU_SRET) {
+		unsigned long m = regs->mstatus;
+
+		m &= ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPP | MSTATUS_MPRV);
+		if (regs->mstatus & MSTATUS_SPIE)
+			m |= MSTATUS_SIE;
+		regs->mstatus = m | MSTATUS_SPIE | (unsigned long)priv << MSTATUS_MPP_SHIFT;
+	} else if (b->op != EMU_BRANCH) {
+		regs->x[b->rd] = b->end + b->size;
+		regs->x[0] = 0;
+	}
+	regs->mepc = next;
 }
 
 /* ---- Where the hart goes next ----------------------------------------- */
@@ -510,8 +528,7 @@ static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned i
 	t0_arm(s, pc + len);
 }
 
-/* T0 off until a trap enters S-mode: a fetch fault at pc (then reported as
- * a trap there), or V=1 execution (untraced). */
+/* T0 off until a trap enters S-mode: the fetch at pc faults. */
 static void run_free(struct stepper *s, uint64_t pc)
 {
 	s->mode = STEP_FREE;
@@ -519,6 +536,7 @@ static void run_free(struct stepper *s, uint64_t pc)
 	t0_off(s);
 }
 
+/* The hart runs b from its start; T0 at its end. */
 static void run_block(struct stepper *s, struct step_block *b)
 {
 	s->mode = STEP_RUN;
@@ -528,70 +546,91 @@ static void run_block(struct stepper *s, struct step_block *b)
 }
 
 /*
- * Execution continues at pc.  Transfers that start a block are emulated
- * here directly (up to STEP_EMULATE_LOOP in a row); then T0 goes to the end
- * of the block the hart will run.  regs NULL: nothing can be emulated (the
- * caller enters S-mode by other means); T0 may then sit on pc itself.
+ * The hart resumes at pc (regs: the frame mret returns through; NULL when
+ * the firmware enters S/U-mode by other means and nothing can be
+ * predicted).  When pc is a transfer, its outcome is predicted and T0 goes
+ * to the end of the block after it: the hart runs the transfer itself, so
+ * QEMU's log shows it (docs/TRACE.md: one transfer at most is emulated per
+ * visit to M-mode, for loops).  If that block ends at the transfer itself,
+ * T0 goes to the block's start instead.
  */
-static void continue_at(struct trace_hart *th, struct trap_regs *regs, uint64_t pc)
+static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t pc)
 {
 	struct stepper *s = &th->step;
-	unsigned int emulated = 0;
+	struct step_block *b = lookup(s, pc), *bq;
+	bool at_vector = s->t1_on && pc == s->t1;
+	struct ntrace_retired rec;
+	unsigned int priv;
+	uint64_t q, t0;
 
-	for (;;) {
-		struct step_block *b = lookup(s, pc);
-		bool at_vector = s->t1_on && pc == s->t1;
-
-		set_run(s, pc, 0, 0, pc);
-		if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs &&
-		    emulated < STEP_EMULATE_LOOP) {
-			struct ntrace_retired rec;
-
-			s->blk = b;
-			if (emulate(s, regs, b, &rec)) {
-				retire_run_and_transfer(th, &rec);
-				pc = regs->mepc;
-				emulated++;
-				continue;
-			}
-			/* It traps (or leaves to V=1): the hart runs it. */
-			single_step(s, pc, b->raw, b->size, at_vector);
-			return;
-		}
-		if (b->count == 0 && b->kind == BLOCK_END_NATIVE) {
-			single_step(s, pc, b->raw, b->size, at_vector);
-			return;
-		}
-		if (b->count == 0 && b->kind == BLOCK_END_FAULT) {
-			run_free(s, pc);
-			return;
-		}
-		if (at_vector && b->count) {
-			/* The vector's first instruction, with T1 off. */
-			single_step(s, pc, 0, size_at(b->rvc_mask, 0), true);
-			return;
-		}
-		run_block(s, b);
+	s->pend = false;
+	set_run(s, pc, 0, 0, pc);
+	if (b->count == 0 && b->kind == BLOCK_END_FAULT) {
+		run_free(s, pc);
 		return;
 	}
+	if (b->count == 0 && (b->kind == BLOCK_END_NATIVE ||
+			      (b->kind == BLOCK_END_EMULATE && regs &&
+			       !outcome(s, regs, b, &q, &rec, &priv)))) {
+		single_step(s, pc, b->raw, b->size, at_vector);
+		return;
+	}
+	if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs) {
+		s->pend = true;
+		s->pend_rec = rec;
+		s->priv = (uint8_t)priv;
+		bq = lookup(s, q);
+		t0 = at_vector || bq->end == pc ? q : bq->end;
+		s->mode = STEP_RUN;
+		if (t0 == q) {
+			s->blk = NULL;
+			set_run(s, q, 0, 0, q);
+		} else {
+			s->blk = bq;
+			set_run(s, q, bq->count, bq->rvc_mask, bq->end);
+		}
+		if (at_vector) {
+			/* T1 stays off until the transfer ran (T0 at its target). */
+			s->single_is_vector = true;
+			s->vec_scause = csr_read(scause);
+			s->vec_sepc = csr_read(sepc);
+			t1_set(s, false, 0);
+		}
+		t0_arm(s, t0);
+		return;
+	}
+	if (at_vector && b->count) {
+		/* The vector's first instruction, with T1 off. */
+		single_step(s, pc, 0, size_at(b->rvc_mask, 0), true);
+		return;
+	}
+	run_block(s, b);
 }
 
 /* ---- Events ----------------------------------------------------------- */
+
+/* T1 was off while the hart ran the first instruction(s) at the trap
+ * vector: back on, unless a trap in that window changed sepc/scause. */
+static bool vector_window_done(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+	bool clean = csr_read(scause) == s->vec_scause && csr_read(sepc) == s->vec_sepc;
+
+	s->single_is_vector = false;
+	t1_follow_stvec(s);
+	if (!clean)
+		lost_track(th);
+	return clean;
+}
 
 static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	uint64_t pc = regs->mepc;
 
-	if (s->single_is_vector) {
-		/* A trap taken while T1 was off would have changed these. */
-		if (csr_read(scause) != s->vec_scause || csr_read(sepc) != s->vec_sepc) {
-			lost_track(th);
-			t1_follow_stvec(s);
-			continue_at(th, regs, pc);
-			return;
-		}
-		t1_follow_stvec(s);
+	if (s->single_is_vector && !vector_window_done(th)) {
+		plan(th, regs, pc);
+		return;
 	}
 	if (single_is_sbi_call(s)) {
 		/* An SBI call came back. */
@@ -601,7 +640,34 @@ static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 	} else if (!retire_upto(th, pc)) {
 		lost_track(th);
 	}
-	continue_at(th, regs, pc);
+	plan(th, regs, pc);
+}
+
+/* T0 at the transfer that ends block b: the hart runs it with T0 after
+ * the next block, or, when that block leads back here (a loop), the
+ * firmware emulates it so T0 can stay on it. */
+static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
+			 const struct step_block *cached)
+{
+	struct stepper *s = &th->step;
+	/* A copy: looking the next block up may reuse this block's slot. */
+	struct step_block copy = *cached, *b = &copy;
+	struct ntrace_retired rec;
+	unsigned int priv;
+	uint64_t next;
+
+	if (!outcome(s, regs, b, &next, &rec, &priv)) {
+		single_step(s, b->end, b->raw, b->size, false);
+		return;
+	}
+	if (next == b->end || lookup(s, next)->end == b->end) {
+		emulate(b, regs, next, priv);
+		hold(th, &rec);
+		s->priv = (uint8_t)priv;
+		plan(th, regs, next);
+		return;
+	}
+	plan(th, regs, b->end);
 }
 
 static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
@@ -609,36 +675,40 @@ static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
 	struct stepper *s = &th->step;
 	struct step_block *b = s->blk;
 	uint64_t pc = regs->mepc;
-	struct ntrace_retired rec;
 
 	if (s->mode == STEP_SINGLE) {
 		t0_single_done(th, regs);
 		return;
 	}
+	if (s->single_is_vector && !vector_window_done(th)) {
+		plan(th, regs, pc);
+		return;
+	}
+	if (!retire_upto(th, pc)) {
+		lost_track(th);
+		plan(th, regs, pc);
+		return;
+	}
+	if (!b || b->end != pc) {
+		plan(th, regs, pc);
+		return;
+	}
 	switch (b->kind) {
 	case BLOCK_END_EMULATE:
-		if (emulate(s, regs, b, &rec)) {
-			retire_run_and_transfer(th, &rec);
-			continue_at(th, regs, regs->mepc);
-			return;
-		}
-		/* The hart runs it. */
-		__attribute__((fallthrough));
+		end_transfer(th, regs, b);
+		return;
 	case BLOCK_END_NATIVE:
-		retire_upto(th, pc);
 		single_step(s, pc, b->raw, b->size, false);
 		return;
 	case BLOCK_END_SPLIT:
-		retire_upto(th, pc);
 		if (b->flags & BLOCK_WATCH_CODE)
 			stepper_flush_cache(s);
 		if (b->flags & BLOCK_WATCH_STVEC)
 			t1_follow_stvec(s);
-		continue_at(th, regs, pc);
+		plan(th, regs, pc);
 		return;
 	default:   /* BLOCK_END_FAULT: decode again, the page may be there now */
-		retire_upto(th, pc);
-		continue_at(th, regs, pc);
+		plan(th, regs, pc);
 		return;
 	}
 }
@@ -651,7 +721,7 @@ static void t1_hit(struct trace_hart *th, struct trap_regs *regs)
 
 	trap_at(th, csr_read(sepc), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
 	s->priv = PRV_S;
-	continue_at(th, regs, regs->mepc);
+	plan(th, regs, regs->mepc);
 }
 
 /* S/U-mode's own ebreak (breakpoints come to M-mode while tracing):
@@ -687,9 +757,11 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 	s->tstamp = engine_timestamp(th);
 	if (regs->mstatus & MSTATUS_MPV)
 		return;   /* delivered to VS-mode: not traced (docs/TRACE.md) */
+	if (s->single_is_vector)
+		vector_window_done(th);
 	trap_at(th, epc, cause, false);
 	s->priv = PRV_S;
-	continue_at(th, regs, regs->mepc);
+	plan(th, regs, regs->mepc);
 }
 
 /* ---- Start and stop ---------------------------------------------------- */
@@ -702,6 +774,7 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 	s->t1 = ADDR_NONE;
 	s->t1_on = false;
 	s->in_m = false;
+	s->single_is_vector = false;
 	s->priv = (uint8_t)priv;
 	s->tstamp = engine_timestamp(th);
 	s->m_handler = csr_read(mtvec) & ~3UL;
@@ -714,7 +787,7 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 	csr_write(CSR_TSELECT, 0);
 	csr_write(CSR_TDATA1, trigger_off(s));
 	t1_follow_stvec(s);
-	continue_at(th, regs, pc);
+	plan(th, regs, pc);
 }
 
 void stepper_off(struct trace_hart *th)

@@ -26,8 +26,6 @@
 #include "trap_regs.h"
 
 #define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
-#define STEP_EMULATE_LOOP 8      /* transfers emulated back to back before
-				    S-mode runs again (lets interrupts in) */
 
 /* How a block ends. */
 enum block_end {
@@ -94,7 +92,12 @@ struct stepper {
 	uint64_t run_end;        /* end of the run [start, run_end)           */
 	uint64_t run_mask;       /* its instruction sizes                      */
 	uint8_t run_count;
-	struct step_block *blk;  /* STEP_RUN: the block being run              */
+	struct step_block *blk;  /* STEP_RUN: the block whose end T0 marks, or
+				    NULL when T0 marks where a plan resumes */
+	/* A transfer the hart runs natively before the run, its outcome
+	 * predicted from the registers (stepper.c, "Where the hart goes"). */
+	bool pend;
+	struct ntrace_retired pend_rec;
 	uint32_t single_raw;     /* STEP_SINGLE: the instruction               */
 	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
 	uint64_t tstamp;         /* timestamp of the event being handled       */

@@ -16,6 +16,7 @@
  *   range=filtered     address filter: only the .text.filtered functions
  *   ratified singlestep   tracesbi ingress options
  *   tick=N             timer interrupts every N + 0..255 timer ticks
+ *   notrace=1          run the programs without tracing (baseline)
  */
 #include "tk.h"
 #include "fdt.h"
@@ -48,6 +49,7 @@ static struct {
 	int priv;          /* -1: no filter, else TCI priv bit mask */
 	bool range;
 	uint64_t tick;
+	bool notrace;      /* run the programs untraced (the baseline) */
 } cfg;
 
 static bool flag(const char *key)
@@ -98,6 +100,7 @@ static void read_config(void)
 		cfg.priv = v[0] == 'u' ? 1 : 2;
 	cfg.range = bootarg("range", v, sizeof(v));
 	cfg.tick = bootarg("tick", v, sizeof(v)) ? number(v) : 400;
+	cfg.notrace = flag("notrace");
 	if (flag("ratified"))
 		cfg.ingress |= 1u;
 	if (flag("singlestep"))
@@ -285,6 +288,17 @@ void tk_trap(struct tk_frame *f)
 		wfi();
 }
 
+/* Park this hart for good: no timer, no pending SSIP, HSM STOPPED. */
+static void stop_self(void)
+{
+	csr_write(sie, 0);
+	sbi_set_timer(UINT64_MAX);
+	csr_clear(sip, 1ul << 1);
+	sbi_hart_stop();
+	for (;;)
+		wfi();
+}
+
 /* ---- The program set ----------------------------------------------------- */
 
 static long user(long (*entry)(long), long arg, struct tk_hart *t)
@@ -410,9 +424,13 @@ static long session(unsigned long index)
 	csr_set(sie, SIE_STIE);
 	csr_set(sstatus, SSTATUS_SIE);
 
-	trace_session_start(control, ctl | TRTE_ENABLE | TRTE_INST_TRACING);
-	r->bad = run_programs(t);
-	trace_session_stop(control, ctl | TRTE_ENABLE);
+	if (cfg.notrace) {
+		r->bad = run_programs(t);
+	} else {
+		trace_session_start(control, ctl | TRTE_ENABLE | TRTE_INST_TRACING);
+		r->bad = run_programs(t);
+		trace_session_stop(control, ctl | TRTE_ENABLE);
+	}
 
 	csr_clear(sstatus, SSTATUS_SIE);
 	csr_clear(sie, SIE_STIE);
@@ -483,8 +501,9 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			r->bad, r->error ? " error=" : "", r->error ? r->error : "");
 	}
 	kprintf("TRACE-DONE %s\n", bad ? "fail" : "ok");
-	/* Held here: the host saves the buffers, then quits QEMU. */
-	csr_write(sie, 0);
-	for (;;)
-		wfi();
+	/* Held here: the host saves the buffers, then quits QEMU.  Every hart
+	 * stops through HSM so nothing runs (and nothing is logged) any more. */
+	for (i = 1; i < cfg.harts; i++)
+		hart_post(plat.hart_ids[i], (hart_fn)stop_self, 0);
+	stop_self();
 }

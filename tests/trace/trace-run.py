@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""One traced run of the traced-program payload under QEMU.
+
+QEMU runs tracesbi and tests/target/trace's kernel with
+`-singlestep -d exec,nochain,int -icount shift=0,align=off,sleep=on`.  The
+execution log goes through a FIFO straight into scripts/trace-ground-truth.py
+(it is too big to keep: every M-mode instruction of the firmware is in it),
+which writes the ground truth per hart.  When the kernel prints TRACE-DONE it
+holds the machine; the trace buffers named by its TRACEBUF lines are saved
+through QEMU's monitor (oldest byte first: a wrapped buffer is saved as its
+two parts in order), then QEMU is killed.
+
+Output in --outdir, for run NAME:
+  NAME.out               the console
+  NAME.gt.hart<H>.pcs    ground truth (scripts/trace-ground-truth.py)
+  NAME.hart<H>.nex       the trace buffer, oldest byte first
+  NAME.json              the TRACEBUF lines, parsed
+Exit status 0 when all of that was produced and the kernel said
+"TRACE-DONE ok"; otherwise 1 with the reason on stderr.
+"""
+
+import argparse
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+
+TRACEBUF_RE = re.compile(r'^TRACEBUF (.*)$')
+
+
+def monitor(sock_path, commands, timeout=30):
+    """Send HMP commands one by one, each after the (qemu) prompt."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sock_path)
+            break
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.1)
+    s.settimeout(timeout)
+
+    def until_prompt():
+        data = b''
+        while not data.endswith(b'(qemu) '):
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+        return data
+
+    until_prompt()
+    for cmd in commands:
+        s.sendall(cmd.encode() + b'\n')
+        out = until_prompt()
+        if b'rror' in out or b'invalid' in out:
+            raise RuntimeError(f'monitor: {cmd}: {out[-200:]!r}')
+    s.close()
+
+
+def read_text(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except FileNotFoundError:   # QEMU has not opened it yet
+        return ''
+
+
+def parse_tracebuf(line):
+    fields = dict(kv.split('=', 1) for kv in line.split() if '=' in kv)
+    out = {}
+    for key, val in fields.items():
+        try:
+            out[key] = int(val, 0)
+        except ValueError:
+            out[key] = val
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('--fw', required=True)
+    ap.add_argument('--payload', required=True)
+    ap.add_argument('--name', required=True)
+    ap.add_argument('--outdir', required=True)
+    ap.add_argument('--append', default='')
+    ap.add_argument('--smp', type=int, default=1)
+    ap.add_argument('--cpu', default='rv64,sscofpmf=true')
+    ap.add_argument('--ecall-no-retire', action='store_true')
+    ap.add_argument('--timeout', type=int, default=600)
+    args = ap.parse_args()
+
+    base = os.path.join(args.outdir, args.name)
+    fifo, sock, out = base + '.fifo', base + '.sock', base + '.out'
+    for f in (fifo, sock, out):
+        if os.path.exists(f):
+            os.unlink(f)
+    os.mkfifo(fifo)
+    gt_cmd = [sys.executable, 'scripts/trace-ground-truth.py', '--firmware', args.fw,
+              '--elf', args.payload, '--out-prefix', base + '.gt']
+    if args.ecall_no_retire:
+        gt_cmd.append('--ecall-no-retire')
+    gt = subprocess.Popen(gt_cmd + [fifo], stderr=open(base + '.gt.log', 'w'))
+    qemu = subprocess.Popen([
+        'qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
+        '-cpu', args.cpu, '-display', 'none', '-serial', 'file:' + out,
+        '-monitor', f'unix:{sock},server,nowait', '-bios', args.fw, '-kernel', args.payload,
+        '-append', args.append, '-singlestep', '-d', 'exec,nochain,int', '-D', fifo,
+        # sleep=on: with sleep=off QEMU 7.2 stops serving its monitor once
+        # every hart is idle with no timer armed (the held machine).  Idle
+        # time then advances the clock in real time, so interrupt positions
+        # after a wfi vary between runs; the ground truth is from this run.
+        '-icount', 'shift=0,align=off,sleep=on'], stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=open(base + '.qemu.log', 'w'))
+
+    def fail(msg):
+        qemu.kill()
+        gt.kill()
+        print(f'trace-run: {args.name}: {msg}', file=sys.stderr)
+        sys.exit(1)
+
+    deadline = time.time() + args.timeout
+    text = ''
+    while 'TRACE-DONE' not in text:
+        if qemu.poll() is not None:
+            fail(f'QEMU exited ({qemu.returncode}) before TRACE-DONE')
+        if time.time() > deadline:
+            fail(f'no TRACE-DONE within {args.timeout} s')
+        time.sleep(0.2)
+        text = read_text(out)
+    time.sleep(0.2)
+    text = read_text(out)
+    bufs = [parse_tracebuf(m.group(1)) for m in
+            (TRACEBUF_RE.match(l) for l in text.splitlines()) if m]
+    cmds = []
+    for b in bufs:
+        h, first, n = b['hart'], b['first'], b['len']
+        end = b['limit'] + 4
+        part1 = min(n, end - first)
+        cmds.append(f'pmemsave {first} {part1} "{base}.hart{h}.a"')
+        cmds.append(f'pmemsave {b["start"]} {n - part1} "{base}.hart{h}.b"' if n > part1
+                    else f'pmemsave {b["start"]} 0 "{base}.hart{h}.b"')
+    try:
+        monitor(sock, cmds)
+    except (OSError, RuntimeError) as e:
+        fail(f'saving the buffers: {e}')
+    # Not `quit`: QEMU 7.2 under -icount spins forever in it while every
+    # hart is halted.  What a kill loses of the log is the tail after the
+    # sessions ended (the TRACEBUF printing), which no ground truth needs.
+    qemu.kill()
+    qemu.wait(timeout=60)
+    if gt.wait(timeout=args.timeout) != 0:
+        print(open(base + '.gt.log').read(), file=sys.stderr, end='')
+        fail('the ground-truth extractor failed')
+    for b in bufs:
+        h = b['hart']
+        with open(f'{base}.hart{h}.nex', 'wb') as f:
+            for part in ('a', 'b'):
+                p = f'{base}.hart{h}.{part}'
+                with open(p, 'rb') as src:
+                    f.write(src.read())
+                os.unlink(p)
+    os.unlink(fifo)
+    json.dump(bufs, open(base + '.json', 'w'), indent=1)
+    if 'TRACE-DONE ok' not in text:
+        fail('the kernel reported a failure: ' +
+             ' | '.join(l for l in text.splitlines() if l.startswith(('TRACE', 'tk:'))))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
