@@ -326,6 +326,12 @@ bool bootarg(const char *key, char *val, size_t size)
 
 		while (word[wlen] && word[wlen] != ' ')
 			wlen++;
+		/* A bare word is a flag: "key" reads as "key=1". */
+		if (wlen == klen && !strncmp(word, key, klen) && size >= 2) {
+			val[0] = '1';
+			val[1] = '\0';
+			return true;
+		}
 		if (wlen > klen && !strncmp(word, key, klen) && word[klen] == '=') {
 			size_t vlen = wlen - klen - 1;
 

@@ -333,6 +333,8 @@ struct session_result {
 	volatile long bad, done;
 	struct tci_capture cap;
 	uint32_t control;
+	uint32_t features;   /* trTeInstFeatures as read back */
+	uint32_t ts_control; /* trTsControl as read back */
 	const char *error;
 	unsigned long ticks, syscalls, page_faults, illegal, breaks;
 };
@@ -440,6 +442,8 @@ static long session(unsigned long index)
 	csr_write(satp, 0);
 	__asm__ volatile("sfence.vma" ::: "memory");
 	r->control = tci_read(enc, TRTE_CONTROL);
+	r->features = tci_read(enc, TRTE_INST_FEATURES);
+	r->ts_control = tci_read(enc, TRTS_CONTROL);
 	if ((rc = tci_trace_stop(enc, sink)))
 		r->error = tci_strerror(rc);
 	tci_ramsink_capture(sink, &r->cap);
@@ -493,11 +497,11 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 
 		bad += r->bad + (r->error != NULL);
 		kprintf("TRACEBUF hart=%lu first=0x%lx len=%lu start=0x%lx limit=0x%lx wrap=%d "
-			"control=0x%x ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
+			"control=0x%x features=0x%x tscontrol=0x%x ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
 			"bad=%ld%s%s\n",
 			plat.hart_ids[i], (unsigned long)r->cap.first, (unsigned long)r->cap.len,
 			(unsigned long)r->cap.start, (unsigned long)r->cap.limit, r->cap.wrapped,
-			r->control, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
+			r->control, r->features, r->ts_control, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
 			r->bad, r->error ? " error=" : "", r->error ? r->error : "");
 	}
 	kprintf("TRACE-DONE %s\n", bad ? "fail" : "ok");
