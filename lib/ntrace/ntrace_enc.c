@@ -538,8 +538,10 @@ static void retired_before_trap(struct ntrace_encoder *e, const struct ntrace_re
 	}
 }
 
-/* Tables 3 and 4: what each itype does besides adding to I-CNT. */
-static void process_itype(struct ntrace_encoder *e, const struct ntrace_retired *r, bool in_block)
+/* Tables 3 and 4: what each itype does besides adding to I-CNT.  (Inlined
+ * into both users of record_body(), so slow_record() makes no call for it.) */
+static inline __attribute__((always_inline)) void
+process_itype(struct ntrace_encoder *e, const struct ntrace_retired *r, bool in_block)
 {
 	unsigned it = r->itype;
 	bool implicit = e->cfg.trTeInstEnImplicitReturn;
@@ -643,24 +645,13 @@ static void drop_state(struct ntrace_encoder *e)
 	recompute_icnt_check(e);
 }
 
-static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r)
+/* What a record does once the message waiting for its address is out:
+ * Ownership (7.1), I-CNT, its itype, the I-CNT threshold. */
+static inline __attribute__((always_inline)) void
+record_body(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
-	bool in_block, due;
+	bool in_block;
 
-	if (!e->active)
-		return;
-	if (e->overflowed) {
-		drop_state(e);
-		restart_after_overflow(e, r->tstamp);
-	}
-	/* A periodic sync rides on the message completed here if there is one
-	 * (emit_branch); a sync that became due while emitting waits for the
-	 * next record, so it can ride on the next message too. */
-	due = e->sync_due;
-	if (e->pending)
-		resolve_pending(e, r);
-	if (due && e->sync_due)
-		emit_standalone_sync(e, e->sync_reason, r->addr, r->tstamp);
 	if (e->cfg.trTeContext) {
 		unsigned need = e->need_ownership;
 
@@ -682,6 +673,36 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
 	if (!e->pending && e->icnt >= e->icnt_check)
 		icnt_limit(e, r->tstamp);
 	update_slow(e);
+}
+
+static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	bool due;
+
+	if (!e->active)
+		return;
+	if (e->overflowed) {
+		drop_state(e);
+		restart_after_overflow(e, r->tstamp);
+	}
+	/* A periodic sync rides on the message completed here if there is one
+	 * (emit_branch); a sync that became due while emitting waits for the
+	 * next record, so it can ride on the next message too.  Likewise a
+	 * sink refusal while emitting is reported (Error, SYNC=7) at the next
+	 * record. */
+	due = e->sync_due;
+	if (e->pending)
+		resolve_pending(e, r);
+	if (due && e->sync_due)
+		emit_standalone_sync(e, e->sync_reason, r->addr, r->tstamp);
+	record_body(e, r);
+}
+
+/* record_body() out of line, for the per-record loop's rare path. */
+static __attribute__((noinline)) void record_after_message(struct ntrace_encoder *e,
+							    const struct ntrace_retired *r)
+{
+	record_body(e, r);
 }
 
 /*
@@ -793,9 +814,20 @@ slow_path:
 				emit_branch(e, false, NTRACE_BTYPE_INDIRECT, rec->addr, e->pending_tstamp);
 			e->pending = PEND_NONE;
 			update_slow(e);
+			if (__builtin_expect(e->slow, 0)) {
+				/* A sync became due or the sink refused bytes while
+				 * emitting: as in slow_record(), that waits for the
+				 * next record, so the bytes do not depend on whether
+				 * the jump ended a call (lib/ntrace/README.md). */
+				record_after_message(e, rec);
+				icnt = e->icnt;
+				hist = e->hist;
+				check = e->slow ? 0 : e->icnt_check;
+				continue;
+			}
 			icnt = e->icnt;
 			hist = e->hist;
-			check = e->slow ? 0 : e->icnt_check;
+			check = e->icnt_check;
 			goto again;
 		}
 		e->icnt = icnt;
