@@ -1,11 +1,16 @@
 # N-Trace codec library (lib/rvinsn, lib/ntrace): freestanding C shared by the
 # host tool (tools/ntrace), the firmware encoder and the tests.  Other
-# fragments use RVINSN_SRCS / NTRACE_SRCS / NTRACE_LIB_INC.
+# fragments use RVINSN_SRCS / NTRACE_SRCS / NTRACE_LIB_INC, and for the
+# qualified ingress (lib/ntrace/ntrace_ingress.c with the TCI filters of
+# lib/tci) NTRACE_INGRESS_SRCS / NTRACE_INGRESS_INC / NTRACE_INGRESS_HDRS.
 
 RVINSN_SRCS     := lib/rvinsn/rvinsn.c
 NTRACE_SRCS     := lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c lib/ntrace/ntrace_dec.c
 NTRACE_LIB_INC  := -Ilib/rvinsn -Ilib/ntrace
 NTRACE_LIB_HDRS := $(wildcard lib/rvinsn/*.h lib/ntrace/*.h)
+NTRACE_INGRESS_SRCS := lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c
+NTRACE_INGRESS_INC  := -Ilib/tci
+NTRACE_INGRESS_HDRS := $(wildcard lib/tci/*.h)
 
 NTRACE_LIB_TESTS := $(BUILD)/host/test_rvinsn $(BUILD)/host/test_ntrace_msg \
                     $(BUILD)/host/test_ntrace_enc $(BUILD)/host/test_ntrace_roundtrip \

@@ -1,21 +1,26 @@
 # ntrace host tool (tools/ntrace): encode/decode/dump/stats around the N-Trace
 # codec library (lib/rvinsn, lib/ntrace; mk/30-ntrace-lib.mk exports their
-# sources as RVINSN_SRCS and NTRACE_SRCS).  Its tests run in `make test-host`:
-# test_ntrace_tool_io (parsers, ELF/raw loader), test_ntrace_tool_e2e (core
-# with the codec: classification, round trips, dump, stats) and
-# test_ntrace_tool_cli (exit statuses and messages of a sanitizer build).
+# sources as RVINSN_SRCS and NTRACE_SRCS, the qualified ingress as
+# NTRACE_INGRESS_SRCS).  Its tests run in `make test-host`:
+# test_ntrace_tool_io (parsers, ELF/raw loader, symbols), test_ntrace_tool_e2e
+# (core with the codec: classification, round trips, dump, stats),
+# test_ntrace_tool_ingress (--tci, privileges through the ingress, filters,
+# --wrapped, --symbols) and test_ntrace_tool_cli (exit statuses and messages
+# of a sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
 # NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
 NTRACE_TOOL_DIR      := tools/ntrace
-NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
+NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c \
+                        $(NTRACE_TOOL_DIR)/symbols.c
 NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
-                        $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/dump.c \
-                        $(NTRACE_TOOL_DIR)/stats.c
+                        $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/tci.c \
+                        $(NTRACE_TOOL_DIR)/dump.c $(NTRACE_TOOL_DIR)/stats.c
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
-NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h)
-NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace
-NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS)
+NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h) \
+                        $(NTRACE_INGRESS_HDRS)
+NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace $(NTRACE_INGRESS_INC)
+NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_INGRESS_SRCS)
 
 ALL_TARGETS += $(BUILD)/tools/ntrace
 
@@ -71,6 +76,17 @@ $(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_T
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
+
+# The tool as the mirror of the firmware's encoder: --tci, privilege tokens
+# through the qualified ingress, filters, feeding, --wrapped, --symbols.
+$(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
+		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_ingress
 
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.

@@ -70,8 +70,9 @@ FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR    := $(BUILD)/fuzz
 FUZZ_TIME   ?= 15
-FUZZ_NTRACE_INC  := -Ilib/ntrace -Ilib/rvinsn -I$(FUZZ_DIR)
-FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(wildcard lib/ntrace/*.h lib/rvinsn/*.h)
+FUZZ_NTRACE_INC  := -Ilib/ntrace -Ilib/rvinsn $(NTRACE_INGRESS_INC) -I$(FUZZ_DIR)
+FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_INGRESS_SRCS) \
+                    $(wildcard lib/ntrace/*.h lib/rvinsn/*.h) $(NTRACE_INGRESS_HDRS)
 
 $(FUZZ_DIR)/fuzz_image.h: tests/fuzz/bin2c.py $(NT_BUILD)/rv64/interp.elf $(NT_BUILD)/rv32/interp.elf
 	@mkdir -p $(@D)
@@ -86,14 +87,14 @@ $(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DE
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
-		$(NTRACE_TOOL_CORE_SRCS) $(RVINSN_SRCS) $(NTRACE_SRCS) -lelf
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 # Encode → decode of executions generated from the input (tool core + library).
 $(FUZZ_DIR)/fuzz_ntrace_roundtrip: tests/fuzz/fuzz_ntrace_roundtrip.c $(FUZZ_DIR)/fuzz_image.h \
 		$(FUZZ_NTRACE_DEPS) $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
-		$(NTRACE_TOOL_CORE_SRCS) $(RVINSN_SRCS) $(NTRACE_SRCS) -lelf
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
 FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \

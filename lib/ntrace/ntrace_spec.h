@@ -92,6 +92,7 @@
 #define NTRACE_PRV_U 0
 #define NTRACE_PRV_S 1
 #define NTRACE_PRV_M 3
+#define NTRACE_PRV_V 4 /* V above PRV[1:0], as in struct ntrace_retired.priv */
 
 /* Table 7 / Trace Control Interface: trTeInstMode values for N-Trace. */
 #define NTRACE_INST_MODE_BTM 3

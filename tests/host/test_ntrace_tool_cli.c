@@ -246,6 +246,191 @@ static void dump_and_stats_describe_the_stream(void **state)
 	assert_null(strstr(r->out, "instructions:"));
 }
 
+static void new_options_are_described_in_help(void **state)
+{
+	(void)state;
+	struct result *r = run("encode --help");
+	assert_int_equal(r->status, 0);
+	static const char *const enc[] = { "--trace-priv U|S|US", "--trace-range A-B", "--tci CONTROL,FEATURES[,TSCONTROL]",
+					   "--all-jumps", "[ PRIV]", "U, S, M, VU or VS" };
+	for (int i = 0; i < 6; i++)
+		assert_non_null(strstr(r->out, enc[i]));
+	r = run("decode --help");
+	assert_non_null(strstr(r->out, "--wrapped"));
+	assert_non_null(strstr(r->out, "--symbols"));
+	assert_non_null(strstr(r->out, "--tci"));
+	r = run("dump --help");
+	assert_non_null(strstr(r->out, "--tci"));
+}
+
+static void tci_errors_exit_2_with_the_reason(void **state)
+{
+	(void)state;
+	static const struct { const char *args, *msg; } cases[] = {
+		{ "--tci 0x100006b", "--tci needs CONTROL,FEATURES[,TSCONTROL]" },
+		{ "--tci 0x100006b,0x5cc,0,1", "--tci needs CONTROL,FEATURES" },
+		{ "--tci 0x100006b,,0", "--tci needs CONTROL,FEATURES" },
+		{ "--tci zz,0", "not 'zz,0'" },
+		{ "--tci 0x100006b,0x100000000", "32-bit values" },
+		{ "--tci 0100006,0", "hex with 0x or decimal" },
+		{ "--tci 0x1000001,0", "trTeInstMode (bits 6:4) is 0, not 3 (BTM) or 6 (HTM)" },
+		{ "--tci 0x6b,0x5cc", "trTeFormat (bits 26:24) is 0" },
+		{ "--tci 0x100006b,0x10", "EnBranchPrediction" },
+		{ "--tci 0x100006b,0x8", "ImplicitReturnMode (bits 7:6) 0, which is reserved" },
+		{ "--mode btm --tci 0x100006b,0x5cc", "--mode before --tci" },
+		{ "--timestamp --tci 0x100006b,0x5cc", "--timestamp before --tci" },
+		{ "--tci 0x100006b,0x5cc --tci 0x100006b,0x5cc", "give --tci once" },
+		{ "--tci 0x100006b,0x5cc --all-opt", "--all-opt and --tci cannot be combined" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex %s", TINY_ELF, TINY_PCS,
+				       tmpdir, cases[i].args);
+		if (r->status != 2 || !strstr(r->err, cases[i].msg))
+			fail_msg("'%s': status %d, stderr '%s'", cases[i].args, r->status, r->err);
+	}
+	/* --xlen may come before --tci: the registers do not say XLEN */
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/t.nex --xlen 64 --tci 0x100006b,0x5cc",
+			     TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+}
+
+/* The registers give encoder and decoder the same options; later options
+ * change single fields; dump takes the SRC width from them. */
+static void tci_round_trip_through_files(void **state)
+{
+	(void)state;
+	/* BTM, sync mode 3 max 0, 3-bit SRC with ID 5, all jumps, implicit return */
+	const char *tci = "0x1030039,0x300502c8";
+	struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex --tci %s", TINY_ELF, TINY_PCS,
+			       tmpdir, tci);
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s %s/t.nex --out %s/t.pcs --tci %s", TINY_ELF, tmpdir, tmpdir, tci);
+	assert_int_equal(r->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/t.pcs", TINY_PCS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	/* the same with explicit options gives the same bytes */
+	r = run("encode --elf %s --pcs %s --out %s/u.nex --mode btm --src 5 --src-bits 3 --all-jumps "
+		"--implicit-return-mode 3 --callstack 32", TINY_ELF, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("dump %s/t.nex --tci %s", tmpdir, tci);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "SRC field 3 bits"));
+	assert_non_null(strstr(r->out, "SRC[3] = 0x5"));
+	/* decoding as another source keeps nothing; --src 5 everything */
+	r = run("decode --elf %s %s/t.nex --tci %s --src 4", TINY_ELF, tmpdir, tci);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->out, "");
+	r = run("decode --elf %s %s/t.nex --tci %s --src 5 --out %s/t.pcs", TINY_ELF, tmpdir, tci, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(system(cmd), 0);
+	/* an option after --tci changes what it names: without all jumps the
+	 * stream no longer decodes */
+	r = run("decode --elf %s %s/t.nex --tci 0x1030039,0x300500c8", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	r = run("decode --elf %s %s/t.nex --tci 0x1030039,0x300500c8 --all-jumps --out %s/t.pcs",
+		TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void qualification_options_through_files(void **state)
+{
+	(void)state;
+	write_text("w.pcs",
+		   "80000000 U\n80000004 U\n80000008 U\n8000000c U\n8000000e U\n80000010 U\n"
+		   "8000000e U\n80000010 U\n8000000e U\n80000010 U\n80000012 U\n8000003c S\n"
+		   "8000003e S\n80000016 U\n8000001a U\n8000003c S\n8000003e S\n8000001e U\n"
+		   "80000022 U\n80000026 U\n8000002a U\n80000032 exc U\n80000040 M\n80000044 M\n"
+		   "80000046 M\n8000004a M\n80000036 U\n8000003a U\n");
+	struct result *r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex --trace-priv S", TINY_ELF,
+			       tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->out, "8000003c\n8000003e\n8000003c\n8000003e\n");
+	r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex --trace-priv u --trace-range 0x80000010-80000014",
+		TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->out, "80000010\n80000010\n80000010\n80000012\n");
+	/* every line but the M ones when nothing is filtered */
+	r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_non_null(strstr(r->out, "\n80000032 exc\n80000036\n8000003a\n"));
+	static const struct { const char *args, *msg; } bad[] = {
+		{ "--trace-priv M", "--trace-priv must be U, S or US, not 'M'" },
+		{ "--trace-priv UU", "not 'UU'" },
+		{ "--trace-range 80000010", "--trace-range needs A-B" },
+		{ "--trace-range 80000014-80000010", "with A < B" },
+		{ "--trace-range 0x-1", "--trace-range needs A-B" },
+		{ "--trace-range 1-10000000000000000", "--trace-range needs A-B" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex %s", TINY_ELF, tmpdir, tmpdir,
+			bad[i].args);
+		if (r->status != 2 || !strstr(r->err, bad[i].msg))
+			fail_msg("'%s': status %d, stderr '%s'", bad[i].args, r->status, r->err);
+	}
+	/* a file without privileges: an input error naming it */
+	r = run("encode --elf %s --pcs %s --out %s/w.nex --trace-range 80000000-80000010", TINY_ELF,
+		TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "tiny.pcs: --trace-priv and --trace-range need a privilege token"));
+	/* a line without a token among lines with one */
+	write_text("mixed.pcs", "80000000 S\n80000004\n");
+	r = run("encode --elf %s --pcs %s/mixed.pcs --out %s/w.nex", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "mixed.pcs:2: no privilege token"));
+	/* decode-only options */
+	r = run("encode --elf %s --pcs %s --out %s/w.nex --wrapped", TINY_ELF, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "'--wrapped' does not apply"));
+	r = run("decode --elf %s %s/w.nex --trace-priv S", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 2);
+}
+
+static void symbols_listing_and_wrapped_decode(void **state)
+{
+	(void)state;
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/s.nex --mode btm --sync-period 16",
+			     TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+	struct result *r = run("decode --elf %s %s/s.nex --mode btm --sync-period 16 --symbols",
+			       TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_true(strncmp(r->out, "80000000  _start+0x0\n80000004  _start+0x4\n", 42) == 0);
+	assert_non_null(strstr(r->out, "\n8000003e  leaf+0x2\n"));
+	assert_non_null(strstr(r->out, "\n80000032 exc  skip+0x0\n"));
+	r = run("decode --raw %s/tiny.bin@0x80000000 %s/s.nex --mode btm --symbols", NT_TEST_BUILD, tmpdir);
+	assert_int_equal(r->status, 2);
+	assert_non_null(strstr(r->err, "--symbols needs --elf files"));
+	/* tiny's bnez loop taken 300 times: 300 DirectBranch, a sync every 16;
+	 * the first 3 bytes lost cut the first ProgTraceSync */
+	static char loop[8192];
+	size_t n = (size_t)sprintf(loop, "80000000\n80000004\n80000008\n8000000c\n");
+	for (int i = 0; i < 300; i++)
+		n += (size_t)sprintf(loop + n, "8000000e\n80000010\n");
+	sprintf(loop + n, "8000000e\n80000010\n80000012\n");
+	write_text("loop.pcs", loop);
+	assert_int_equal(run("encode --elf %s --pcs %s/loop.pcs --out %s/s.nex --mode btm --sync-period 16",
+			     TINY_ELF, tmpdir, tmpdir)->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "tail -c +4 %s/s.nex >%s/w.nex", tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	r = run("decode --elf %s %s/w.nex --mode btm --wrapped", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->err, "w.nex: wrapped buffer: decoding starts at the first "
+				       "synchronisation message, byte offset "));
+	assert_null(strstr(r->err, "error"));
+	/* a suffix of the loop: its last lines, from a branch target on */
+	assert_true(strlen(r->out) > 100);
+	assert_string_equal(r->out, loop + strlen(loop) - strlen(r->out));
+	r = run("decode --elf %s %s/w.nex --mode btm", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "w.nex: byte offset 0: "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +442,11 @@ int main(void)
 		cmocka_unit_test(bad_elf_is_reported),
 		cmocka_unit_test(decode_errors_exit_1_with_offset),
 		cmocka_unit_test(dump_and_stats_describe_the_stream),
+		cmocka_unit_test(new_options_are_described_in_help),
+		cmocka_unit_test(tci_errors_exit_2_with_the_reason),
+		cmocka_unit_test(tci_round_trip_through_files),
+		cmocka_unit_test(qualification_options_through_files),
+		cmocka_unit_test(symbols_listing_and_wrapped_decode),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /*
- * Unit tests of the ntrace tool's input side: the .pcs and pcseq parsers,
- * the canonical .pcs writer, raw images and the ELF loader (including
+ * Unit tests of the ntrace tool's input side: the .pcs and pcseq parsers
+ * (privilege tokens included), the canonical .pcs writer, raw images, the
+ * ELF loader and the symbol tables of `decode --symbols` (including
  * truncated and corrupted ELF files, which must give an error, not a crash).
  */
 #include <stdarg.h>
@@ -504,6 +505,173 @@ static void elf_loader_falls_back_to_segments(void **state)
 	free(copy);
 }
 
+/* ---- Privilege tokens (ground-truth windows) ------------------------------ */
+
+static void pcs_reads_privilege_tokens_after_the_marker(void **state)
+{
+	(void)state;
+	struct nt_trace t;
+	struct nt_err err;
+	assert_int_equal(parse_pcs("10 S\n14 exc U\n800003bc M\n18 int VS\n1c   VU  \n", &t, &err), 0);
+	assert_true(t.has_priv);
+	assert_int_equal(t.count, 5);
+	assert_int_equal(t.v[0].priv, NT_PRIV_S);
+	assert_int_equal(t.v[0].event, NT_EVENT_NONE);
+	assert_int_equal(t.v[1].priv, NT_PRIV_U);
+	assert_int_equal(t.v[1].event, NT_EVENT_EXCEPTION);
+	assert_int_equal(t.v[2].priv, NT_PRIV_M);
+	assert_int_equal(t.v[3].priv, NT_PRIV_VS);
+	assert_int_equal(t.v[3].event, NT_EVENT_INTERRUPT);
+	assert_int_equal(t.v[4].priv, NT_PRIV_VU);
+	/* record privileges: PRV[1:0] | V << 2 */
+	assert_int_equal(nt_priv_record(NT_PRIV_U), 0);
+	assert_int_equal(nt_priv_record(NT_PRIV_S), 1);
+	assert_int_equal(nt_priv_record(NT_PRIV_M), 3);
+	assert_int_equal(nt_priv_record(NT_PRIV_VU), 4);
+	assert_int_equal(nt_priv_record(NT_PRIV_VS), 5);
+	nt_trace_free(&t);
+	/* without tokens nothing changes */
+	assert_int_equal(parse_pcs("10\n14 exc\n", &t, &err), 0);
+	assert_false(t.has_priv);
+	assert_int_equal(t.v[1].priv, NT_PRIV_NONE);
+	nt_trace_free(&t);
+}
+
+static void pcs_rejects_misplaced_or_unknown_privileges(void **state)
+{
+	(void)state;
+	expect_pcs_error("10 S exc\n", "t.pcs:1:6:", "unexpected text after the privilege");
+	expect_pcs_error("10 exc H\n", "t.pcs:1:8:", "after the marker");
+	expect_pcs_error("10 s\n", "t.pcs:1:4:", "expected marker 'exc' or 'int' or a privilege");
+	expect_pcs_error("10 SU\n", "t.pcs:1:4:", "or a privilege");
+	expect_pcs_error("10 S U\n", "t.pcs:1:6:", "unexpected text after the privilege");
+	expect_pcs_error("10 exc S M\n", "t.pcs:1:10:", "unexpected text after the privilege");
+}
+
+/* A token on every line or on none: which line lacks one is named. */
+static void pcs_needs_privilege_on_every_line_or_none(void **state)
+{
+	(void)state;
+	expect_pcs_error("# window\n10 S\n14 U\n18\n1c S\n", "t.pcs:4:", "no privilege token");
+	expect_pcs_error("10\n14\n18 exc S\n", "t.pcs:3:", "line 1 has none");
+}
+
+/* ---- Symbols ------------------------------------------------------------ */
+
+static void load_symbols(struct nt_symtab *t, const char *path)
+{
+	struct nt_err err;
+	nt_symtab_init(t);
+	if (nt_symtab_add_elf(t, path, &err))
+		fail_msg("%s", err.msg);
+}
+
+static const char *symbol_at(const struct nt_symtab *t, uint64_t addr, uint64_t *off)
+{
+	const struct nt_symbol *s = nt_symtab_lookup(t, addr);
+	if (!s)
+		return NULL;
+	*off = addr - s->addr;
+	return s->name;
+}
+
+/* tiny.S: _start (global), then the local labels loop, after, skip, done,
+ * leaf and handler; .text ends at 0x80000050. */
+static void symbols_name_the_nearest_label_below(void **state)
+{
+	(void)state;
+	struct nt_symtab t;
+	uint64_t off = 99;
+	load_symbols(&t, TINY_ELF);
+	assert_string_equal(symbol_at(&t, 0x80000000, &off), "_start");
+	assert_int_equal(off, 0);
+	assert_string_equal(symbol_at(&t, 0x8000000c, &off), "_start");
+	assert_int_equal(off, 0xc);
+	assert_string_equal(symbol_at(&t, 0x8000000e, &off), "loop");
+	assert_int_equal(off, 0);
+	assert_string_equal(symbol_at(&t, 0x80000010, &off), "loop");
+	assert_int_equal(off, 2);
+	assert_string_equal(symbol_at(&t, 0x8000003e, &off), "leaf");
+	assert_int_equal(off, 2);
+	assert_string_equal(symbol_at(&t, 0x8000004a, &off), "handler");
+	assert_int_equal(off, 0xa);
+	/* below the first symbol, and past the end of .text: none */
+	assert_null(nt_symtab_lookup(&t, 0x7ffffffe));
+	assert_null(nt_symtab_lookup(&t, 0x80000050));
+	assert_null(nt_symtab_lookup(&t, 0x80001050));
+	char line[128];
+	nt_listing_format_line(line, sizeof(line), 0x80000032, NT_EVENT_EXCEPTION, &t);
+	assert_string_equal(line, "80000032 exc  skip+0x0\n");
+	nt_listing_format_line(line, sizeof(line), 0x80000046, NT_EVENT_NONE, &t);
+	assert_string_equal(line, "80000046  handler+0x6\n");
+	nt_listing_format_line(line, sizeof(line), 0x90000000, NT_EVENT_INTERRUPT, &t);
+	assert_string_equal(line, "90000000 int  ?\n");
+	nt_symtab_free(&t);
+}
+
+/* Two files: each pc finds its own file's symbols, never the other's. */
+static void symbols_of_several_files_stay_in_their_sections(void **state)
+{
+	(void)state;
+	struct nt_symtab t;
+	struct nt_err err;
+	uint64_t off;
+	load_symbols(&t, NT_TEST_BUILD "/tiny-hi.elf");
+	if (nt_symtab_add_elf(&t, TINY_ELF, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(symbol_at(&t, 0x8020000e, &off), "loop");
+	assert_int_equal(off, 0);
+	assert_string_equal(symbol_at(&t, 0x8000003c, &off), "leaf");
+	/* between the two programs: past tiny's .text, below tiny-hi's */
+	assert_null(nt_symtab_lookup(&t, 0x80100000));
+	nt_symtab_free(&t);
+}
+
+/* Every prefix and random damage of the ELF: an error or fewer symbols,
+ * never a crash or a read outside the buffer (ASan). */
+static void symbols_survive_truncated_and_damaged_files(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *full = read_tiny(&len);
+	struct nt_symtab t;
+	struct nt_err err;
+	size_t most = 0;
+	for (size_t cut = 0; cut <= len; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+		memcpy(copy, full, cut);
+		nt_symtab_init(&t);
+		err.msg[0] = '\0';
+		if (nt_symtab_add_elf_buffer(&t, copy, cut, "cut.elf", &err))
+			assert_true(strncmp(err.msg, "cut.elf: ", 9) == 0);
+		if (t.count > most)
+			most = t.count;
+		for (size_t i = 0; i < t.count; i++)
+			assert_true(t.v[i].addr >= t.v[i].sec_start && t.v[i].addr < t.v[i].sec_end);
+		nt_symtab_free(&t);
+		free(copy);
+	}
+	assert_int_equal(most, 7);      /* the whole file: _start and six labels */
+	srand(99);
+	uint8_t *copy = malloc(len);
+	for (int round = 0; round < 300; round++) {
+		memcpy(copy, full, len);
+		for (int k = 0; k < 8; k++)
+			copy[64 + (size_t)rand() % (len - 64)] = (uint8_t)rand();
+		nt_symtab_init(&t);
+		nt_symtab_add_elf_buffer(&t, copy, len, "bad.elf", &err);
+		for (size_t i = 0; i < t.count; i++)
+			assert_non_null(t.v[i].name);
+		nt_symtab_free(&t);
+	}
+	free(copy);
+	free(full);
+	nt_symtab_init(&t);
+	assert_int_equal(nt_symtab_add_elf_buffer(&t, (const uint8_t *)"text", 4, "x.elf", &err), -1);
+	assert_non_null(strstr(err.msg, "x.elf: not an ELF file"));
+	nt_symtab_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +700,12 @@ int main(void)
 		cmocka_unit_test(elf_loader_rejects_garbage),
 		cmocka_unit_test(elf_loader_rejects_corrupt_headers),
 		cmocka_unit_test(elf_loader_falls_back_to_segments),
+		cmocka_unit_test(pcs_reads_privilege_tokens_after_the_marker),
+		cmocka_unit_test(pcs_rejects_misplaced_or_unknown_privileges),
+		cmocka_unit_test(pcs_needs_privilege_on_every_line_or_none),
+		cmocka_unit_test(symbols_name_the_nearest_label_below),
+		cmocka_unit_test(symbols_of_several_files_stay_in_their_sections),
+		cmocka_unit_test(symbols_survive_truncated_and_damaged_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

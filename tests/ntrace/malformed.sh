@@ -68,6 +68,22 @@ print(n)' "$nex")
     # Decoded with the wrong mode: errors, not a crash.
     run "ntrace malformed $x: HTM stream decoded as BTM" 1 "byte offset [0-9]+: " \
         "$tool" decode --elf "$elf" "$nex" --out "$tmp/x.pcs" --mode btm
+    # Privilege tokens: a wrong one, and a line without one among lines with one.
+    printf '80000000 S\n80000004 X\n' >"$tmp/priv.pcs"
+    run "ntrace malformed $x: encode rejects an unknown privilege token" 1 \
+        "priv\\.pcs:2:10: expected marker 'exc' or 'int' or a privilege" \
+        "$tool" encode --elf "$elf" --pcs "$tmp/priv.pcs" --out "$tmp/x.nex"
+    awk 'NR == 1 { print $0 " S"; next } { print }' "$pcs" >"$tmp/mixed.pcs"
+    run "ntrace malformed $x: encode rejects privilege tokens on some lines only" 1 \
+        "mixed\\.pcs:2: no privilege token" \
+        "$tool" encode --elf "$elf" --pcs "$tmp/mixed.pcs" --out "$tmp/x.nex"
+    # A wrapped buffer that is no N-Trace at all: errors with offsets.
+    run "ntrace malformed $x: decode --wrapped of non-N-Trace bytes" 1 "byte offset [0-9]+: " \
+        "$tool" decode --elf "$elf" "$elf" --wrapped --out "$tmp/x.pcs"
+    # Symbols from a truncated ELF file.
+    head -c 3000 "$elf" >"$tmp/cut.elf"
+    run "ntrace malformed $x: decode --symbols with a truncated ELF" 1 "cut\\.elf: " \
+        "$tool" decode --elf "$tmp/cut.elf" "$nex" --symbols --out "$tmp/x.pcs"
     # A stream decoded against the wrong program.
     other=$corpus/$x/crc32.elf
     run "ntrace malformed $x: stream decoded against another program" 1 "byte offset [0-9]+: " \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test-ntrace`: generates (or takes from the cache) the trace of every
-# corpus program, tests the corpus tooling, then runs the round trip and
-# the malformed-input cases of the tool.
+# corpus program, tests the corpus tooling, then runs the round trip, the
+# firmware-mirror features (ingress.py: privilege windows, filters,
+# --wrapped, --symbols) and the malformed-input cases of the tool.
 #
 #   run-suite.sh NTRACE_TOOL BUILD_DIR PROG.elf...
 #
@@ -30,5 +31,6 @@ for elf in "$@"; do
 done
 tests/ntrace/selftest.sh "$build" || failed=1
 tests/ntrace/roundtrip.sh "$tool" "$build/roundtrip" "${traces[@]}" || failed=1
+python3 tests/ntrace/ingress.py "$tool" "$build/ingress" "${traces[@]}" || failed=1
 tests/ntrace/malformed.sh "$tool" "$build" "$build/roundtrip" || failed=1
 exit $failed

@@ -93,19 +93,30 @@ int cli_decode(struct cli_args *a)
 {
 	struct nt_err err = { "" };
 	struct nt_image_set images;
+	struct nt_symtab symbols;
 	uint8_t *nex = NULL;
 	size_t len = 0;
 	int rc = 1;
 
+	nt_symtab_init(&symbols);
 	if (load_inputs(a, &images, &nex, &len))
 		goto done;
+	for (size_t i = 0; a->symbols && i < a->elves.count; i++) {
+		if (nt_symtab_add_elf(&symbols, a->elves.v[i], &err)) {
+			fail(&err);
+			goto done;
+		}
+	}
 	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
 		goto done;
 	}
-	long errors = nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL,
-					a->input_path, stderr, &err);
+	long errors = a->symbols
+		? nt_decode_to_listing(&a->cfg, &images, &symbols, nex, len, f, NULL,
+				       a->input_path, stderr, &err)
+		: nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL, a->input_path, stderr,
+				    &err);
 	int close_rc = f != stdout ? fclose(f) : fflush(f);
 	if (errors < 0) {
 		fail(&err);
@@ -121,6 +132,7 @@ int cli_decode(struct cli_args *a)
 	rc = errors ? 1 : 0;
 done:
 	free(nex);
+	nt_symtab_free(&symbols);
 	nt_images_free(&images);
 	return rc;
 }

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "ntrace_tool.h"
+#include "ntrace_ingress.h"
 
-/* Privilege reported in every record: the traces carry none, so all code is
- * reported as M-mode (only visible in Ownership messages, which are off). */
+/* Privilege reported in every record of a trace without privilege tokens:
+ * all code is reported as M-mode (only visible in Ownership messages). */
 #define NT_TOOL_PRIV NTRACE_PRV_M
 
 /* Highest trTeInstSyncMax: sync every 2^(15+4) messages. */
@@ -50,8 +51,12 @@ void nt_tool_enc_config(const struct nt_tool_config *cfg, struct ntrace_enc_conf
 {
 	memset(out, 0, sizeof(*out));
 	out->trTeInstMode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	out->trTeContext = cfg->context;
 	out->trTeInhibitSrc = cfg->src_bits == 0;
-	if (cfg->sync_period) {
+	if (cfg->sync_mode) {
+		out->trTeInstSyncMode = cfg->sync_mode;
+		out->trTeInstSyncMax = cfg->sync_max;
+	} else if (cfg->sync_period) {
 		out->trTeInstSyncMode = NTRACE_SYNC_MODE_MESSAGES;
 		out->trTeInstSyncMax = sync_max_for_period(cfg->sync_period);
 	}
@@ -61,6 +66,7 @@ void nt_tool_enc_config(const struct nt_tool_config *cfg, struct ntrace_enc_conf
 	/* One control bit: repeated HIST in HTM, RepeatBranch in BTM. */
 	out->trTeInstEnRepeatedHistory = cfg->mode == NT_TOOL_BTM ? cfg->repeat_branch
 								  : cfg->repeat_history;
+	out->trTeInstEnAllJumps = cfg->all_jumps;
 	out->trTeInstExtendAddrMSB = cfg->ext_addr;
 	out->trTeSrcID = (uint16_t)cfg->src_id;
 	out->trTeSrcBits = (uint8_t)cfg->src_bits;
@@ -81,6 +87,7 @@ void nt_tool_dec_config(const struct nt_tool_config *cfg, struct ntrace_dec_conf
 	out->implicit_return = implicit_return_on(cfg);
 	out->call_stack_depth = (uint8_t)cfg->callstack;
 	out->sequential_jump = cfg->seq_jump;
+	out->all_jumps = cfg->all_jumps;
 }
 
 void nt_buf_free(struct nt_buf *b)
@@ -190,7 +197,7 @@ static int classify_line(struct classifier *c, const struct nt_retired *r,
 	}
 	rec->addr = r->pc;
 	rec->size = in->size;
-	rec->itype = (uint8_t)rv_insn_itype(in, taken, c->itype4, false);
+	rec->itype = (uint8_t)rv_insn_itype(in, taken, c->itype4, c->cfg->all_jumps);
 	if (r->event == NT_EVENT_EXCEPTION) {
 		rec->itype = RV_ITYPE_EXCEPTION;
 		return 0;
@@ -249,6 +256,16 @@ struct classify_state {
 	uint64_t after;         /* where execution continues after the last record */
 };
 
+/* The line where execution of the traced privileges goes on after line i:
+ * the next one that is not an M-mode excursion (NULL at the end). */
+static const struct nt_retired *next_line(const struct nt_trace *trace, size_t i)
+{
+	while (++i < trace->count)
+		if (trace->v[i].priv != NT_PRIV_M)
+			return &trace->v[i];
+	return NULL;
+}
+
 /* Classifies trace lines [first, first + n) into recs[0..n). */
 static int classify_range(struct classifier *c, const struct nt_trace *trace,
 			  struct classify_state *st, size_t first, size_t n,
@@ -258,7 +275,7 @@ static int classify_range(struct classifier *c, const struct nt_trace *trace,
 	for (size_t k = 0; k < n; k++) {
 		size_t i = first + k;
 		const struct nt_retired *r = &trace->v[i];
-		const struct nt_retired *next = i + 1 < trace->count ? &trace->v[i + 1] : NULL;
+		const struct nt_retired *next = next_line(trace, i);
 		struct ntrace_retired *rec = &recs[k];
 		struct rv_insn cur;
 		memset(rec, 0, sizeof(*rec));
@@ -266,6 +283,18 @@ static int classify_range(struct classifier *c, const struct nt_trace *trace,
 			nt_err_set(c->err, "%s:%u: pc %" PRIx64 " does not fit in XLEN=32",
 				   c->name, r->line, r->pc);
 			return -1;
+		}
+		if (r->priv == NT_PRIV_M) {
+			/* The firmware's M-mode excursion as its ingress sees it
+			 * (firmware/trace/stepper.c, sbi_call_trap): a record of no
+			 * size at the M-mode address.  Never traced, not classified. */
+			rec->addr = r->pc;
+			rec->priv = NTRACE_PRV_M;
+			if (cfg->timestamp)
+				rec->tstamp = i;
+			st->after = r->pc;
+			st->prev_ok = false;
+			continue;
 		}
 		if (r->seq_class != NT_SEQ_UNKNOWN) {
 			classify_seq_line(c, r, rec);
@@ -283,9 +312,22 @@ static int classify_range(struct classifier *c, const struct nt_trace *trace,
 			st->prev = cur;
 			st->prev_ok = !r->event;
 		}
-		rec->priv = NT_TOOL_PRIV;
+		rec->priv = (uint8_t)(trace->has_priv ? nt_priv_record(r->priv) : NT_TOOL_PRIV);
 		if (cfg->timestamp)
 			rec->tstamp = i;
+	}
+	return 0;
+}
+
+/* Qualification options need the privileges of the lines. */
+static int check_qualification(const struct nt_trace *trace, const struct nt_tool_config *cfg,
+			       const char *name, struct nt_err *err)
+{
+	if ((cfg->trace_priv || cfg->trace_range) && !trace->has_priv) {
+		nt_err_set(err, "%s: --trace-priv and --trace-range need a privilege token (U, S, M, "
+			   "VU or VS) at the end of every line; line %u has none",
+			   name, trace->count ? trace->v[0].line : 0);
+		return -1;
 	}
 	return 0;
 }
@@ -301,6 +343,8 @@ int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *tr
 		nt_err_set(err, "%s: no instructions in the trace", name);
 		return -1;
 	}
+	if (check_qualification(trace, cfg, name, err))
+		return -1;
 	out->v = calloc(trace->count, sizeof(*out->v));
 	if (!out->v) {
 		nt_err_set(err, "%s: out of memory for %zu records", name, trace->count);
@@ -312,6 +356,7 @@ int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *tr
 	}
 	out->count = trace->count;
 	out->end_addr = rv_xlen_mask(st.after, cfg->xlen);
+	out->ingress = trace->has_priv;
 	return 0;
 }
 
@@ -370,27 +415,157 @@ void nt_block_cut_finish(struct nt_block_cutter *c)
 	c->run.count = 0;
 }
 
+/* ---- Ingress cuts (the firmware's calls) ------------------------------------ */
+
+void nt_ingress_cut_init(struct nt_ingress_cutter *c, nt_block_fn *block, nt_single_fn *single,
+			 void *ctx)
+{
+	memset(c, 0, sizeof(*c));
+	c->block = block;
+	c->single = single;
+	c->ctx = ctx;
+}
+
+/* r continues the open run: the next instruction, same priv/context/tstamp. */
+static bool continues_run(const struct nt_ingress_cutter *c, const struct ntrace_retired *r)
+{
+	const struct ntrace_retired *last = &c->run[c->count - 1];
+
+	return r->addr == last->addr + last->size && r->priv == last->priv &&
+	       r->context == last->context && r->tstamp == last->tstamp;
+}
+
+/* The open run: all but its last instruction as the block, the last one
+ * as the end record (firmware/trace/stepper.c: held_run, held_end). */
+static void run_out(struct nt_ingress_cutter *c)
+{
+	struct ntrace_block b;
+
+	if (!c->count)
+		return;
+	b = (struct ntrace_block){ .addr = c->run[0].addr, .tstamp = c->run[0].tstamp,
+				   .context = c->run[0].context, .count = (uint8_t)(c->count - 1),
+				   .priv = c->run[0].priv };
+	for (unsigned i = 0; i + 1 < c->count; i++)
+		if (c->run[i].size == 2)
+			b.rvc_mask |= 1ull << i;
+	c->block(c->ctx, &b, &c->run[c->count - 1]);
+	c->count = 0;
+}
+
+void nt_ingress_cut(struct nt_ingress_cutter *c, const struct ntrace_retired *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ntrace_retired *r = &recs[i];
+		bool sized = r->size == 2 || r->size == 4;
+		bool joins = sized && c->count && c->count < NTRACE_BLOCK_MAX && continues_run(c, r);
+
+		if (!r->size) {
+			/* An M-mode excursion, or a trap with nothing retired:
+			 * the firmware's engine_record(). */
+			run_out(c);
+			c->single(c->ctx, r);
+		} else if (r->itype == RV_ITYPE_NONE && sized) {
+			if (!joins)
+				run_out(c);
+			c->run[c->count++] = *r;
+		} else if ((r->itype == RV_ITYPE_EXCEPTION || r->itype == RV_ITYPE_INTERRUPT) && joins) {
+			/* The trap marks the run's last instruction. */
+			c->run[c->count++] = *r;
+			run_out(c);
+		} else {
+			/* A transfer (or a trap after one): alone, as the end of an
+			 * empty block. */
+			struct ntrace_block none = { .addr = r->addr, .tstamp = r->tstamp,
+						     .context = r->context, .priv = r->priv };
+
+			run_out(c);
+			c->block(c->ctx, &none, r);
+		}
+	}
+}
+
+void nt_ingress_cut_finish(struct nt_ingress_cutter *c)
+{
+	run_out(c);
+}
+
+/* ---- Feeding the encoder ------------------------------------------------------ */
+
+/* Where the records go: straight to the encoder, or through the qualified
+ * ingress (privileges known). */
+struct feeder {
+	const struct nt_tool_config *cfg;
+	struct ntrace_encoder *enc;
+	struct ntrace_ingress *in;      /* NULL: no ingress */
+	struct nt_block_cutter cut;
+	struct nt_ingress_cutter icut;
+};
+
 static void feed_block(void *ctx, const struct ntrace_block *b, const struct ntrace_retired *end)
 {
-	ntrace_enc_block(ctx, b, end);
+	struct feeder *f = ctx;
+
+	if (f->in)
+		ntrace_ingress_block(f->in, b, end);
+	else
+		ntrace_enc_block(f->enc, b, end);
+}
+
+static void feed_single(void *ctx, const struct ntrace_retired *r)
+{
+	struct feeder *f = ctx;
+
+	ntrace_ingress_retire(f->in, r, 1);
+}
+
+static void feeder_init(struct feeder *f, const struct nt_tool_config *cfg,
+			struct ntrace_encoder *enc, struct ntrace_ingress *in)
+{
+	f->cfg = cfg;
+	f->enc = enc;
+	f->in = in;
+	nt_block_cut_init(&f->cut, feed_block, f);
+	nt_ingress_cut_init(&f->icut, feed_block, feed_single, f);
 }
 
 /* Hands recs[0..n) to the encoder as cfg->feed says. */
-static void feed(struct ntrace_encoder *e, const struct nt_tool_config *cfg,
-		 struct nt_block_cutter *cut, const struct ntrace_retired *recs, size_t n)
+static void feed(struct feeder *f, const struct ntrace_retired *recs, size_t n)
 {
-	switch (cfg->feed) {
+	switch (f->cfg->feed) {
 	case NT_FEED_RECORDS:
-		for (size_t i = 0; i < n; i++)
-			ntrace_enc_retire(e, &recs[i], 1);
+		for (size_t i = 0; i < n; i++) {
+			if (f->in)
+				ntrace_ingress_retire(f->in, &recs[i], 1);
+			else
+				ntrace_enc_retire(f->enc, &recs[i], 1);
+		}
 		break;
 	case NT_FEED_BLOCKS:
-		nt_block_cut(cut, recs, n);
+		if (f->in)
+			nt_ingress_cut(&f->icut, recs, n);
+		else
+			nt_block_cut(&f->cut, recs, n);
 		break;
-	default:
-		ntrace_enc_retire(e, recs, n);
+	case NT_FEED_CHUNKS:
+		if (f->in)
+			ntrace_ingress_retire(f->in, recs, n);
+		else
+			ntrace_enc_retire(f->enc, recs, n);
+		break;
+	default:        /* the firmware's calls through the ingress, else chunks */
+		if (f->in)
+			nt_ingress_cut(&f->icut, recs, n);
+		else
+			ntrace_enc_retire(f->enc, recs, n);
 		break;
 	}
+}
+
+static void feed_finish(struct feeder *f)
+{
+	nt_block_cut_finish(&f->cut);
+	nt_ingress_cut_finish(&f->icut);
 }
 
 /* ---- Encoding ------------------------------------------------------------------ */
@@ -413,42 +588,71 @@ static int buf_append(void *ctx, const uint8_t *data, size_t len)
 	return 0;
 }
 
-static struct ntrace_encoder *encoder_start(const struct nt_tool_config *cfg,
-					     struct nt_buf *out, struct nt_err *err)
+/* An encoder and, with privileges, the ingress and filter around it. */
+struct encoding {
+	struct ntrace_encoder enc;
+	struct ntrace_ingress in;
+	struct tci_qualifier qual;
+	bool ingress;
+	struct feeder feed;
+};
+
+/* Trace starts: without the ingress the encoder at once (ProgTraceSync at
+ * the first record); with it as the firmware's engine_start() does. */
+static struct encoding *encoding_start(const struct nt_tool_config *cfg, bool ingress,
+				       struct nt_buf *out, struct nt_err *err)
 {
 	struct ntrace_enc_config ecfg;
 	nt_tool_enc_config(cfg, &ecfg);
 	struct ntrace_sink sink = { buf_append, out };
-	struct ntrace_encoder *e = malloc(sizeof(*e));
-	if (!e) {
+	struct encoding *x = calloc(1, sizeof(*x));
+	if (!x) {
 		nt_err_set(err, "out of memory");
 		return NULL;
 	}
-	int rc = ntrace_enc_init(e, &ecfg, &sink);
+	int rc = ntrace_enc_init(&x->enc, &ecfg, &sink);
 	if (rc < 0) {
 		nt_err_set(err, "encoder rejected the configuration: %s", ntrace_strerror(rc));
-		free(e);
+		free(x);
 		return NULL;
 	}
-	ntrace_enc_start(e, NTRACE_SYNC_TRACE_ENABLE);
-	return e;
+	x->ingress = ingress;
+	if (ingress) {
+		struct tci_filter_regs regs;
+
+		nt_tool_filter_regs(cfg, &regs);
+		tci_qualifier_init(&x->qual, &regs);
+		ntrace_ingress_start(&x->in, &x->enc, &x->qual);
+	} else {
+		ntrace_enc_start(&x->enc, NTRACE_SYNC_TRACE_ENABLE);
+	}
+	feeder_init(&x->feed, cfg, &x->enc, ingress ? &x->in : NULL);
+	return x;
 }
 
 /* Stops the trace (ProgTraceCorrelation), flushes and frees the encoder. */
-static int encoder_finish(struct ntrace_encoder *e, const struct nt_tool_config *cfg,
-			  uint64_t end_addr, uint64_t count, struct ntrace_enc_stats *stats,
-			  struct nt_err *err)
+static int encoding_finish(struct encoding *x, const struct nt_tool_config *cfg,
+			   uint64_t end_addr, uint64_t count, struct ntrace_enc_stats *stats,
+			   struct nt_err *err)
 {
-	ntrace_enc_stop(e, NTRACE_EVCODE_TRACE_DISABLED, end_addr, cfg->timestamp ? count : 0);
-	int rc = ntrace_enc_flush(e);
-	if (rc < 0 || e->stats.lost_bytes) {
+	uint64_t tstamp = cfg->timestamp ? count : 0;
+	int rc = 0;
+
+	feed_finish(&x->feed);
+	if (x->ingress) {
+		ntrace_ingress_stop(&x->in, end_addr, tstamp);
+	} else {
+		ntrace_enc_stop(&x->enc, NTRACE_EVCODE_TRACE_DISABLED, end_addr, tstamp);
+		rc = ntrace_enc_flush(&x->enc);
+	}
+	if (rc < 0 || x->enc.stats.lost_bytes) {
 		nt_err_set(err, "encoder output lost (%" PRIu64 " bytes): out of memory",
-			   e->stats.lost_bytes);
+			   x->enc.stats.lost_bytes);
 		rc = -1;
 	}
 	if (stats)
-		*stats = e->stats;
-	free(e);
+		*stats = x->enc.stats;
+	free(x);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -456,14 +660,11 @@ int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records 
 		      struct nt_buf *out, struct ntrace_enc_stats *stats,
 		      struct nt_err *err)
 {
-	struct ntrace_encoder *e = encoder_start(cfg, out, err);
-	struct nt_block_cutter cut;
-	if (!e)
+	struct encoding *x = encoding_start(cfg, recs->ingress, out, err);
+	if (!x)
 		return -1;
-	nt_block_cut_init(&cut, feed_block, e);
-	feed(e, cfg, &cut, recs->v, recs->count);
-	nt_block_cut_finish(&cut);
-	return encoder_finish(e, cfg, recs->end_addr, recs->count, stats, err);
+	feed(&x->feed, recs->v, recs->count);
+	return encoding_finish(x, cfg, recs->end_addr, recs->count, stats, err);
 }
 
 #define NT_ENCODE_CHUNK 4096
@@ -478,29 +679,28 @@ int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
 		nt_err_set(err, "%s: no instructions in the trace", name);
 		return -1;
 	}
+	if (check_qualification(trace, cfg, name, err))
+		return -1;
 	struct ntrace_retired *chunk = malloc(NT_ENCODE_CHUNK * sizeof(*chunk));
-	struct ntrace_encoder *e = chunk ? encoder_start(cfg, out, err) : NULL;
-	struct nt_block_cutter cut;
-	if (!e) {
+	struct encoding *x = chunk ? encoding_start(cfg, trace->has_priv, out, err) : NULL;
+	if (!x) {
 		if (!chunk)
 			nt_err_set(err, "out of memory");
 		free(chunk);
 		return -1;
 	}
-	nt_block_cut_init(&cut, feed_block, e);
 	for (size_t first = 0; first < trace->count; first += NT_ENCODE_CHUNK) {
 		size_t n = trace->count - first < NT_ENCODE_CHUNK ? trace->count - first
 								  : NT_ENCODE_CHUNK;
 		if (classify_range(&c, trace, &st, first, n, chunk)) {
-			free(e);
+			free(x);
 			free(chunk);
 			return -1;
 		}
-		feed(e, cfg, &cut, chunk, n);
+		feed(&x->feed, chunk, n);
 	}
-	nt_block_cut_finish(&cut);
 	free(chunk);
-	return encoder_finish(e, cfg, rv_xlen_mask(st.after, cfg->xlen), trace->count, stats, err);
+	return encoding_finish(x, cfg, rv_xlen_mask(st.after, cfg->xlen), trace->count, stats, err);
 }
 
 /* ---- Decoding ------------------------------------------------------------------ */
@@ -512,8 +712,10 @@ struct decode_ctx {
 	FILE *diag;
 	long errors;
 	bool oom;
+	size_t offset_bias;     /* where the decoded part starts in the input */
 	/* streaming to text: the last pc waits for a possible trap marker */
 	FILE *text;
+	const struct nt_symtab *symbols;        /* listing lines instead of .pcs */
 	bool have_last;
 	bool write_error;
 	struct nt_retired last;
@@ -521,10 +723,16 @@ struct decode_ctx {
 
 static void text_flush_last(struct decode_ctx *d)
 {
-	char line[40];
+	char line[640];
 	if (!d->have_last)
 		return;
-	int n = nt_pcs_format_line(line, sizeof(line), d->last.pc, d->last.event);
+	int n = d->symbols ? nt_listing_format_line(line, sizeof(line), d->last.pc, d->last.event,
+						      d->symbols)
+			   : nt_pcs_format_line(line, sizeof(line), d->last.pc, d->last.event);
+	if (n >= (int)sizeof(line)) {   /* a symbol name of 600 characters: cut */
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
 	if (fwrite(line, 1, (size_t)n, d->text) != (size_t)n)
 		d->write_error = true;
 	d->have_last = false;
@@ -568,6 +776,7 @@ static void report(struct decode_ctx *d, size_t offset, const char *fmt, const c
 static void on_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct decode_ctx *d = ctx;
+	size_t offset = ev->offset + d->offset_bias;
 	switch (ev->kind) {
 	case NTRACE_EV_TRAP:
 		/* The trap was taken right after the last retired instruction. */
@@ -581,31 +790,77 @@ static void on_event(void *ctx, const struct ntrace_event *ev)
 		break;
 	case NTRACE_EV_ERROR:
 		d->errors++;
-		report(d, ev->offset, "%s (decoding resumes at the next sync message)",
+		report(d, offset, "%s (decoding resumes at the next sync message)",
 		       ntrace_strerror(ev->error));
 		break;
 	case NTRACE_EV_OVERFLOW:
 		d->errors++;
-		report(d, ev->offset, "%s", "Error message: trace lost (encoder overflow)");
+		report(d, offset, "%s", "Error message: trace lost (encoder overflow)");
 		break;
 	case NTRACE_EV_IGNORED:
 		d->errors++;
-		report(d, ev->offset, "message with TCODE %s skipped", ntrace_tcode_name(ev->tcode));
+		report(d, offset, "message with TCODE %s skipped", ntrace_tcode_name(ev->tcode));
 		break;
 	default:
 		break;
 	}
 }
 
+/* Messages that carry a full address and (re)start decoding (8.7). */
+static bool is_sync_tcode(unsigned tcode)
+{
+	return tcode == NTRACE_TCODE_PROG_TRACE_SYNC || tcode == NTRACE_TCODE_DIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_SYNC ||
+	       tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
+}
+
+/*
+ * A wrapped circular buffer read from its oldest byte starts inside a
+ * message, usually: decoding starts at the first synchronisation message
+ * after the first end-of-message byte (MSEO = 11, also an idle byte).
+ * Returns that message's offset (len when there is none); malformed bytes
+ * on the way are reported as errors.
+ */
+static size_t wrapped_start(struct decode_ctx *d, const struct ntrace_dec_config *dcfg,
+			    const uint8_t *nex, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < len && (nex[pos] & NTRACE_MSEO_MASK) != NTRACE_MSEO_END_MSG)
+		pos++;
+	if (pos < len)
+		pos++;
+	for (;;) {
+		struct ntrace_msg m;
+		struct ntrace_error perr;
+		int rc = ntrace_msg_parse(&dcfg->fmt, nex, len, &pos, &m, &perr);
+
+		if (rc == 0)
+			return len;
+		if (rc == -NTRACE_ERR_VENDOR_TCODE)
+			continue;
+		if (rc < 0) {
+			d->errors++;
+			report(d, perr.offset, "%s (in the part of the wrapped buffer before "
+			       "the first synchronisation message)", ntrace_strerror(perr.code));
+			continue;
+		}
+		if (is_sync_tcode((unsigned)m.val[NTRACE_FLD_TCODE]) &&
+		    (!dcfg->fmt.src_bits || dcfg->src_id < 0 ||
+		     m.val[NTRACE_FLD_SRC] == (uint64_t)dcfg->src_id))
+			return m.offset;
+	}
+}
+
 static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images,
-		   const uint8_t *nex, size_t len, struct nt_trace *out, FILE *text,
-		   struct ntrace_dec_stats *stats, const char *name, FILE *diag,
-		   struct nt_err *err)
+		   const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
+		   struct nt_trace *out, FILE *text, struct ntrace_dec_stats *stats,
+		   const char *name, FILE *diag, struct nt_err *err)
 {
 	struct ntrace_dec_config dcfg;
 	nt_tool_dec_config(cfg, &dcfg);
 	struct decode_ctx ctx = { .images = images, .out = out, .name = name, .diag = diag,
-				  .text = text };
+				  .text = text, .symbols = symbols };
 	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, &ctx };
 	struct ntrace_decoder *d = malloc(sizeof(*d));
 	if (!d) {
@@ -617,6 +872,20 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 		nt_err_set(err, "decoder rejected the configuration: %s", ntrace_strerror(rc));
 		free(d);
 		return -1;
+	}
+	if (cfg->wrapped) {
+		size_t start = wrapped_start(&ctx, &dcfg, nex, len);
+
+		if (diag && start < len)
+			fprintf(diag, "%s: wrapped buffer: decoding starts at the first synchronisation "
+				"message, byte offset %zu; the %zu bytes before it were skipped\n",
+				name, start, start);
+		else if (diag)
+			fprintf(diag, "%s: wrapped buffer: no synchronisation message after the first "
+				"message boundary; all %zu bytes were skipped\n", name, len);
+		ctx.offset_bias = start;
+		nex += start;
+		len -= start;
 	}
 	ntrace_dec_decode(d, nex, len);
 	ntrace_dec_flush(d);
@@ -641,7 +910,7 @@ long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *ima
 		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		      struct nt_err *err)
 {
-	return decode(cfg, images, nex, len, out, NULL, stats, name, diag, err);
+	return decode(cfg, images, NULL, nex, len, out, NULL, stats, name, diag, err);
 }
 
 long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *images,
@@ -649,5 +918,13 @@ long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *im
 		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		       struct nt_err *err)
 {
-	return decode(cfg, images, nex, len, NULL, text, stats, name, diag, err);
+	return decode(cfg, images, NULL, nex, len, NULL, text, stats, name, diag, err);
+}
+
+long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set *images,
+			  const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
+			  FILE *text, struct ntrace_dec_stats *stats, const char *name,
+			  FILE *diag, struct nt_err *err)
+{
+	return decode(cfg, images, symbols, nex, len, NULL, text, stats, name, diag, err);
 }

@@ -1,8 +1,9 @@
 /*
  * ntrace: command line around the N-Trace codec library.
  *
- *   ntrace encode --elf P.elf --pcs P.pcs --out P.nex [codec options]
- *   ntrace decode --elf P.elf P.nex --out P.pcs [codec options]
+ *   ntrace encode --elf P.elf --pcs P.pcs --out P.nex [--trace-priv U|S|US]
+ *                 [--trace-range A-B] [codec options]
+ *   ntrace decode --elf P.elf P.nex --out P.pcs [--wrapped] [--symbols] [codec options]
  *   ntrace dump P.nex
  *   ntrace stats P.nex [--elf P.elf]
  *
@@ -16,6 +17,7 @@
 
 #include "ntrace_tool.h"
 #include "ntrace_cli.h"
+#include "tci_filter.h"
 
 #define EXIT_USAGE 2
 
@@ -51,10 +53,26 @@ static const char codec_options_help[] =
 	"  --timestamp               TSTAMP field in every message; its value is the\n"
 	"                            index (from 0) of the last instruction retired\n"
 	"                            when the message was generated\n"
+	"  --all-jumps               report inferable jumps (jal, c.j, c.jal) like taken\n"
+	"                            branches (trTeInstEnAllJumps)\n"
 	"  --xlen 32|64              address width (default: ELF class, else 64)\n"
 	"  --all-opt                 every optional compression: repeat history,\n"
 	"                            implicit return mode 3 with a 32-entry call stack,\n"
-	"                            seq jump, ext addr, and repeat branch in BTM mode\n";
+	"                            seq jump, ext addr, and repeat branch in BTM mode\n"
+	"  --tci CONTROL,FEATURES[,TSCONTROL]\n"
+	"                            every codec option from Trace Control Interface\n"
+	"                            register values (trTeControl, trTeInstFeatures,\n"
+	"                            trTsControl; hex with 0x or decimal) as tracesbi's\n"
+	"                            firmware configures its encoder: trTeInstMode 3 btm,\n"
+	"                            6 htm; trTeContext; trTeInhibitSrc; trTeInstSyncMode\n"
+	"                            and SyncMax; SequentialJump; ImplicitReturn and its\n"
+	"                            mode (call stack 32); RepeatedHistory (repeat branch\n"
+	"                            in btm); AllJumps; ExtendAddrMSB; trTeSrcBits and\n"
+	"                            trTeSrcID (decode keeps every source unless --src);\n"
+	"                            TSTAMP fields with trTsActive, trTsEnable, trTsMode 2.\n"
+	"                            Codec options must come after --tci: each then\n"
+	"                            changes what it names (--callstack only the depth).\n"
+	"                            Not with --all-opt.\n";
 
 static const char image_options_help[] =
 	"program images (used to classify each pc):\n"
@@ -63,33 +81,47 @@ static const char image_options_help[] =
 
 static const char encode_usage[] =
 	"usage: ntrace encode (--elf FILE | --raw FILE@ADDR)... --pcs FILE --out FILE.nex\n"
-	"                     [codec options]\n"
+	"                     [--trace-priv U|S|US] [--trace-range A-B] [codec options]\n"
 	"       ntrace encode --pcseq FILE --out FILE.nex [--elf FILE...] [codec options]\n"
 	"\n"
 	"Encodes a retired-instruction trace into N-Trace messages.\n"
 	"\n"
-	"  --pcs FILE    one retired instruction per line: '<hex pc>[ exc|int]'\n"
+	"  --pcs FILE    one retired instruction per line: '<hex pc>[ exc|int][ PRIV]'\n"
 	"                ('0x' optional; 'exc'/'int': an exception / interrupt was taken\n"
 	"                right after this instruction retired; '#' comment lines and\n"
 	"                blank lines are ignored).  Each instruction is classified from\n"
 	"                the images; the next line's pc tells taken/not-taken and the\n"
 	"                trap handler.  An unexplained transition is an error.\n"
+	"                PRIV (U, S, M, VU or VS, on every line or on none) is the\n"
+	"                privilege: the records then go through the qualified ingress\n"
+	"                of tracesbi's firmware (M never traced: leaving the traced\n"
+	"                part ends the trace with ProgTraceCorrelation EVCODE=4,\n"
+	"                entering it starts it with ProgTraceSync SYNC=5).  An M line\n"
+	"                is an M-mode excursion: not classified, needs no image.\n"
 	"  --pcseq FILE  N-Trace reference code PC sequence: '<hex pc>,<class><size>'\n"
 	"                with class L (linear), B (taken branch), BN (not-taken branch),\n"
 	"                J/JI (direct/indirect jump), C/CI (direct/indirect call),\n"
 	"                R (return), E (ecall/ebreak), X (mret/sret); size 2 or 4;\n"
 	"                optional ' exc'/' int' marker.  Images are not needed.\n"
 	"  --out FILE    N-Trace output (binary, one MDO/MSEO byte per 6 bits)\n"
+	"  --trace-priv U|S|US\n"
+	"                trace only these privileges (filter 0 MatchPrivilege; needs\n"
+	"                privilege tokens)\n"
+	"  --trace-range A-B\n"
+	"                trace only pcs A <= pc < B (hex; comparator 0 of filter 0;\n"
+	"                needs privilege tokens).  With --trace-priv: both must hold\n"
 	"  --feed chunks|records|blocks\n"
 	"                diagnostic: how the records reach the library: many per\n"
-	"                ntrace_enc_retire() call (chunks, the default), one per call\n"
-	"                (records), or as runs of sequential instructions through\n"
-	"                ntrace_enc_block() (blocks: must give the bytes of records)\n"
+	"                ntrace_enc_retire() call (chunks, the default without\n"
+	"                privilege tokens), one per call (records), or as runs of\n"
+	"                sequential instructions through ntrace_enc_block() (blocks,\n"
+	"                the default with tokens: the firmware's calls).  Every form\n"
+	"                gives the same bytes\n"
 	"\n";
 
 static const char decode_usage[] =
 	"usage: ntrace decode (--elf FILE | --raw FILE@ADDR)... FILE.nex [--out FILE.pcs]\n"
-	"                     [codec options]\n"
+	"                     [--wrapped] [--symbols] [codec options]\n"
 	"\n"
 	"Decodes N-Trace messages back into the retired-instruction sequence and\n"
 	"writes it in canonical .pcs form: lowercase hex pc without '0x' and without\n"
@@ -97,16 +129,26 @@ static const char decode_usage[] =
 	"Errors (message at byte offset N) go to stderr; decoding resumes at the\n"
 	"next synchronization message; the exit status is 1 if there was any error.\n"
 	"Without --out the trace goes to standard output.\n"
+	"\n"
+	"  --wrapped     the bytes are a wrapped circular trace buffer read from its\n"
+	"                oldest byte: what comes before the first synchronisation\n"
+	"                message after the first message boundary is skipped, not an\n"
+	"                error (stderr says how many bytes)\n"
+	"  --symbols     a listing for people instead of .pcs: 'pc[ exc|int]  sym+0xoff'\n"
+	"                with the nearest function or label at or below pc in the\n"
+	"                symbol tables of the --elf files ('?' when there is none)\n"
 	"\n";
 
 static const char dump_usage[] =
-	"usage: ntrace dump FILE.nex [--src-bits B] [--ext-addr] [--xlen 32|64]\n"
+	"usage: ntrace dump FILE.nex [--src-bits B | --tci CONTROL,FEATURES] [--ext-addr]\n"
+	"                   [--xlen 32|64]\n"
 	"\n"
 	"Lists every byte (offset, value, MDO[5:0] and MSEO[1:0] bits) and the decoded\n"
 	"fields of each message, as in Table 6 of the N-Trace specification: each\n"
 	"field is shown on the byte where it ends, as NAME[MDO bits] = value.\n"
-	"Without --src-bits the SRC field width is detected (the smallest width under\n"
-	"which every message parses).  TSTAMP fields are recognised without options.\n"
+	"Without --src-bits or --tci the SRC field width is detected (the smallest\n"
+	"width under which every message parses).  TSTAMP fields are recognised\n"
+	"without options.\n"
 	"Malformed bytes are shown and reported; the exit status is then 1.\n"
 	"Other codec options are accepted (and ignored) so the encoder's can be reused.\n"
 	"\n";
@@ -116,7 +158,8 @@ static const char stats_usage[] =
 	"\n"
 	"Prints the size, the number of messages per TCODE and, with program images,\n"
 	"the number of decoded instructions and bits per instruction (decoding needs\n"
-	"the encoder's codec options).  Without --src-bits the SRC width is detected.\n"
+	"the encoder's codec options).  Without --src-bits or --tci the SRC width is\n"
+	"detected.\n"
 	"Exit status 1 when a message is malformed or decoding reports an error.\n"
 	"\n";
 
@@ -124,7 +167,8 @@ enum {
 	OPT_ELF = 256, OPT_RAW, OPT_PCS, OPT_PCSEQ, OPT_OUT, OPT_MODE,
 	OPT_CALLSTACK, OPT_IRMODE, OPT_REPEAT_HISTORY, OPT_REPEAT_BRANCH,
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
-	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_HELP,
+	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_ALL_JUMPS, OPT_TCI,
+	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -147,17 +191,27 @@ static const struct option long_options[] = {
 	{ "xlen", required_argument, NULL, OPT_XLEN },
 	{ "all-opt", no_argument, NULL, OPT_ALL_OPT },
 	{ "feed", required_argument, NULL, OPT_FEED },
+	{ "all-jumps", no_argument, NULL, OPT_ALL_JUMPS },
+	{ "tci", required_argument, NULL, OPT_TCI },
+	{ "trace-priv", required_argument, NULL, OPT_TRACE_PRIV },
+	{ "trace-range", required_argument, NULL, OPT_TRACE_RANGE },
+	{ "wrapped", no_argument, NULL, OPT_WRAPPED },
+	{ "symbols", no_argument, NULL, OPT_SYMBOLS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Which options a command accepts (bit per OPT_* - OPT_ELF). */
 #define OPTBIT(o) (1u << ((o) - OPT_ELF))
+_Static_assert(OPT_HELP - OPT_ELF < 32, "OPTBIT needs one bit per option");
 #define CODEC_OPTS (OPTBIT(OPT_MODE) | OPTBIT(OPT_CALLSTACK) | OPTBIT(OPT_IRMODE) | \
 		    OPTBIT(OPT_REPEAT_HISTORY) | OPTBIT(OPT_REPEAT_BRANCH) | \
 		    OPTBIT(OPT_SEQ_JUMP) | OPTBIT(OPT_EXT_ADDR) | OPTBIT(OPT_SYNC_PERIOD) | \
 		    OPTBIT(OPT_SRC) | OPTBIT(OPT_SRC_BITS) | OPTBIT(OPT_TIMESTAMP) | \
-		    OPTBIT(OPT_XLEN) | OPTBIT(OPT_ALL_OPT))
+		    OPTBIT(OPT_XLEN) | OPTBIT(OPT_ALL_OPT) | OPTBIT(OPT_ALL_JUMPS) | \
+		    OPTBIT(OPT_TCI))
+/* Codec options --tci sets (so they must come after it). */
+#define TCI_SET_OPTS (CODEC_OPTS & ~(OPTBIT(OPT_XLEN) | OPTBIT(OPT_TCI)))
 #define IMAGE_OPTS (OPTBIT(OPT_ELF) | OPTBIT(OPT_RAW))
 
 struct command {
@@ -170,8 +224,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "encode", encode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_PCS) |
-	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED), 0, cli_encode },
-	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT), 1, cli_decode },
+	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED) | OPTBIT(OPT_TRACE_PRIV) |
+	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode },
+	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
+	  OPTBIT(OPT_SYMBOLS), 1, cli_decode },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
 };
@@ -222,7 +278,105 @@ static int add_list(struct cli_list *l, const char *s)
 /* Options an explicit value was given for: --all-opt fills in only the rest. */
 struct explicit_opts {
 	bool callstack, irmode, repeat_branch;
+	const char *codec_opt;  /* first codec option --tci would override */
+	bool tci;
 };
+
+/* One 32-bit register value: hex with 0x, or decimal. */
+static int parse_reg(const char *s, size_t n, uint32_t *out)
+{
+	char buf[24];
+	uint64_t v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[0] == '0' && buf[1] >= '0' && buf[1] <= '9')
+		return -1;      /* not octal */
+	if (parse_uint(buf, UINT32_MAX, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* --tci CONTROL,FEATURES[,TSCONTROL] */
+static int parse_tci(const struct command *cmd, const char *arg, struct cli_args *a)
+{
+	uint32_t reg[3] = { 0, 0, 0 };
+	const char *p = arg;
+	unsigned n = 0;
+	struct nt_err err = { "" };
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == 3 || parse_reg(p, len, &reg[n]))
+			return usage_error(cmd, "--tci needs CONTROL,FEATURES[,TSCONTROL]: 32-bit "
+					   "values, hex with 0x or decimal, not '%s'", arg);
+		n++;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	if (n < 2)
+		return usage_error(cmd, "--tci needs CONTROL,FEATURES[,TSCONTROL]: 32-bit "
+				   "values, hex with 0x or decimal, not '%s'", arg);
+	if (nt_tool_config_from_tci(&a->cfg, reg[0], reg[1], reg[2], &err))
+		return usage_error(cmd, "--tci: %s", err.msg);
+	a->src_bits_given = true;       /* the SRC width is known */
+	return 0;
+}
+
+/* --trace-priv U|S|US */
+static int parse_priv_choice(const char *s, uint8_t *bits)
+{
+	*bits = 0;
+	for (; *s; s++) {
+		uint8_t bit = *s == 'U' || *s == 'u' ? 1u << TCI_PRIV_U
+			    : *s == 'S' || *s == 's' ? 1u << TCI_PRIV_S : 0;
+
+		if (!bit || (*bits & bit))
+			return -1;
+		*bits |= bit;
+	}
+	return *bits ? 0 : -1;
+}
+
+/* Hex address with optional 0x, at most 64 bits; *end past it. */
+static int parse_hex_addr(const char *s, const char **end, uint64_t *out)
+{
+	uint64_t v = 0;
+	int digits = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (;; s++, digits++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0'
+		      : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+		      : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+
+		if (d < 0)
+			break;
+		if (v >> 60)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	*end = s;
+	*out = v;
+	return digits ? 0 : -1;
+}
+
+/* --trace-range A-B */
+static int parse_range(const char *s, uint64_t *start, uint64_t *end)
+{
+	const char *p;
+
+	if (parse_hex_addr(s, &p, start) || *p != '-' || parse_hex_addr(p + 1, &p, end) || *p)
+		return -1;
+	return *start < *end ? 0 : -1;
+}
 
 static void apply_all_opt(struct nt_tool_config *cfg, const struct explicit_opts *set)
 {
@@ -296,6 +450,7 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		if (parse_uint(arg, UINT32_MAX, &v))
 			return usage_error(cmd, "--sync-period needs a number, not '%s'", arg);
 		a->cfg.sync_period = (uint32_t)v;
+		a->cfg.sync_mode = 0;   /* replaces a --tci trTeInstSyncMode */
 		return 0;
 	case OPT_SRC:
 		if (parse_uint(arg, 4095, &v))
@@ -321,6 +476,34 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		return 0;
 	case OPT_ALL_OPT:
 		a->all_opt = true;
+		return 0;
+	case OPT_ALL_JUMPS:
+		a->cfg.all_jumps = true;
+		return 0;
+	case OPT_TCI:
+		if (set->tci)
+			return usage_error(cmd, "%s", "give --tci once");
+		if (set->codec_opt)
+			return usage_error(cmd, "--%s before --tci: --tci sets every codec option, so "
+					   "give the options that change one after it", set->codec_opt);
+		set->tci = true;
+		set->irmode = true;     /* --callstack after it changes only the depth */
+		return parse_tci(cmd, arg, a);
+	case OPT_TRACE_PRIV:
+		if (parse_priv_choice(arg, &a->cfg.trace_priv))
+			return usage_error(cmd, "--trace-priv must be U, S or US, not '%s'", arg);
+		return 0;
+	case OPT_TRACE_RANGE:
+		if (parse_range(arg, &a->cfg.range_start, &a->cfg.range_end))
+			return usage_error(cmd, "--trace-range needs A-B, hex addresses with A < B, "
+					   "not '%s'", arg);
+		a->cfg.trace_range = true;
+		return 0;
+	case OPT_WRAPPED:
+		a->cfg.wrapped = true;
+		return 0;
+	case OPT_SYMBOLS:
+		a->symbols = true;
 		return 0;
 	case OPT_FEED:
 		if (strcmp(arg, "chunks") == 0)
@@ -352,6 +535,8 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 	}
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
+	if (a->symbols && a->elves.count == 0)
+		return usage_error(cmd, "%s", "--symbols needs --elf files (raw images have no symbols)");
 	return 0;
 }
 
@@ -387,6 +572,12 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		rc = parse_option(cmd, opt, optarg, &a, &set);
 		if (rc)
 			goto out;
+		if ((OPTBIT(opt) & TCI_SET_OPTS) && !set.codec_opt)
+			set.codec_opt = long_options[idx].name;
+	}
+	if (set.tci && a.all_opt) {
+		rc = usage_error(cmd, "%s", "--all-opt and --tci cannot be combined");
+		goto out;
 	}
 	if (argc - optind != cmd->positional) {
 		rc = argc - optind > cmd->positional

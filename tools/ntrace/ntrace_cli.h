@@ -21,6 +21,7 @@ struct cli_args {
 	bool xlen_given;
 	bool src_bits_given;
 	bool all_opt;
+	bool symbols;                   /* decode --symbols: listing */
 };
 
 /* Each returns the process exit status (0 ok, 1 error). */

@@ -90,18 +90,33 @@ enum nt_seq_class {
 	NT_SEQ_TRAP_INSN,       /* E: ecall/ebreak (extension of this tool) */
 };
 
+/* Privilege token at the end of a .pcs line (ground-truth windows). */
+enum nt_priv {
+	NT_PRIV_NONE = 0,       /* no token */
+	NT_PRIV_U,
+	NT_PRIV_S,
+	NT_PRIV_M,              /* M-mode: never traced, never classified */
+	NT_PRIV_VU,
+	NT_PRIV_VS,
+};
+
+/* Record privilege (PRV[1:0] | V << 2, N-Trace Table 12) of a token. */
+unsigned nt_priv_record(unsigned token);
+
 struct nt_retired {
 	uint64_t pc;
 	uint32_t line;          /* 1-based line in the text file, 0 if none */
 	uint8_t event;          /* enum nt_event */
 	uint8_t seq_class;      /* enum nt_seq_class */
 	uint8_t seq_size;       /* pcseq: 2 or 4; .pcs: 0 */
+	uint8_t priv;           /* enum nt_priv */
 };
 
 struct nt_trace {
 	struct nt_retired *v;
 	size_t count;
 	size_t cap;
+	bool has_priv;          /* every line has a privilege token */
 };
 
 #define NT_TEXT_MAX_LINE 255    /* longer lines are malformed */
@@ -111,7 +126,9 @@ void nt_trace_free(struct nt_trace *t);
 int nt_trace_push(struct nt_trace *t, const struct nt_retired *r);
 
 /* Parsers: text/len is the whole file, name is used in messages
- * ("name:line: ...").  Return 0, or -1 with err set at the first bad line. */
+ * ("name:line: ...").  Return 0, or -1 with err set at the first bad line.
+ * .pcs lines may end with a privilege token (U, S, M, VU, VS, after the
+ * exc/int marker): on every line or on none (out->has_priv). */
 int nt_pcs_parse(const char *text, size_t len, const char *name,
 		 struct nt_trace *out, struct nt_err *err);
 int nt_pcseq_parse(const char *text, size_t len, const char *name,
@@ -135,13 +152,15 @@ enum nt_tool_mode {
 
 /*
  * How the encode drivers hand the records to the library.  A diagnostic:
- * records and blocks must give the same bytes (tests/ntrace/roundtrip.sh
- * compares them); chunks is what encode normally does.
+ * every form must give the same bytes (tests/ntrace/roundtrip.sh compares
+ * them).
  */
 enum nt_feed {
-	NT_FEED_CHUNKS = 0,     /* ntrace_enc_retire() on many records at a time */
+	NT_FEED_DEFAULT = 0,    /* chunks; through the ingress: blocks */
+	NT_FEED_CHUNKS,         /* ntrace_enc_retire() on many records at a time */
 	NT_FEED_RECORDS,        /* ntrace_enc_retire() once per record */
-	NT_FEED_BLOCKS,         /* ntrace_enc_block() on the runs nt_block_cut() finds */
+	NT_FEED_BLOCKS,         /* ntrace_enc_block() on the runs nt_block_cut() finds;
+				   through the ingress: nt_ingress_cut() */
 };
 
 struct nt_tool_config {
@@ -160,9 +179,35 @@ struct nt_tool_config {
 	bool src_bits_detected;         /* src_bits guessed by nt_detect_src_bits */
 	unsigned xlen;                  /* 32 or 64 */
 	unsigned feed;                  /* enum nt_feed (encode only) */
+	bool all_jumps;                 /* trTeInstEnAllJumps */
+	bool context;                   /* trTeContext: Ownership messages */
+	uint8_t sync_mode;              /* trTeInstSyncMode (0: sync_period decides) */
+	uint8_t sync_max;               /* trTeInstSyncMax, with sync_mode */
+	/* qualification (encode of a .pcs with privilege tokens) */
+	uint8_t trace_priv;             /* filter 0 MatchChoicePrivilege bits (U 0, S 1); 0 none */
+	bool trace_range;               /* filter 0 needs comparator 0: */
+	uint64_t range_start;           /*   iaddr >= range_start && */
+	uint64_t range_end;             /*   iaddr < range_end */
+	bool wrapped;                   /* decode: buffer of a wrapped circular sink */
 };
 
 void nt_tool_config_default(struct nt_tool_config *cfg);
+
+/*
+ * Codec options from Trace Control Interface register values as the trace
+ * encoder reads them back: trTeControl, trTeInstFeatures and trTsControl,
+ * mapped as tracesbi's firmware configures its encoder (config_from_registers
+ * in firmware/trace/engine.c): trTeInstMode 3 BTM / 6 HTM, trTeContext,
+ * trTeInhibitSrc, trTeInstSyncMode/Max, SequentialJump, ImplicitReturn with
+ * its mode (call stack of 32), RepeatedHistory (RepeatBranch in BTM),
+ * AllJumps, ExtendAddrMSB, trTeSrcBits/ID, and TSTAMP fields when trTsActive,
+ * trTsEnable and trTsMode = 2 (the firmware's timestamp unit).  Every codec
+ * field of cfg is set (xlen and feed are kept; the SRC ID is not made a
+ * decoder filter).  Returns 0, or -1 with err naming the register and field
+ * that this tool cannot follow.
+ */
+int nt_tool_config_from_tci(struct nt_tool_config *cfg, uint32_t control, uint32_t features,
+			    uint32_t ts_control, struct nt_err *err);
 
 /* ---- Encode / decode drivers (codec.c) ---------------------------------- */
 
@@ -187,6 +232,7 @@ struct nt_records {
 	struct ntrace_retired *v;
 	size_t count;
 	uint64_t end_addr;      /* where execution would continue after the last */
+	bool ingress;           /* privileges known: through lib/ntrace's qualified ingress */
 };
 
 void nt_records_free(struct nt_records *r);
@@ -199,13 +245,26 @@ void nt_records_free(struct nt_records *r);
  * own class and size; the images are then not used.
  * itype: 4-bit form when implicit return is on, else 3-bit (Table 2);
  * tstamp = index of the record (0, 1, 2, ...) when cfg->timestamp.
+ * With privilege tokens (trace->has_priv) each record carries its line's
+ * privilege; an M line becomes a record {pc, size 0, itype 0, priv M} (the
+ * firmware's M-mode excursion as its ingress sees it) without looking at
+ * the images, and the line before it is checked against the next line
+ * that is not M.  Without tokens every record has priv M and the ingress
+ * is not used.  Qualification options (trace_priv, trace_range) need tokens.
  */
 int nt_records_from_trace(struct nt_image_set *images, const struct nt_trace *trace,
 			  const struct nt_tool_config *cfg, const char *name,
 			  struct nt_records *out, struct nt_err *err);
 
-/* Runs the encoder over the records (start: ProgTraceSync, stop:
- * ProgTraceCorrelation) and appends the bytes to out.  stats may be NULL. */
+/*
+ * Runs the encoder over the records (start: ProgTraceSync, stop:
+ * ProgTraceCorrelation) and appends the bytes to out.  stats may be NULL.
+ * Records with privileges (recs->ingress) go through lib/ntrace's
+ * qualified ingress as tracesbi's firmware feeds it: ntrace_ingress_start()
+ * with the TCI filter of trace_priv/trace_range (nt_tool_filter_regs), the
+ * records (cfg->feed: firmware-shaped blocks by default, see
+ * nt_ingress_cut), then ntrace_ingress_stop(end_addr).
+ */
 int nt_encode_records(const struct nt_tool_config *cfg, const struct nt_records *recs,
 		      struct nt_buf *out, struct ntrace_enc_stats *stats,
 		      struct nt_err *err);
@@ -241,11 +300,48 @@ void nt_block_cut(struct nt_block_cutter *c, const struct ntrace_retired *recs, 
 void nt_block_cut_finish(struct nt_block_cutter *c);
 
 /*
+ * Records -> the calls tracesbi's firmware makes into its ingress
+ * (firmware/trace/stepper.c): a run of up to NTRACE_BLOCK_MAX sequential
+ * itype-0 instructions goes out as a block of all but its last instruction
+ * with the last one as end record (that one carries the trap when one
+ * follows); any other retired instruction (a transfer, or a trap-marked one
+ * that does not continue the run) as an empty block with itself as end; a
+ * record of no size (an M-mode excursion) alone through `single`
+ * (ntrace_ingress_retire(..., 1) in the firmware).  Calls are made in record
+ * order; nt_ingress_cut_finish() hands over the last run.
+ */
+typedef void nt_single_fn(void *ctx, const struct ntrace_retired *r);
+
+struct nt_ingress_cutter {
+	struct ntrace_retired run[NTRACE_BLOCK_MAX];
+	unsigned count;
+	nt_block_fn *block;
+	nt_single_fn *single;
+	void *ctx;
+};
+
+void nt_ingress_cut_init(struct nt_ingress_cutter *c, nt_block_fn *block, nt_single_fn *single,
+			 void *ctx);
+void nt_ingress_cut(struct nt_ingress_cutter *c, const struct ntrace_retired *recs, size_t n);
+void nt_ingress_cut_finish(struct nt_ingress_cutter *c);
+
+/* Filter registers (trTeInstFilters, filter 0, comparator 0) for the
+ * qualification options, written with tci_filter_write() as the S-mode
+ * trace test kernel programs them (tests/target/trace/kernel.c). */
+struct tci_filter_regs;
+void nt_tool_filter_regs(const struct nt_tool_config *cfg, struct tci_filter_regs *regs);
+
+/*
  * Decodes a whole N-Trace stream against the images into out (pc + exc/int
  * marker per retired instruction; out may be NULL to only count).  Each
  * decoding error is printed to diag (if not NULL) as
  * "name: byte offset N: <reason>".  Returns the number of errors (>= 0), or
  * -1 with err set when the decoder could not run at all.
+ * cfg->wrapped: the stream is what a wrapped circular buffer held, from its
+ * oldest byte: decoding starts at the first synchronisation message (of
+ * the --src source when one is given) after the first end-of-message byte;
+ * what comes before it is skipped without error (malformed bytes there are
+ * still errors), and diag gets one line saying how many bytes that was.
  */
 long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,
 		      const uint8_t *nex, size_t len, struct nt_trace *out,
@@ -258,6 +354,43 @@ long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *im
 		       const uint8_t *nex, size_t len, FILE *text,
 		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		       struct nt_err *err);
+
+/* ---- Symbols (symbols.c) ------------------------------------------------- */
+
+/* A function or label of an executable section (STT_FUNC / STT_NOTYPE). */
+struct nt_symbol {
+	uint64_t addr;
+	uint64_t sec_start, sec_end;    /* its section: [sec_start, sec_end) */
+	const char *name;
+	uint8_t rank;                   /* among symbols at one address: higher wins */
+};
+
+struct nt_symtab {
+	struct nt_symbol *v;            /* sorted by address, best first at each */
+	size_t count;
+	char **names;                   /* owned name strings */
+	size_t nnames;
+};
+
+void nt_symtab_init(struct nt_symtab *t);
+void nt_symtab_free(struct nt_symtab *t);
+/* Adds the STT_FUNC and STT_NOTYPE symbols (mapping symbols "$x"/"$d" and
+ * ".L" labels left out) of the ELF's executable sections. */
+int nt_symtab_add_elf(struct nt_symtab *t, const char *path, struct nt_err *err);
+int nt_symtab_add_elf_buffer(struct nt_symtab *t, const uint8_t *buf, size_t len,
+			     const char *name, struct nt_err *err);
+/* The nearest symbol at or below addr in the same section, or NULL. */
+const struct nt_symbol *nt_symtab_lookup(const struct nt_symtab *t, uint64_t addr);
+/* Listing line "pc[ exc|int]  symbol+0xoff" ("?" without a symbol), with
+ * '\n'.  Returns chars written (truncated to size like snprintf). */
+int nt_listing_format_line(char *buf, size_t size, uint64_t pc, int event,
+			   const struct nt_symtab *t);
+
+/* nt_decode_to_text writing listing lines instead of canonical .pcs. */
+long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set *images,
+			  const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
+			  FILE *text, struct ntrace_dec_stats *stats, const char *name,
+			  FILE *diag, struct nt_err *err);
 
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 

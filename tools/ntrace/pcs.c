@@ -200,17 +200,95 @@ static int parse_lines(const char *text, size_t len, const char *name,
 
 /* ---- .pcs ----------------------------------------------------------------- */
 
+unsigned nt_priv_record(unsigned token)
+{
+	switch (token) {
+	case NT_PRIV_U: return NTRACE_PRV_U;
+	case NT_PRIV_S: return NTRACE_PRV_S;
+	case NT_PRIV_VU: return NTRACE_PRV_U | NTRACE_PRV_V;
+	case NT_PRIV_VS: return NTRACE_PRV_S | NTRACE_PRV_V;
+	default: return NTRACE_PRV_M;
+	}
+}
+
+/* The privilege tokens of ground-truth windows (scripts/trace-compare.py). */
+static int match_priv(struct line_cursor *c, uint8_t *priv)
+{
+	static const struct {
+		const char *word;
+		uint8_t priv;
+	} tokens[] = {
+		{ "U", NT_PRIV_U }, { "S", NT_PRIV_S }, { "M", NT_PRIV_M },
+		{ "VU", NT_PRIV_VU }, { "VS", NT_PRIV_VS },
+	};
+	for (size_t i = 0; i < sizeof(tokens) / sizeof(tokens[0]); i++) {
+		if (match_word(c, tokens[i].word)) {
+			*priv = tokens[i].priv;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Optional " exc" / " int", optional privilege token, end of line. */
+static int parse_pcs_tail(struct line_cursor *c, uint8_t *event, uint8_t *priv)
+{
+	*event = NT_EVENT_NONE;
+	*priv = NT_PRIV_NONE;
+	if (c->p == c->end)
+		return 0;
+	if (!is_blank(*c->p))
+		return syntax_error(c, "expected end of line or a blank before 'exc'/'int' or a privilege");
+	while (c->p < c->end && is_blank(*c->p))
+		c->p++;
+	if (match_word(c, "exc"))
+		*event = NT_EVENT_EXCEPTION;
+	else if (match_word(c, "int"))
+		*event = NT_EVENT_INTERRUPT;
+	else if (!match_priv(c, priv))
+		return syntax_error(c, "expected marker 'exc' or 'int' or a privilege (U, S, M, VU or VS)");
+	while (c->p < c->end && is_blank(*c->p))
+		c->p++;
+	if (*event && c->p < c->end && !match_priv(c, priv))
+		return syntax_error(c, "expected a privilege (U, S, M, VU or VS) or end of line after the marker");
+	while (c->p < c->end && is_blank(*c->p))
+		c->p++;
+	if (c->p != c->end)
+		return syntax_error(c, "unexpected text after the privilege");
+	return 0;
+}
+
 static int parse_pcs_line(struct line_cursor *c, struct nt_retired *r)
 {
 	if (parse_hex_pc(c, &r->pc))
 		return -1;
-	return parse_marker_and_end(c, &r->event);
+	return parse_pcs_tail(c, &r->event, &r->priv);
 }
 
 int nt_pcs_parse(const char *text, size_t len, const char *name,
 		 struct nt_trace *out, struct nt_err *err)
 {
-	return parse_lines(text, len, name, parse_pcs_line, out, err);
+	size_t first = out->count;
+
+	if (parse_lines(text, len, name, parse_pcs_line, out, err))
+		return -1;
+	if (first == out->count)
+		return 0;
+	/* A token on every line or on none: a line without one would have
+	 * no privilege to qualify it with. */
+	out->has_priv = out->v[first].priv != NT_PRIV_NONE;
+	for (size_t i = first + 1; i < out->count; i++) {
+		const struct nt_retired *r = &out->v[i];
+
+		if ((r->priv != NT_PRIV_NONE) != out->has_priv) {
+			nt_err_set(err, out->has_priv
+				   ? "%s:%u: no privilege token (U, S, M, VU or VS), but line %u has one: give one on every line or on none"
+				   : "%s:%u: privilege token, but line %u has none: give one on every line or on none",
+				   name, r->line, out->v[first].line);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int nt_pcs_format_line(char *buf, size_t size, uint64_t pc, int event)

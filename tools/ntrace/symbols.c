@@ -1,0 +1,241 @@
+/*
+ * Symbol tables of ELF files for `decode --symbols`: each retired pc is
+ * shown as the nearest function or label at or below it in its executable
+ * section.  Every symbol and section index read from a file is checked
+ * (libelf bounds the tables; names outside the string table are skipped),
+ * so a damaged symbol table gives an error or fewer symbols, never a crash.
+ */
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace_tool.h"
+
+void nt_symtab_init(struct nt_symtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void nt_symtab_free(struct nt_symtab *t)
+{
+	for (size_t i = 0; i < t->nnames; i++)
+		free(t->names[i]);
+	free(t->names);
+	free(t->v);
+	nt_symtab_init(t);
+}
+
+/* Executable section a symbol is defined in: [*start, *end), or 0. */
+static int exec_section(Elf *elf, size_t shndx, uint64_t *start, uint64_t *end)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+	    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+		return 0;
+	if (sh.sh_addr + sh.sh_size < sh.sh_addr)
+		return 0;
+	*start = sh.sh_addr;
+	*end = sh.sh_addr + sh.sh_size;
+	return 1;
+}
+
+/* Assembler-internal names: RISC-V mapping symbols ("$x", "$d", "$xrv64i..")
+ * and local labels (".L..."). */
+static int internal_name(const char *name)
+{
+	return name[0] == '\0' || name[0] == '$' || strncmp(name, ".L", 2) == 0;
+}
+
+/* Functions before labels, global before local. */
+static uint8_t symbol_rank(const GElf_Sym *sym)
+{
+	unsigned bind = GELF_ST_BIND(sym->st_info);
+
+	return (uint8_t)((GELF_ST_TYPE(sym->st_info) == STT_FUNC ? 2 : 0) + (bind != STB_LOCAL));
+}
+
+static int add_symbol(struct nt_symtab *t, size_t *cap, const struct nt_symbol *s,
+		      const char *name)
+{
+	char *copy = strdup(name);
+	char **names = copy ? realloc(t->names, (t->nnames + 1) * sizeof(*names)) : NULL;
+
+	if (!names) {
+		free(copy);
+		return -1;
+	}
+	t->names = names;
+	t->names[t->nnames++] = copy;
+	if (t->count == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		struct nt_symbol *v = realloc(t->v, ncap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->v = v;
+		*cap = ncap;
+	}
+	t->v[t->count] = *s;
+	t->v[t->count].name = copy;
+	t->count++;
+	return 0;
+}
+
+/* The symbols of one SHT_SYMTAB / SHT_DYNSYM section. */
+static int add_table(struct nt_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
+		     const GElf_Shdr *sh, const char *name, struct nt_err *err)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n;
+
+	if (!data || sh->sh_entsize == 0)
+		return 0;
+	n = data->d_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {        /* entry 0 is the null symbol */
+		GElf_Sym sym;
+		struct nt_symbol s = { 0 };
+		unsigned type;
+		const char *sname;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		sname = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!sname || internal_name(sname))
+			continue;
+		if (!exec_section(elf, sym.st_shndx, &s.sec_start, &s.sec_end) ||
+		    sym.st_value < s.sec_start || sym.st_value >= s.sec_end)
+			continue;
+		s.addr = sym.st_value;
+		s.rank = symbol_rank(&sym);
+		if (add_symbol(t, cap, &s, sname)) {
+			nt_err_set(err, "%s: out of memory for the symbol table", name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct nt_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const char *name,
+			struct nt_err *err)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = t->count;
+	int rc = 0;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		nt_err_set(err, "%s: libelf initialisation failed", name);
+		return -1;
+	}
+	if (len < EI_NIDENT || memcmp(file, ELFMAG, SELFMAG) != 0) {
+		nt_err_set(err, "%s: not an ELF file (bad magic at byte 0)", name);
+		return -1;
+	}
+	Elf *elf = elf_memory((char *)file, len);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		nt_err_set(err, "%s: bad ELF header: %s", name, elf_errmsg(-1));
+		if (elf)
+			elf_end(elf);
+		return -1;
+	}
+	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			nt_err_set(err, "%s: section header: %s", name, elf_errmsg(-1));
+			rc = -1;
+		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
+			rc = add_table(t, &cap, elf, scn, &sh, name, err);
+		}
+	}
+	elf_end(elf);
+	if (t->count)
+		qsort(t->v, t->count, sizeof(*t->v), by_address);
+	return rc;
+}
+
+int nt_symtab_add_elf_buffer(struct nt_symtab *t, const uint8_t *buf, size_t len,
+			     const char *name, struct nt_err *err)
+{
+	/* libelf may convert headers in place: give it a private copy. */
+	uint8_t *copy = malloc(len ? len : 1);
+	if (!copy) {
+		nt_err_set(err, "%s: out of memory", name);
+		return -1;
+	}
+	memcpy(copy, buf, len);
+	int rc = load_symbols(t, copy, len, name, err);
+	free(copy);
+	return rc;
+}
+
+int nt_symtab_add_elf(struct nt_symtab *t, const char *path, struct nt_err *err)
+{
+	uint8_t *file;
+	size_t len;
+
+	if (nt_read_file(path, &file, &len, err))
+		return -1;
+	int rc = load_symbols(t, file, len, path, err);
+	free(file);
+	return rc;
+}
+
+const struct nt_symbol *nt_symtab_lookup(const struct nt_symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->count;
+
+	while (lo < hi) {       /* first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	/* the best one at that address comes first */
+	while (lo > 1 && t->v[lo - 2].addr == t->v[lo - 1].addr)
+		lo--;
+	const struct nt_symbol *s = &t->v[lo - 1];
+	/* sections do not overlap: a symbol below addr in another section
+	 * means none of addr's section is */
+	return addr >= s->sec_start && addr < s->sec_end ? s : NULL;
+}
+
+int nt_listing_format_line(char *buf, size_t size, uint64_t pc, int event,
+			   const struct nt_symtab *t)
+{
+	static const char *const marker[] = {
+		[NT_EVENT_NONE] = "",
+		[NT_EVENT_EXCEPTION] = " exc",
+		[NT_EVENT_INTERRUPT] = " int",
+	};
+	const struct nt_symbol *s = nt_symtab_lookup(t, pc);
+
+	if (event < NT_EVENT_NONE || event > NT_EVENT_INTERRUPT)
+		event = NT_EVENT_NONE;
+	if (!s)
+		return snprintf(buf, size, "%" PRIx64 "%s  ?\n", pc, marker[event]);
+	return snprintf(buf, size, "%" PRIx64 "%s  %s+0x%" PRIx64 "\n", pc, marker[event], s->name,
+			pc - s->addr);
+}
