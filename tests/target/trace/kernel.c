@@ -17,12 +17,17 @@
  *   ratified singlestep   tracesbi ingress options
  *   tick=N             timer interrupts every N + 0..255 timer ticks
  *   notrace=1          run the programs without tracing (baseline)
+ *   only=NAME          run only that program (see programs[])
  */
 #include "tk.h"
 #include "fdt.h"
 #include "tci.h"
 
 #define BUF_MAX   (512 * 1024)
+/* tracesbi's own encoder registers (docs/TRACE.md) */
+#define TSBI_TE_INGRESS    0xE00u
+#define TSBI_TE_INSNS_LOW  0xE18u
+#define TSBI_TE_INSNS_HIGH 0xE1Cu
 #define PTE_V 0x01ul
 #define PTE_R 0x02ul
 #define PTE_W 0x04ul
@@ -50,6 +55,7 @@ static struct {
 	bool range;
 	uint64_t tick;
 	bool notrace;      /* run the programs untraced (the baseline) */
+	char only[16];     /* run only this program (benchmarks) */
 } cfg;
 
 static bool flag(const char *key)
@@ -101,6 +107,8 @@ static void read_config(void)
 	cfg.range = bootarg("range", v, sizeof(v));
 	cfg.tick = bootarg("tick", v, sizeof(v)) ? number(v) : 400;
 	cfg.notrace = flag("notrace");
+	if (!bootarg("only", cfg.only, sizeof(cfg.only)))
+		cfg.only[0] = '\0';
 	if (flag("ratified"))
 		cfg.ingress |= 1u;
 	if (flag("singlestep"))
@@ -306,21 +314,69 @@ static long user(long (*entry)(long), long arg, struct tk_hart *t)
 	return tk_run_user(entry, arg, (uintptr_t)tk_ustack[t->index] + 4096, t->user_ctx);
 }
 
-/* Every program, in S-mode and U-mode, with the timer running. */
-static long run_programs(struct tk_hart *t)
+/* The program set: each returns 0 when it computed the right result. */
+static long prog_sort(struct tk_hart *t) { (void)t; return p_sort(); }
+static long prog_recurse(struct tk_hart *t) { (void)t; return p_recurse(); }
+static long prog_syscalls(struct tk_hart *t) { return user(u_syscalls, 24, t) < 0; }
+static long prog_interp(struct tk_hart *t) { (void)t; return p_interp(); }
+static long prog_pagefault(struct tk_hart *t)
+{
+	return user(u_pagefault, (long)(uintptr_t)tk_demand[t->index], t);
+}
+static long prog_strings(struct tk_hart *t) { (void)t; return p_strings(); }
+static long prog_illegal(struct tk_hart *t) { return user(u_illegal, 2, t); }
+static long prog_filtered(struct tk_hart *t) { (void)t; return p_filtered(); }
+static long prog_s_illegal(struct tk_hart *t) { (void)t; return p_s_illegal(); }
+static long prog_compute(struct tk_hart *t) { return user(u_compute, 1500, t) < 0; }
+
+static const struct program {
+	const char *name;
+	long (*run)(struct tk_hart *t);
+} programs[] = {
+	{ "sort", prog_sort },           /* function pointers, recursion */
+	{ "recurse", prog_recurse },     /* deep recursion */
+	{ "u-syscalls", prog_syscalls }, /* U-mode ecalls */
+	{ "interp", prog_interp },       /* indirect jumps */
+	{ "u-pagefault", prog_pagefault }, /* demand paging from U-mode */
+	{ "strings", prog_strings },     /* RVC string routines */
+	{ "u-illegal", prog_illegal },   /* illegal instructions, ebreak */
+	{ "filtered", prog_filtered },   /* the address filter's functions */
+	{ "s-illegal", prog_s_illegal }, /* S-mode illegal instruction */
+	{ "u-compute", prog_compute },   /* U-mode, preempted by the timer */
+};
+#define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
+
+struct program_cost {
+	uint64_t instret;    /* every instruction the hart ran, M-mode included */
+	uint64_t traced;     /* instructions the encoder reported (TSBI_TE_INSNS) */
+};
+
+static uint64_t traced_count(volatile uint32_t *enc)
+{
+	if (!enc)
+		return 0;
+	return enc[TSBI_TE_INSNS_LOW / 4] | (uint64_t)enc[TSBI_TE_INSNS_HIGH / 4] << 32;
+}
+
+/* Every program, in S-mode and U-mode, with the timer running.  Returns a
+ * bit mask of the programs that computed a wrong result; cost[] gets what
+ * each one cost (enc: the encoder's registers, NULL when not tracing). */
+static long run_programs(struct tk_hart *t, volatile uint32_t *enc, struct program_cost *cost)
 {
 	long bad = 0;
 
-	bad += p_sort() != 0;
-	bad += p_recurse() != 0;
-	bad += user(u_syscalls, 24, t) < 0;
-	bad += p_interp() != 0;
-	bad += user(u_pagefault, (long)(uintptr_t)tk_demand[t->index], t) != 0;
-	bad += p_strings() != 0;
-	bad += user(u_illegal, 2, t) != 0;
-	bad += p_filtered() != 0;
-	bad += p_s_illegal() != 0;
-	bad += user(u_compute, 1500, t) < 0;
+	for (unsigned i = 0; i < NPROGRAMS; i++) {
+		uint64_t n0, i0;
+
+		if (cfg.only[0] && strcmp(cfg.only, programs[i].name))
+			continue;
+		n0 = traced_count(enc);
+		i0 = read_instret();
+
+		bad |= (long)(programs[i].run(t) != 0) << i;
+		cost[i].instret = read_instret() - i0;
+		cost[i].traced = traced_count(enc) - n0;
+	}
 	return bad;
 }
 
@@ -337,6 +393,7 @@ struct session_result {
 	uint32_t ts_control; /* trTsControl as read back */
 	const char *error;
 	unsigned long ticks, syscalls, page_faults, illegal, breaks;
+	struct program_cost cost[NPROGRAMS];
 };
 
 static struct session_result results[MAX_HARTS];
@@ -408,7 +465,7 @@ static long session(unsigned long index)
 		r->done = 1;
 		return -1;
 	}
-	tci_write(enc, 0xE00, cfg.ingress);
+	tci_write(enc, TSBI_TE_INGRESS, cfg.ingress);
 	/* Sink on, encoder enabled; the store at trace_session_start sets
 	 * trTeInstTracing, so trace_first is the first traced instruction. */
 	ctl = tci_read(sink, TRRAM_CONTROL) & ~TRRAM_EMPTY;
@@ -427,10 +484,10 @@ static long session(unsigned long index)
 	csr_set(sstatus, SSTATUS_SIE);
 
 	if (cfg.notrace) {
-		r->bad = run_programs(t);
+		r->bad = run_programs(t, NULL, r->cost);
 	} else {
 		trace_session_start(control, ctl | TRTE_ENABLE | TRTE_INST_TRACING);
-		r->bad = run_programs(t);
+		r->bad = run_programs(t, control, r->cost);
 		trace_session_stop(control, ctl | TRTE_ENABLE);
 	}
 
@@ -498,11 +555,17 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		bad += r->bad + (r->error != NULL);
 		kprintf("TRACEBUF hart=%lu first=0x%lx len=%lu start=0x%lx limit=0x%lx wrap=%d "
 			"control=0x%x features=0x%x tscontrol=0x%x ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
-			"bad=%ld%s%s\n",
+			"bad=0x%lx%s%s\n",
 			plat.hart_ids[i], (unsigned long)r->cap.first, (unsigned long)r->cap.len,
 			(unsigned long)r->cap.start, (unsigned long)r->cap.limit, r->cap.wrapped,
 			r->control, r->features, r->ts_control, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
-			r->bad, r->error ? " error=" : "", r->error ? r->error : "");
+			(unsigned long)r->bad, r->error ? " error=" : "", r->error ? r->error : "");
+		for (unsigned k = 0; k < NPROGRAMS; k++)
+			if (r->cost[k].instret)
+					kprintf("TRACEPROG hart=%lu prog=%s instret=%lu traced=%lu\n",
+					plat.hart_ids[i], programs[k].name,
+					(unsigned long)r->cost[k].instret,
+					(unsigned long)r->cost[k].traced);
 	}
 	kprintf("TRACE-DONE %s\n", bad ? "fail" : "ok");
 	/* Held here: the host saves the buffers, then quits QEMU.  Every hart

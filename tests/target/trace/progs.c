@@ -57,7 +57,7 @@ static void quick_sort(long *v, int lo, int hi, cmp_fn cmp)
 
 long p_sort(void)
 {
-	static long v[96];
+	long v[96];     /* on the stack: every hart runs this at once */
 	static const cmp_fn order[2] = { cmp_up, cmp_down };
 	unsigned long seed = 7;
 	long bad = 0;
@@ -203,7 +203,7 @@ static int s_cmp(const char *a, const char *b)
 
 long p_strings(void)
 {
-	static char buf[64];
+	char buf[64];   /* per hart */
 	static const char text[] = "the quick brown fox jumps over the lazy dog";
 	long bad = 0;
 	size_t i;
