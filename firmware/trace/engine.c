@@ -119,6 +119,8 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	tci_qualifier_init(&th->qual, &th->te.filters);
 	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
 	s->itype4 = cfg.trTeInstEnImplicitReturn;
+	s->all_jumps = cfg.trTeInstEnAllJumps;
+	s->seq_jump = cfg.trTeInstEnSequentialJump;
 	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
 	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
 	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
@@ -206,6 +208,8 @@ void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct
 
 void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
 {
+	if (!(th->overflow_now | th->start_pending))
+		return;
 	if (th->overflow_now)
 		engine_pause(th);
 	if (th->tracing && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))

@@ -157,8 +157,8 @@ static void classify_end(const struct stepper *s, struct step_block *b, const st
 	b->size = in->size;
 	b->rd = in->rd;
 	b->rs1 = in->rs1;
-	b->itype_taken = (uint8_t)rv_insn_itype(in, true, s->itype4, false);
-	b->itype_fall = (uint8_t)rv_insn_itype(in, false, s->itype4, false);
+	b->itype_taken = (uint8_t)rv_insn_itype(in, true, s->itype4, s->all_jumps);
+	b->itype_fall = (uint8_t)rv_insn_itype(in, false, s->itype4, s->all_jumps);
 	switch (in->kind) {
 	case RV_INSN_BRANCH:
 		b->op = EMU_BRANCH;
@@ -245,12 +245,13 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	b->rvc_mask = mask;
 }
 
-static struct step_block *lookup(struct stepper *s, uint64_t pc)
+/* The block at pc, decoded (on a miss) as code of privilege priv. */
+static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
 {
 	struct step_block *b = &s->cache[((pc >> 1) ^ (pc >> 9)) & (STEP_CACHE_SIZE - 1)];
 
 	if (b->start != pc)
-		scan_block(s, b, pc, s->priv);
+		scan_block(s, b, pc, priv);
 	return b;
 }
 
@@ -273,12 +274,44 @@ static void drop_held(struct stepper *s)
 	s->pend = false;
 }
 
-/* A retired instruction's record becomes the held one. */
+/* Whether the held instruction can join the held run: a plain
+ * instruction right after it, in the same privilege (the records are the
+ * same; lib/ntrace's block entry makes the same bytes). */
+static bool held_joins_run(const struct stepper *s)
+{
+	const struct ntrace_retired *e = &s->held_end;
+	const struct ntrace_block *r = &s->held_run;
+
+	if (!s->held_end_valid || e->itype || e->flags || !e->size || e->retired_itype ||
+	    r->count >= NTRACE_BLOCK_MAX)
+		return false;
+	return !r->count || (e->priv == r->priv && e->tstamp == r->tstamp &&
+			     e->context == r->context && e->addr == s->held_run_end);
+}
+
+/* A retired instruction's record becomes the held one.  The common case
+ * (the run's last instruction, then the transfer after it) makes one
+ * block with its end for the encoder. */
 static void hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
-	feed_held(th);
-	th->step.held_end = *rec;
-	th->step.held_end_valid = true;
+	struct stepper *s = &th->step;
+
+	if (held_joins_run(s)) {
+		struct ntrace_block *r = &s->held_run;
+		const struct ntrace_retired *e = &s->held_end;
+
+		if (!r->count)
+			*r = (struct ntrace_block){ .addr = e->addr, .tstamp = e->tstamp,
+						    .context = e->context, .priv = e->priv };
+		if (e->size == 2)
+			r->rvc_mask |= 1ULL << r->count;
+		r->count++;
+		s->held_run_end = e->addr + e->size;
+	} else {
+		feed_held(th);
+	}
+	s->held_end = *rec;
+	s->held_end_valid = true;
 }
 
 static unsigned int size_at(uint64_t mask, unsigned int i)
@@ -308,10 +341,14 @@ static bool retire_upto(struct trace_hart *th, uint64_t upto)
 		}
 		hold(th, &s->pend_rec);
 	}
-	for (addr = s->start; addr < upto && n < s->run_count; )
-		addr += size_at(s->run_mask, n++);
-	if (addr != upto)
-		return false;
+	if (upto == s->run_end) {
+		n = s->run_count;   /* the whole run (run_end follows it) */
+	} else {
+		for (addr = s->start; addr < upto && n < s->run_count; )
+			addr += size_at(s->run_mask, n++);
+		if (addr != upto)
+			return false;
+	}
 	if (!n)
 		return true;
 	feed_held(th);
@@ -323,6 +360,7 @@ static bool retire_upto(struct trace_hart *th, uint64_t upto)
 	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
 					       .tstamp = s->tstamp, .priv = s->priv };
 	s->held_end_valid = true;
+	s->held_run_end = upto - last;
 	s->start = upto;
 	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
 	s->run_count = (uint8_t)(s->run_count - n);
@@ -410,6 +448,29 @@ static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 
 /* ---- The outcome of a transfer ------------------------------------------ */
 
+/*
+ * 9.1 for a block that starts at its indirect jump (a split, a single
+ * step, a block entered at the jump): the instruction before it in
+ * execution is the held one when it is the one right before in memory
+ * and did not trap.
+ */
+static bool seq_inferable_after_held(const struct stepper *s, const struct step_block *b)
+{
+	const struct ntrace_retired *h = &s->held_end;
+	unsigned int ext = s->align4 ? 0 : RV_EXT_C;
+	struct rv_insn prev, jump;
+	struct trap_info fault;
+	uint32_t raw;
+
+	if (!s->seq_jump || !s->held_end_valid || h->itype || h->priv != s->priv ||
+	    h->addr + h->size != b->end)
+		return false;
+	if (umem_fetch_insn(fetch_context(s->priv), h->addr, &raw, &fault))
+		return false;
+	return rv_insn_decode(raw, 64, ext, &prev) && rv_insn_decode(b->raw, 64, ext, &jump) &&
+	       rv_insn_seq_inferable(&prev, &jump);
+}
+
 static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
 {
 	switch (cond) {
@@ -479,6 +540,8 @@ static bool outcome(const struct stepper *s, const struct trap_regs *regs,
 	rec->itype = itype;
 	rec->priv = s->priv;
 	rec->flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
+	if (b->op == EMU_JALR && !b->count && seq_inferable_after_held(s, b))
+		rec->flags = NTRACE_REC_SEQ_INFERABLE;
 	rec->retired_itype = 0;
 	return true;
 }
@@ -546,22 +609,50 @@ static void run_block(struct stepper *s, struct step_block *b)
 }
 
 /*
+ * The transfer at pc runs natively, its outcome predicted (rec, the
+ * privilege after it, its target q); T0 goes to the end of the block at q
+ * (bq), or to q itself when that block ends at pc (a loop) or pc is the
+ * trap vector: the hart runs the transfer itself, so QEMU's log shows it
+ * (docs/TRACE.md: one transfer at most is emulated per visit to M-mode).
+ */
+static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, unsigned int priv,
+			  uint64_t pc, uint64_t q, struct step_block *bq, bool at_vector)
+{
+	s->pend = true;
+	s->pend_rec = *rec;
+	s->priv = (uint8_t)priv;
+	s->mode = STEP_RUN;
+	if (at_vector || bq->end == pc) {
+		s->blk = NULL;
+		set_run(s, q, 0, 0, q);
+	} else {
+		s->blk = bq;
+		set_run(s, q, bq->count, bq->rvc_mask, bq->end);
+	}
+	if (at_vector) {
+		/* T1 stays off until the transfer ran (T0 at its target). */
+		s->single_is_vector = true;
+		s->vec_scause = csr_read(scause);
+		s->vec_sepc = csr_read(sepc);
+		t1_set(s, false, 0);
+	}
+	t0_arm(s, s->run_end);
+}
+
+/*
  * The hart resumes at pc (regs: the frame mret returns through; NULL when
  * the firmware enters S/U-mode by other means and nothing can be
- * predicted).  When pc is a transfer, its outcome is predicted and T0 goes
- * to the end of the block after it: the hart runs the transfer itself, so
- * QEMU's log shows it (docs/TRACE.md: one transfer at most is emulated per
- * visit to M-mode, for loops).  If that block ends at the transfer itself,
- * T0 goes to the block's start instead.
+ * predicted).  When pc is a transfer, see run_predicted(); otherwise T0
+ * goes to the end of the block at pc.
  */
 static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t pc)
 {
 	struct stepper *s = &th->step;
-	struct step_block *b = lookup(s, pc), *bq;
+	struct step_block *b = lookup(s, pc, s->priv);
 	bool at_vector = s->t1_on && pc == s->t1;
 	struct ntrace_retired rec;
 	unsigned int priv;
-	uint64_t q, t0;
+	uint64_t q;
 
 	s->pend = false;
 	set_run(s, pc, 0, 0, pc);
@@ -569,34 +660,13 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 		run_free(s, pc);
 		return;
 	}
-	if (b->count == 0 && (b->kind == BLOCK_END_NATIVE ||
-			      (b->kind == BLOCK_END_EMULATE && regs &&
-			       !outcome(s, regs, b, &q, &rec, &priv)))) {
-		single_step(s, pc, b->raw, b->size, at_vector);
+	if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs &&
+	    outcome(s, regs, b, &q, &rec, &priv)) {
+		run_predicted(s, &rec, priv, pc, q, lookup(s, q, priv), at_vector);
 		return;
 	}
-	if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs) {
-		s->pend = true;
-		s->pend_rec = rec;
-		s->priv = (uint8_t)priv;
-		bq = lookup(s, q);
-		t0 = at_vector || bq->end == pc ? q : bq->end;
-		s->mode = STEP_RUN;
-		if (t0 == q) {
-			s->blk = NULL;
-			set_run(s, q, 0, 0, q);
-		} else {
-			s->blk = bq;
-			set_run(s, q, bq->count, bq->rvc_mask, bq->end);
-		}
-		if (at_vector) {
-			/* T1 stays off until the transfer ran (T0 at its target). */
-			s->single_is_vector = true;
-			s->vec_scause = csr_read(scause);
-			s->vec_sepc = csr_read(sepc);
-			t1_set(s, false, 0);
-		}
-		t0_arm(s, t0);
+	if (b->count == 0 && (b->kind == BLOCK_END_NATIVE || (b->kind == BLOCK_END_EMULATE && regs))) {
+		single_step(s, pc, b->raw, b->size, at_vector);
 		return;
 	}
 	if (at_vector && b->count) {
@@ -651,7 +721,7 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 {
 	struct stepper *s = &th->step;
 	/* A copy: looking the next block up may reuse this block's slot. */
-	struct step_block copy = *cached, *b = &copy;
+	struct step_block copy = *cached, *b = &copy, *bn;
 	struct ntrace_retired rec;
 	unsigned int priv;
 	uint64_t next;
@@ -660,14 +730,15 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 		single_step(s, b->end, b->raw, b->size, false);
 		return;
 	}
-	if (next == b->end || lookup(s, next)->end == b->end) {
+	bn = lookup(s, next, priv);
+	if (next == b->end || bn->end == b->end) {
 		emulate(b, regs, next, priv);
 		hold(th, &rec);
 		s->priv = (uint8_t)priv;
 		plan(th, regs, next);
 		return;
 	}
-	plan(th, regs, b->end);
+	run_predicted(s, &rec, priv, b->end, next, bn, s->t1_on && b->end == s->t1);
 }
 
 static void t0_hit(struct trace_hart *th, struct trap_regs *regs)

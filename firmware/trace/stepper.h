@@ -83,6 +83,8 @@ struct stepper {
 	uint8_t max_block;       /* NTRACE_BLOCK_MAX, or 1 when single-stepping */
 	bool ecall_no_retire;    /* ratified convention: ecall/ebreak do not retire */
 	bool itype4;             /* 4-bit itypes (implicit return)             */
+	bool all_jumps;          /* trTeInstEnAllJumps: direct jumps get itypes */
+	bool seq_jump;           /* trTeInstEnSequentialJump                    */
 	bool align4;             /* no C: IALIGN is 32                         */
 	bool t1_on;
 	bool in_m;               /* the SBI call's trap + M record went out    */
@@ -107,6 +109,7 @@ struct stepper {
 	struct ntrace_block held_run;
 	struct ntrace_retired held_end;
 	bool held_end_valid;
+	uint64_t held_run_end;   /* address after held_run's last instruction */
 	struct step_block cache[STEP_CACHE_SIZE];
 };
 

@@ -159,14 +159,6 @@ uint64_t tci_encoder_timestamp(const struct tci_encoder *te, uint64_t now)
 	return ts_counter(te, now);
 }
 
-bool tci_encoder_ts_enabled(const struct tci_encoder *te)
-{
-	uint32_t on = TRTS_ACTIVE | TRTS_ENABLE;
-
-	return (te->ts_control & on) == on &&
-	       (te->ts_control & TRTS_MODE_MASK) >> TRTS_MODE_SHIFT == TRTS_MODE_INTERNAL_SYSTEM;
-}
-
 static uint32_t legal_call_stack(uint32_t val)
 {
 	val &= 0x3F;

@@ -70,7 +70,14 @@ bool tci_encoder_tracing(const struct tci_encoder *te);
 
 /* The timestamp for an event at `now`, and whether messages carry one. */
 uint64_t tci_encoder_timestamp(const struct tci_encoder *te, uint64_t now);
-bool tci_encoder_ts_enabled(const struct tci_encoder *te);
+/* Timestamps on: trTsActive, trTsEnable and the internal system-timer mode. */
+static inline bool tci_encoder_ts_enabled(const struct tci_encoder *te)
+{
+	uint32_t on = TRTS_ACTIVE | TRTS_ENABLE;
+
+	return (te->ts_control & on) == on &&
+	       (te->ts_control & TRTS_MODE_MASK) >> TRTS_MODE_SHIFT == TRTS_MODE_INTERNAL_SYSTEM;
+}
 
 /* The encoder's overflow report (trTeInstStallOrOverflow := 1). */
 static inline void tci_encoder_set_overflow(struct tci_encoder *te)

@@ -81,9 +81,16 @@ static inline unsigned ntrace_addr_bits(const struct ntrace_format *fmt)
 /* Bytes a variable field of value v needs from MDO bit `start_bit`. */
 static inline unsigned ntrace_var_bytes_inline(uint64_t v, unsigned start_bit)
 {
-	unsigned n = v ? 64u - (unsigned)__builtin_clzll(v) : 1;
+	/* The fewest bytes whose MDO bits (after start_bit) hold v, counted
+	 * upwards: fields are mostly short, and without Zbb a count of
+	 * leading zeros is a library call. */
+	unsigned bytes = 1, room = NTRACE_MDO_BITS - start_bit;
 
-	return (start_bit + n + NTRACE_MDO_BITS - 1) / NTRACE_MDO_BITS;
+	while (room < 64 && (v >> room)) {
+		room += NTRACE_MDO_BITS;
+		bytes++;
+	}
+	return bytes;
 }
 
 /* Messages with a full address that (re)start decoding (8.7: absolute TSTAMP). */
