@@ -17,7 +17,7 @@
  *   ratified singlestep   tracesbi ingress options
  *   tick=N             timer interrupts every N + 0..255 timer ticks
  *   notrace=1          run the programs without tracing (baseline)
- *   only=NAME          run only that program (see programs[])
+ *   only=A,B,...       run only these programs (names in programs[])
  */
 #include "tk.h"
 #include "fdt.h"
@@ -55,7 +55,7 @@ static struct {
 	bool range;
 	uint64_t tick;
 	bool notrace;      /* run the programs untraced (the baseline) */
-	char only[16];     /* run only this program (benchmarks) */
+	char only[128];    /* run only these programs: comma list (tests, benchmarks) */
 } cfg;
 
 static bool flag(const char *key)
@@ -346,6 +346,49 @@ static const struct program {
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 
+/* Whether only= (a comma-separated list of names) selects the program;
+ * without only=, every program runs. */
+static bool selected(const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = cfg.only;
+
+	if (!*p)
+		return true;
+	for (;;) {
+		size_t len = 0;
+
+		while (p[len] && p[len] != ',')
+			len++;
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		if (!p[len])
+			return false;
+		p += len + 1;
+	}
+}
+
+/* only= must name programs that exist: a misspelt name would silently run
+ * nothing.  Returns true when every name is known. */
+static bool only_valid(void)
+{
+	const char *p = cfg.only;
+
+	while (*p) {
+		size_t len = 0;
+		bool known = false;
+
+		while (p[len] && p[len] != ',')
+			len++;
+		for (unsigned i = 0; i < NPROGRAMS; i++)
+			known |= strlen(programs[i].name) == len && !strncmp(p, programs[i].name, len);
+		if (!known)
+			return false;
+		p += len + (p[len] == ',');
+	}
+	return true;
+}
+
 struct program_cost {
 	uint64_t instret;    /* every instruction the hart ran, M-mode included */
 	uint64_t traced;     /* instructions the encoder reported (TSBI_TE_INSNS) */
@@ -368,7 +411,7 @@ static long run_programs(struct tk_hart *t, volatile uint32_t *enc, struct progr
 	for (unsigned i = 0; i < NPROGRAMS; i++) {
 		uint64_t n0, i0;
 
-		if (cfg.only[0] && strcmp(cfg.only, programs[i].name))
+		if (!selected(programs[i].name))
 			continue;
 		n0 = traced_count(enc);
 		i0 = read_instret();
@@ -531,6 +574,11 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 	if (platform_init(hartid, dtb))
 		sbi_shutdown();
 	read_config();
+	if (!only_valid()) {
+		kprintf("TRACE-DONE fail: only=%s names an unknown program\n", cfg.only);
+		for (;;)
+			wfi();
+	}
 	if (fdt_open(&fdt, (const void *)dtb, plat.dtb_size) < 0 ||
 	    (rc = tci_discover(&fdt, &tci_mmio, &topo)) != TCI_OK) {
 		kprintf("TRACE-DONE fail: no trace components\n");
