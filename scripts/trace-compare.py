@@ -17,7 +17,13 @@ the store that disables tracing (the last traced instruction).  Session K
 trace_first to the next line at trace_last, both included.  Sessions do not
 nest: a trace_first inside an open session is an error, as is a session that
 is never closed or a K with no session.  A trace_last outside a session is
-ignored.
+ignored.  One exception: when a trap is taken right after the enabling
+store (the instruction that ends at trace_first; its line carries exc/int),
+the traced execution starts with the trap handler, so the session starts at
+the line after the store, and the one trace_first the handler returns to is
+part of it (not a nested session).  At the other end, a trap taken right
+after trace_last (the disabling store) comes after tracing stopped: the
+window's last line loses its exc/int mark (also in --emit-window).
 
 Comparison.  From the window: M lines are dropped (they never appear in a
 decoded trace), then --priv keeps only instructions of those privileges and
@@ -68,35 +74,63 @@ def parse_gt_line(path, lineno, line):
     return pc, mark, priv
 
 
-def read_window(path, session, first, last):
-    """[(lineno, pc, mark, priv)] of session `session`."""
+def read_window(path, session, first, last, enable_pcs=()):
+    """[(lineno, pc, mark, priv)] of session `session`.  enable_pcs: the pcs
+    of the enabling store (the instruction that ends at trace_first)."""
     count = 0               # sessions started so far
-    opened = None           # line number of the open session's trace_first
+    opened = None           # line number of the open session's first line
+    via_trap = False        # opened after a trap on the enabling store
+    start_next = False      # the next line opens a session (via_trap)
     window = None
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             pc, mark, priv = parse_gt_line(path, lineno, line)
-            if window is not None:
-                window.append((lineno, pc, mark, priv))
-            if pc == first:
-                if opened is not None:
+            opens = False
+            if start_next:
+                start_next = False
+                opens = via_trap = True
+            elif pc == first:
+                if opened is not None and via_trap:
+                    via_trap = False    # the handler returned to trace_first
+                elif opened is not None:
                     raise CompareError(
                         f'{path}:{lineno}: trace_first ({first:x}) again '
                         f'inside session {count - 1}, opened at line '
                         f'{opened}: sessions cannot nest')
+                else:
+                    opens = True
+            if opens:
                 opened = lineno
                 count += 1
                 if count - 1 == session:
-                    window = [(lineno, pc, mark, priv)]
+                    window = []
+            if window is not None:
+                window.append((lineno, pc, mark, priv))
             if pc == last and opened is not None:
                 opened = None
+                via_trap = False
                 if window is not None:
+                    # Tracing stopped with the store: a trap after it is
+                    # not part of the trace.
+                    window[-1] = (lineno, pc, '', priv)
                     return window
+            if pc in enable_pcs and mark and opened is None:
+                start_next = True
     if window is not None:
-        raise CompareError(f'{path}: session {session} (trace_first at line '
+        raise CompareError(f'{path}: session {session} (first line '
                            f'{window[0][0]}) has no trace_last ({last:x})')
     raise CompareError(f'{path}: no session {session}: the ground truth has '
                        f'{count} (trace_first = {first:x})')
+
+
+def enabling_store(images, first):
+    """The pcs of the instruction that ends right at trace_first."""
+    pcs = set()
+    for size in (2, 4):
+        got = images.decode(first - size)
+        if got is not None and got[2] == size:
+            pcs.add(first - size)
+    return pcs
 
 
 def read_decoded(path):
@@ -210,7 +244,8 @@ def main():
         images = rvelf.Images(rvelf.Elf(p) for p in args.elf)
         first = images.symbol('trace_first')
         last = images.symbol('trace_last')
-        window = read_window(args.ground, args.session, first, last)
+        window = read_window(args.ground, args.session, first, last,
+                             enabling_store(images, first))
         if args.emit_window:
             with open(args.emit_window, 'w') as out:
                 out.write(''.join(f'{fmt(pc, mark)} {priv}\n'

@@ -243,10 +243,48 @@ compare_ok "--session 1 (two lines)" "2 instructions compared" --session 1 \
     "$c/gt.pcs" "$c/s1.pcs"
 compare_fails "session that is not there" "no session 3: the ground truth has 3" \
     --session 3 "$c/gt.pcs" "$c/s1.pcs"
-compare_fails "session without trace_last" "session 2 (trace_first at line 15) has no trace_last" \
+compare_fails "session without trace_last" "session 2 (first line 15) has no trace_last" \
     --session 2 "$c/gt.pcs" "$c/s1.pcs"
 printf '80200100 S\n80200100 S\n80200110 S\n' >"$c/nested.pcs"
 compare_fails "nested trace_first" "sessions cannot nest" "$c/nested.pcs" "$c/s1.pcs"
+# An interrupt right after the enabling store (802000fc, the instruction
+# that ends at trace_first): the session starts with the handler, and the
+# trace_first it returns to belongs to it; a later trace_first is a new
+# session.  Without the trap mark, the store's line is outside the window.
+cat >"$c/trap.pcs" <<'EOF'
+80200000 S
+802000fc int S
+80200040 S
+80200044 S
+80200100 S
+80200110 S
+802000fc S
+80200100 S
+80200110 S
+EOF
+printf '%s\n' 80200040 80200044 80200100 80200110 >"$c/trap0.pcs"
+compare_ok "trap after the enabling store: session starts with the handler" \
+    "session 0 ($c/trap.pcs lines 3-6): 4 instructions compared, exact match" \
+    "$c/trap.pcs" "$c/trap0.pcs"
+compare_ok "trap after the enabling store: the next session" \
+    "session 1 ($c/trap.pcs lines 8-9): 2 instructions compared" --session 1 \
+    "$c/trap.pcs" "$c/s1.pcs"
+# An interrupt right after trace_last (the disabling store) is not traced:
+# the window's last line has no mark, in the comparison and in
+# --emit-window.
+printf '80200100 S\n80200104 S\n80200110 int S\n80200040 S\n' >"$c/lastint.pcs"
+printf '80200100\n80200104\n80200110\n' >"$c/lastint0.pcs"
+compare_ok "trap after trace_last: not in the window" \
+    "3 instructions compared, exact match" "$c/lastint.pcs" "$c/lastint0.pcs"
+if python3 "$cmpt" --elf "$tmp/synth.elf" --emit-window "$c/lastint.win" "$c/lastint.pcs" \
+        >"$c/out" 2>&1 && [ "$(tail -1 "$c/lastint.win")" = "80200110 S" ]; then
+    pass "trap after trace_last: --emit-window ends without the mark"
+else
+    fail "trap after trace_last: --emit-window: $(cat "$c/out" "$c/lastint.win")"
+fi
+printf '802000fc int S\n80200040 S\n80200100 S\n80200100 S\n80200110 S\n' >"$c/trapnest.pcs"
+compare_fails "trap after the enabling store: a second trace_first still nests" \
+    "trace_first (80200100) again inside session 0, opened at line 2" "$c/trapnest.pcs" "$c/s1.pcs"
 if python3 "$cmpt" --elf "$tmp/synth32.elf" "$c/gt.pcs" "$c/s1.pcs" >"$c/out" 2>&1 ||
         ! grep -q "symbol trace_first not found in .*synth32.elf" "$c/out"; then
     fail "trace-compare image without trace_first: $(cat "$c/out")"

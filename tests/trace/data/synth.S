@@ -55,6 +55,8 @@ cb_t:	nop				/* 80200070 .. 8020007c */
 	.org	0x80
 self:	j	self			/* 80200080 -> 80200080 */
 	mret				/* 80200084 */
+	.org	0xfc
+	sw	a1, 0(a0)		/* 802000fc: the enabling store */
 	.org	0x100
 trace_first:
 	nop				/* 80200100 .. 8020010c */
