@@ -17,6 +17,9 @@ Output in --outdir, for run NAME:
   NAME.json              the TRACEBUF lines, parsed
 Exit status 0 when all of that was produced and the kernel said
 "TRACE-DONE ok"; otherwise 1 with the reason on stderr.
+
+--no-ground-truth runs QEMU without -singlestep and without the execution
+log (much faster; `make trace`): no NAME.gt.* files.
 """
 
 import argparse
@@ -93,6 +96,8 @@ def main():
     ap.add_argument('--cpu', default='rv64,sscofpmf=true')
     ap.add_argument('--ecall-no-retire', action='store_true')
     ap.add_argument('--timeout', type=int, default=600)
+    ap.add_argument('--no-ground-truth', action='store_true',
+                    help='no execution log, no ground truth (just the trace buffers)')
     args = ap.parse_args()
 
     base = os.path.join(args.outdir, args.name)
@@ -100,17 +105,23 @@ def main():
     for f in (fifo, sock, out):
         if os.path.exists(f):
             os.unlink(f)
-    os.mkfifo(fifo)
-    gt_cmd = [sys.executable, 'scripts/trace-ground-truth.py', '--firmware', args.fw,
-              '--elf', args.payload, '--out-prefix', base + '.gt']
-    if args.ecall_no_retire:
-        gt_cmd.append('--ecall-no-retire')
-    gt = subprocess.Popen(gt_cmd + [fifo], stderr=open(base + '.gt.log', 'w'))
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+    if args.no_ground_truth:
+        gt = None
+        logging = []
+    else:
+        os.mkfifo(fifo)
+        gt_cmd = [sys.executable, os.path.join(root, 'scripts/trace-ground-truth.py'),
+                  '--firmware', args.fw, '--elf', args.payload, '--out-prefix', base + '.gt']
+        if args.ecall_no_retire:
+            gt_cmd.append('--ecall-no-retire')
+        gt = subprocess.Popen(gt_cmd + [fifo], stderr=open(base + '.gt.log', 'w'))
+        logging = ['-singlestep', '-d', 'exec,nochain,int', '-D', fifo]
     qemu = subprocess.Popen([
         'qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
         '-cpu', args.cpu, '-display', 'none', '-serial', 'file:' + out,
         '-monitor', f'unix:{sock},server,nowait', '-bios', args.fw, '-kernel', args.payload,
-        '-append', args.append, '-singlestep', '-d', 'exec,nochain,int', '-D', fifo,
+        '-append', args.append] + logging + [
         # sleep=on: with sleep=off QEMU 7.2 stops serving its monitor once
         # every hart is idle with no timer armed (the held machine).  Idle
         # time then advances the clock in real time, so interrupt positions
@@ -120,7 +131,8 @@ def main():
 
     def fail(msg):
         qemu.kill()
-        gt.kill()
+        if gt:
+            gt.kill()
         print(f'trace-run: {args.name}: {msg}', file=sys.stderr)
         sys.exit(1)
 
@@ -154,7 +166,7 @@ def main():
     # sessions ended (the TRACEBUF printing), which no ground truth needs.
     qemu.kill()
     qemu.wait(timeout=60)
-    if gt.wait(timeout=args.timeout) != 0:
+    if gt and gt.wait(timeout=args.timeout) != 0:
         print(open(base + '.gt.log').read(), file=sys.stderr, end='')
         fail('the ground-truth extractor failed')
     for b in bufs:
@@ -165,7 +177,8 @@ def main():
                 with open(p, 'rb') as src:
                     f.write(src.read())
                 os.unlink(p)
-    os.unlink(fifo)
+    if gt:
+        os.unlink(fifo)
     json.dump(bufs, open(base + '.json', 'w'), indent=1)
     if 'TRACE-DONE ok' not in text:
         fail('the kernel reported a failure: ' +

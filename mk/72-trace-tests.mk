@@ -1,0 +1,38 @@
+# The software trace encoder against QEMU (tests/trace/README.md).
+#
+#   make test-trace   the ground-truth self-test (tests/trace/selftest-
+#                     ground-truth.sh), then tests/trace/run-suite.py: the
+#                     traced-program payload under every configuration,
+#                     each hart's buffer decoded and compared exactly with
+#                     QEMU's execution log, and byte for byte with the host
+#                     encoder.  TRACE_CONFIGS="htm btm ..." runs only those
+#                     (run-suite.py --list); work files in build/trace-tests.
+#   make trace        a traced run of TRACE_PAYLOAD (default: the
+#                     traced-program payload) with TRACE_APPEND as boot args
+#                     on TRACE_SMP harts; the decoded listing goes to
+#                     build/trace/listing.txt.
+#
+# Both use whatever build/tracesbi.elf is current (make rebuilds it first).
+
+TRACE_TEST_DEPS := $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/ntrace
+TRACE_CONFIGS   ?=
+TRACE_JOBS      ?= 2
+
+.PHONY: test-trace trace
+TEST_SUITES += trace
+test-trace: $(TRACE_TEST_DEPS)
+	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
+	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
+		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
+		--workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
+	exit $$rc
+
+TRACE_PAYLOAD ?= $(PAYLOAD_DIR)/trace-prog.elf
+TRACE_APPEND  ?= tick=3000
+TRACE_SMP     ?= 1
+TRACE_LINES   ?= 40
+
+trace: $(BUILD)/tracesbi.elf $(TRACE_PAYLOAD) $(BUILD)/tools/ntrace
+	@python3 scripts/trace-listing.py --fw $(BUILD)/tracesbi.elf --payload $(TRACE_PAYLOAD) \
+		--ntrace $(BUILD)/tools/ntrace --append "$(TRACE_APPEND)" --smp $(TRACE_SMP) \
+		--outdir $(BUILD)/trace --lines $(TRACE_LINES)

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""make test-trace: tracesbi's software trace encoder against QEMU.
+
+    tests/trace/run-suite.py [--fw build/tracesbi.elf]
+        [--payload build/payloads/trace-prog.elf] [--ntrace build/tools/ntrace]
+        [--workdir build/trace-tests] [-j 2] [--keep] [--list] [CONFIG...]
+
+Each configuration is one run of the traced-program payload
+(tests/target/trace) under QEMU through tests/trace/trace-run.py, which
+gives, per traced hart, the firmware's trace buffer (.nex) and the ground
+truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
+
+  decode  `ntrace decode --tci CONTROL,FEATURES,TSCONTROL` (the registers as
+          the payload read them back, TRACEBUF line) of the buffer, compared
+          with the ground truth's session window by scripts/trace-compare.py
+          (with the configuration's privilege / address filter; a wrapped
+          buffer must be a suffix of it, a stopped one a prefix);
+  bytes   scripts/trace-compare.py --emit-window, encoded again by
+          `ntrace encode --tci CONTROL,FEATURES,0` with the same filter; the
+          firmware's buffer must start with exactly those bytes and hold only
+          idle bytes (0xFF) after them.  Not possible, so reported as SKIP
+          (neither pass nor failure), when the buffer wrapped or stopped
+          (the host encodes the whole window) or carries timestamps (the
+          host's TSTAMP is an instruction index, the firmware's the time).
+
+Output: one `PASS: ...` / `FAIL: ...` line per configuration and hart and
+check (the contract of scripts/run-tests.sh), `SKIP: ...` lines, the
+first mismatch under a FAIL, and the suite's wall time.  A run that fails
+(QEMU, TRACE-DONE fail, a missing program) is one FAIL for the
+configuration.  Exit status 1 when anything failed.
+
+The work files of configuration C are build/trace-tests/C.* (the large
+ground-truth files are deleted when every check of C passed, unless --keep).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+sys.path.insert(0, os.path.join(ROOT, 'scripts'))
+import rvelf  # noqa: E402
+
+# Program sets of the payload (tests/target/trace/kernel.c, programs[]).
+# sort, filtered and u-compute cost the most (each several million
+# instructions of the whole machine, all in QEMU's execution log); the
+# others together a fraction of one of them.  The expensive ones run in a
+# few configurations only, to keep the suite near 4 minutes on 2 cores.
+ALL = None
+CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal'
+TICK = 3000
+
+TRTS_ON = (1 << 0) | (1 << 15)          # trTsActive, trTsEnable
+TRTS_MODE = lambda ts: (ts >> 4) & 7    # noqa: E731
+
+
+class Config:
+    def __init__(self, name, append, progs=CHEAP, smp=1, priv='US',
+                 addr_range=False, wrap=False, match='exact',
+                 ecall_no_retire=False, cost=1):
+        self.name = name
+        self.append = append
+        self.progs = progs
+        self.smp = smp
+        self.priv = priv                # trace-compare --priv / encode --trace-priv
+        self.addr_range = addr_range    # the payload's `range` filter
+        self.wrap = wrap                # the buffer must have wrapped / stopped
+        self.match = match
+        self.ecall_no_retire = ecall_no_retire
+        self.cost = cost                # relative run time, to start long runs first
+
+    def boot_args(self):
+        words = [self.append, f'tick={TICK}']
+        if self.progs:
+            words.append(f'only={self.progs}')
+        return ' '.join(w for w in words if w)
+
+
+CONFIGS = [
+    Config('htm', '', ALL, cost=50),
+    Config('btm', 'mode=btm', ALL, cost=50),
+    Config('htm-opt', 'seqjump implicitret repeat extaddr'),
+    Config('btm-opt', 'mode=btm seqjump implicitret extaddr'),
+    Config('htm-seqjump', 'seqjump'),
+    Config('ts-ctx', 'ts ctx'),
+    Config('ctx', 'ctx'),
+    Config('sync-msgs', 'sync=1:0'),
+    Config('btm-sync-hw', 'mode=btm sync=3:2'),
+    Config('priv-u', 'priv=u', 'u-syscalls,u-pagefault,u-illegal,u-compute,recurse',
+           priv='U', cost=12),
+    Config('btm-priv-s', 'mode=btm priv=s', priv='S'),
+    Config('wrap', 'buf=2048', wrap=True, match='suffix'),
+    Config('stop', 'buf=2048 stop mode=btm', wrap=True, match='prefix'),
+    Config('range', 'range', 'filtered,interp', addr_range=True, cost=26),
+    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp',
+           ecall_no_retire=True),
+    Config('singlestep', 'singlestep'),
+    Config('htm-alljumps', 'alljumps'),
+    Config('btm-alljumps', 'mode=btm alljumps'),
+    Config('htm-alljumps-implicitret', 'alljumps implicitret'),
+    Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal', smp=4, cost=10),
+]
+
+print_lock = threading.Lock()
+
+
+def emit(lines):
+    with print_lock:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, **kw)
+
+
+def indent(text, n=12):
+    return ['    ' + l for l in text.rstrip('\n').splitlines()[:n]]
+
+
+def first_byte_mismatch(fw, host):
+    """Offset of the first difference between the firmware's buffer and the
+    host's bytes followed by idle bytes, or None."""
+    n = min(len(fw), len(host))
+    for i in range(n):
+        if fw[i] != host[i]:
+            return i
+    if len(fw) < len(host):
+        return len(fw)
+    for i in range(len(host), len(fw)):
+        if fw[i] != 0xFF:
+            return i
+    return None
+
+
+def message_at(dump_text, offset):
+    """The lines of `ntrace dump` for the message holding byte `offset`."""
+    msgs = []
+    for line in dump_text.splitlines():
+        m = re.match(r'# message (\d+) at offset (\d+)', line)
+        if m:
+            msgs.append([int(m.group(2)), [line]])
+        elif msgs and not line.startswith('#'):
+            msgs[-1][1].append(line)
+    best = None
+    for start, lines in msgs:
+        if start <= offset:
+            best = lines
+    return best or ['(no message at that offset)']
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.fw = args.fw
+        self.payload = args.payload
+        self.ntrace = args.ntrace
+        self.workdir = args.workdir
+        images = rvelf.Images([rvelf.Elf(self.payload)])
+        self.range = (images.symbol('__filtered_start'), images.symbol('__filtered_end'))
+        self.first = images.symbol('trace_first')
+
+    def check_config(self, cfg):
+        """Runs one configuration; returns (passes, failures)."""
+        base = os.path.join(self.workdir, cfg.name)
+        for f in os.listdir(self.workdir):
+            if f.startswith(cfg.name + '.'):
+                os.unlink(os.path.join(self.workdir, f))
+        cmd = [sys.executable, os.path.join(ROOT, 'tests/trace/trace-run.py'),
+               '--fw', self.fw, '--payload', self.payload, '--name', cfg.name,
+               '--outdir', self.workdir, '--smp', str(cfg.smp),
+               '--append', cfg.boot_args(), '--timeout', str(self.args.timeout)]
+        if cfg.ecall_no_retire:
+            cmd.append('--ecall-no-retire')
+        t0 = time.time()
+        r = run(cmd, cwd=ROOT)
+        elapsed = time.time() - t0
+        tag = f'trace {cfg.name}'
+        if r.returncode != 0:
+            emit([f'FAIL: {tag}: run ({cfg.boot_args()}, smp {cfg.smp})'] +
+                 indent(r.stderr or r.stdout) + [f'    work files: {base}.*'])
+            return 0, 1
+        out = open(base + '.out', errors='replace').read()
+        bufs = json.load(open(base + '.json'))
+        progs = {}
+        for m in re.finditer(r'^TRACEPROG hart=(\d+) prog=(\S+) instret=(\d+) traced=(\d+)',
+                             out, re.M):
+            progs.setdefault(int(m.group(1)), {})[m.group(2)] = int(m.group(4))
+        wanted = cfg.progs.split(',') if cfg.progs else None
+        problems = []
+        if len(bufs) != (cfg.smp if 'harts=' in cfg.append else 1):
+            problems.append(f'{len(bufs)} TRACEBUF lines')
+        for b in bufs:
+            got = progs.get(b['hart'], {})
+            if wanted and sorted(got) != sorted(wanted):
+                problems.append(f'hart {b["hart"]} ran {sorted(got)}, not {sorted(wanted)}')
+            if not sum(got.values()):
+                problems.append(f'hart {b["hart"]}: no instruction traced')
+            if bool(b['wrap']) != cfg.wrap:
+                problems.append(f'hart {b["hart"]}: wrap={b["wrap"]}, the configuration '
+                                f'needs {int(cfg.wrap)}')
+        if problems:
+            emit([f'FAIL: {tag}: run does not test the configuration: ' + '; '.join(problems)])
+            return 0, 1
+        passes = fails = 0
+        all_ok = True
+        for b in bufs:
+            p, f = self.check_hart(cfg, base, b, tag, elapsed)
+            passes += p
+            fails += f
+            all_ok &= f == 0
+        if all_ok and not self.args.keep:
+            for f in os.listdir(self.workdir):
+                if f.startswith(cfg.name + '.') and f.endswith('.pcs'):
+                    os.unlink(os.path.join(self.workdir, f))
+        return passes, fails
+
+    def filter_options(self, cfg):
+        cmp_opts, enc_opts = [], []
+        if cfg.priv != 'US':
+            cmp_opts += ['--priv', cfg.priv]
+            enc_opts += ['--trace-priv', cfg.priv]
+        if cfg.addr_range:
+            rng = f'{self.range[0]:x}-{self.range[1]:x}'
+            cmp_opts += ['--range', rng]
+            enc_opts += ['--trace-range', rng]
+        return cmp_opts, enc_opts
+
+    def check_hart(self, cfg, base, b, tag, elapsed):
+        h = b['hart']
+        tag = f'{tag} hart{h}'
+        nex = f'{base}.hart{h}.nex'
+        gt = f'{base}.gt.hart{h}.pcs'
+        dec = f'{base}.dec.hart{h}.pcs'
+        tci = f'{b["control"]:#x},{b["features"]:#x},{b["tscontrol"]:#x}'
+        cmp_opts, enc_opts = self.filter_options(cfg)
+        passes = fails = 0
+
+        # ---- decode and compare with the ground truth
+        dcmd = [self.ntrace, 'decode', '--elf', self.payload, '--tci', tci, nex, '--out', dec]
+        if cfg.match == 'suffix':
+            dcmd.insert(2, '--wrapped')
+        d = run(dcmd)
+        c = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
+                 '--elf', self.payload, '--match', cfg.match] + cmp_opts + [gt, dec])
+        if d.returncode == 0 and c.returncode == 0:
+            summary = c.stdout.strip().splitlines()[-1] if c.stdout.strip() else ''
+            m = re.search(r'(\d+) instructions compared', summary)
+            emit([f'PASS: {tag}: decoded trace = ground truth '
+                  f'({m.group(1) if m else "?"} instructions, {cfg.match} match, '
+                  f'{len(open(nex, "rb").read())} bytes, run {elapsed:.0f} s)'])
+            passes += 1
+        else:
+            lines = [f'FAIL: {tag}: decoded trace != ground truth (--tci {tci}'
+                     f'{", " + " ".join(cmp_opts) if cmp_opts else ""})']
+            if d.returncode != 0:
+                lines += ['    ntrace decode reported errors:'] + indent(d.stderr, 6)
+            if c.returncode != 0:
+                lines += indent(c.stdout + c.stderr, 14)
+            lines.append(f'    files: {nex} {gt} {dec}')
+            emit(lines)
+            fails += 1
+
+        # ---- byte identity with the host encoder
+        ts_on = (b['tscontrol'] & TRTS_ON) == TRTS_ON and TRTS_MODE(b['tscontrol']) == 2
+        if b['wrap'] or ts_on:
+            why = 'the buffer wrapped' if b['wrap'] else 'timestamps'
+            emit([f'SKIP: {tag}: bytes = host encoder (not comparable: {why})'])
+            return passes, fails
+        win = f'{base}.win.hart{h}.pcs'
+        host = f'{base}.host.hart{h}.nex'
+        e = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
+                 '--elf', self.payload, '--emit-window', win, gt])
+        if e.returncode == 0 and int(open(win).readline().split()[0], 16) != self.first:
+            emit([f'SKIP: {tag}: bytes = host encoder (not comparable: a trap came right '
+                  'after the enabling store, before trace_first; a .pcs window cannot '
+                  'say where tracing started)'])
+            return passes, fails
+        if e.returncode == 0:
+            tci0 = f'{b["control"]:#x},{b["features"]:#x},0'
+            e = run([self.ntrace, 'encode', '--elf', self.payload, '--pcs', win,
+                     '--out', host, '--tci', tci0] + enc_opts)
+        if e.returncode != 0:
+            emit([f'FAIL: {tag}: bytes = host encoder: the host could not encode the '
+                  'ground truth'] + indent(e.stderr or e.stdout, 6))
+            return passes, fails + 1
+        fwb = open(nex, 'rb').read()
+        hb = open(host, 'rb').read()
+        off = first_byte_mismatch(fwb, hb)
+        if off is None:
+            emit([f'PASS: {tag}: bytes = host encoder ({len(hb)} bytes, then '
+                  f'{len(fwb) - len(hb)} idle)'])
+            return passes + 1, fails
+        lines = [f'FAIL: {tag}: bytes != host encoder: first difference at byte {off} '
+                 f'(firmware {len(fwb)} bytes, host {len(hb)} + idle)']
+        if off < len(hb):
+            dump_opts = ['--tci', f'{b["control"]:#x},{b["features"]:#x}']
+            for who, path in (('firmware', nex), ('host', host)):
+                dm = run([self.ntrace, 'dump', path] + dump_opts)
+                lines.append(f'    {who} message holding byte {off}:')
+                lines += ['      ' + l for l in message_at(dm.stdout, off)[:12]]
+        else:
+            lines.append(f'    firmware byte {off}: {fwb[off]:#04x} where the host has '
+                         'ended (only 0xff allowed)' if off < len(fwb) else
+                         '    the firmware buffer ends before the host bytes')
+        lines.append(f'    files: {nex} {host} {win}')
+        emit(lines)
+        return passes, fails + 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--fw', default='build/tracesbi.elf')
+    ap.add_argument('--payload', default='build/payloads/trace-prog.elf')
+    ap.add_argument('--ntrace', default='build/tools/ntrace')
+    ap.add_argument('--workdir', default='build/trace-tests')
+    ap.add_argument('-j', '--jobs', type=int, default=2)
+    ap.add_argument('--timeout', type=int, default=600,
+                    help='seconds per QEMU run (default 600)')
+    ap.add_argument('--keep', action='store_true',
+                    help='keep the ground truth of passing configurations')
+    ap.add_argument('--list', action='store_true', help='list the configurations')
+    ap.add_argument('configs', nargs='*', metavar='CONFIG')
+    args = ap.parse_args()
+    if args.list:
+        for c in CONFIGS:
+            print(f'{c.name:26} smp {c.smp}  {c.boot_args()}')
+        return 0
+    known = {c.name: c for c in CONFIGS}
+    for name in args.configs:
+        if name not in known:
+            ap.error(f'unknown configuration {name} (--list)')
+    chosen = [known[n] for n in args.configs] if args.configs else CONFIGS
+    for attr in ('fw', 'payload', 'ntrace', 'workdir'):
+        setattr(args, attr, os.path.abspath(getattr(args, attr)))
+    os.makedirs(args.workdir, exist_ok=True)
+    try:
+        suite = Suite(args)
+    except rvelf.ElfError as e:
+        print(f'FAIL: trace suite: {e}')
+        return 1
+    t0 = time.time()
+    passes = fails = 0
+    # Longest runs first, so the two workers end together.
+    order = sorted(chosen, key=lambda c: -c.cost)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(suite.check_config, c): c for c in order}
+        for fut in concurrent.futures.as_completed(futures):
+            try:
+                p, f = fut.result()
+            except Exception as e:  # a bug here must not look like a pass
+                emit([f'FAIL: trace {futures[fut].name}: suite error: {e!r}'])
+                p, f = 0, 1
+            passes += p
+            fails += f
+    print(f'trace suite: {len(chosen)} configurations, {passes} passed, {fails} failed, '
+          f'wall time {time.time() - t0:.0f} s ({args.jobs} parallel runs)')
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
