@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""make bench-trace: what tracesbi's software trace encoder costs.
+
+    scripts/bench-trace.py [--fw build/tracesbi.elf]
+        [--payload build/payloads/trace-prog.elf] [--ntrace build/tools/ntrace]
+        [--workdir build/bench-trace] [--out build/results/bench-trace.md]
+        [--tick 3000] [-j 2]
+
+Cost.  The traced-program payload (tests/target/trace) runs its program set
+under QEMU with `-icount shift=0` (no execution log) four times: untraced
+(`notrace`), traced in HTM, in BTM, and in HTM with the firmware
+single-stepping the hart (`singlestep`) instead of block stepping.  Its
+TRACEPROG lines give per program `instret` (every instruction the hart
+retired while the program ran, the firmware's M-mode ones included) and
+`traced` (instructions the encoder reported).  Per program and mode:
+
+  M-instr per traced instr = (instret_traced - instret_notrace) / traced
+  slowdown                 = instret_traced / instret_notrace
+
+Compression.  One run per mode (HTM, BTM) through tests/trace/trace-run.py,
+with QEMU's execution log as ground truth: bits per instruction of the
+firmware's buffer (8 * bytes / instructions of the session) beside the host
+encoder's (`ntrace encode` of the same session's ground truth, same TCI
+registers).  The firmware's bytes must be the host's followed by idle bytes
+(0xFF); a difference is reported and makes the exit status 1.
+
+A benchmark: it reports, it never fails on speed.  The table goes to stdout
+and to --out.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+TARGET = 40     # M-mode instructions per traced instruction
+PROG_RE = re.compile(r'^TRACEPROG hart=0 prog=(\S+) instret=(\d+) traced=(\d+)', re.M)
+
+
+def icount_run(args, extra, timeout=1800):
+    """One run without execution log; returns {prog: (instret, traced)}."""
+    out = os.path.join(args.workdir, 'icount-' + (extra.replace(' ', '-') or 'htm') + '.out')
+    if os.path.exists(out):
+        os.unlink(out)
+    qemu = subprocess.Popen(
+        ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '1',
+         '-cpu', 'rv64,sscofpmf=true', '-display', 'none', '-monitor', 'none',
+         '-serial', 'file:' + out, '-bios', args.fw, '-kernel', args.payload,
+         '-icount', 'shift=0', '-append', f'tick={args.tick} {extra}'.strip()],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + timeout
+    text = ''
+    try:
+        while 'TRACE-DONE' not in text:
+            if qemu.poll() is not None:
+                raise RuntimeError(f'{extra or "htm"}: QEMU exited ({qemu.returncode}) '
+                                   'before TRACE-DONE')
+            if time.time() > deadline:
+                raise RuntimeError(f'{extra or "htm"}: no TRACE-DONE in {timeout} s')
+            time.sleep(0.2)
+            try:
+                text = open(out, errors='replace').read()
+            except FileNotFoundError:
+                pass
+        time.sleep(0.2)
+        text = open(out, errors='replace').read()
+    finally:
+        # The payload ends by stopping every hart: QEMU never exits by itself.
+        qemu.kill()
+        qemu.wait()
+    if 'TRACE-DONE ok' not in text:
+        raise RuntimeError(f'{extra or "htm"}: the payload failed: ' +
+                           ' | '.join(l for l in text.splitlines() if 'TRACE' in l)[:400])
+    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in PROG_RE.finditer(text)}
+
+
+def run(cmd):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=ROOT)
+
+
+def compression_run(args, mode):
+    """(instructions, firmware bytes, host bytes, identity problem or None)."""
+    name = 'bits-' + mode
+    r = run([sys.executable, 'tests/trace/trace-run.py', '--fw', args.fw,
+             '--payload', args.payload, '--name', name, '--outdir', args.workdir,
+             '--append', f'tick={args.tick}' + (' mode=btm' if mode == 'btm' else '')])
+    if r.returncode != 0:
+        raise RuntimeError(f'{mode}: trace-run.py failed: {r.stderr.strip()[-400:]}')
+    base = os.path.join(args.workdir, name)
+    b = json.load(open(base + '.json'))[0]
+    gt, win, host = base + '.gt.hart0.pcs', base + '.win.pcs', base + '.host.nex'
+    r = run([sys.executable, 'scripts/trace-compare.py', '--elf', args.payload,
+             '--emit-window', win, gt])
+    if r.returncode != 0:
+        raise RuntimeError(f'{mode}: {r.stderr.strip()}')
+    r = run([args.ntrace, 'encode', '--elf', args.payload, '--pcs', win, '--out', host,
+             '--tci', f'{b["control"]:#x},{b["features"]:#x},0'])
+    if r.returncode != 0:
+        raise RuntimeError(f'{mode}: ntrace encode: {r.stderr.strip()[:400]}')
+    with open(win) as f:
+        insns = sum(1 for line in f if not line.rstrip().endswith(' M'))
+    fw = open(base + '.hart0.nex', 'rb').read()
+    hb = open(host, 'rb').read()
+    problem = None
+    if b['wrap']:
+        problem = 'the buffer wrapped (no comparison)'
+    elif fw[:len(hb)] != hb or any(x != 0xFF for x in fw[len(hb):]):
+        off = next((i for i in range(min(len(fw), len(hb))) if fw[i] != hb[i]),
+                   min(len(fw), len(hb)))
+        problem = f'bytes differ from the host encoder at offset {off}'
+    # The idle bytes the sink pads its last word with are not trace.
+    fw_len = len(hb) if problem is None else len(fw)
+    for f in (gt, win):
+        os.unlink(f)
+    return insns, fw_len, len(hb), problem
+
+
+def ratio(a, b):
+    return a / b if b else float('nan')
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--fw', default='build/tracesbi.elf')
+    ap.add_argument('--payload', default='build/payloads/trace-prog.elf')
+    ap.add_argument('--ntrace', default='build/tools/ntrace')
+    ap.add_argument('--workdir', default='build/bench-trace')
+    ap.add_argument('--out', default='build/results/bench-trace.md')
+    ap.add_argument('--tick', type=int, default=3000)
+    ap.add_argument('-j', '--jobs', type=int, default=2)
+    args = ap.parse_args()
+    for attr in ('fw', 'payload', 'ntrace', 'workdir', 'out'):
+        setattr(args, attr, os.path.abspath(getattr(args, attr)))
+    os.makedirs(args.workdir, exist_ok=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+
+    t0 = time.time()
+    modes = [('HTM', ''), ('BTM', 'mode=btm'), ('singlestep', 'singlestep')]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        bits = {m: pool.submit(compression_run, args, m) for m in ('htm', 'btm')}
+        base_f = pool.submit(icount_run, args, 'notrace')
+        cost_f = {m: pool.submit(icount_run, args, extra) for m, extra in modes}
+        try:
+            base = base_f.result()
+            cost = {m: f.result() for m, f in cost_f.items()}
+            bits = {m: f.result() for m, f in bits.items()}
+        except RuntimeError as e:
+            print(f'bench-trace: {e}', file=sys.stderr)
+            return 1
+
+    lines = [f'## Software trace encoder cost (tick={args.tick}, QEMU -icount shift=0, 1 hart)',
+             '',
+             'M/instr: M-mode instructions per traced instruction, '
+             '(instret traced - instret untraced) / traced; '
+             f'target <= {TARGET} M-instr per traced instr.',
+             'slowdown: instret traced / instret untraced.', '']
+    head = '| program | untraced instret | traced instrs (HTM) |'
+    sep = '| --- | ---: | ---: |'
+    for m, _ in modes:
+        head += f' {m} M/instr | {m} slowdown |'
+        sep += ' ---: | ---: |'
+    lines += [head, sep]
+    sums = {m: [0, 0, 0] for m, _ in modes}     # extra, traced, instret
+    means = {m: [] for m, _ in modes}
+    base_total = 0
+    for prog, (b_instret, _) in base.items():
+        row = f'| {prog} | {b_instret} | {cost["HTM"].get(prog, (0, 0))[1]} |'
+        base_total += b_instret
+        for m, _ in modes:
+            instret, traced = cost[m].get(prog, (0, 0))
+            per = ratio(instret - b_instret, traced)
+            row += f' {per:.1f} | {ratio(instret, b_instret):.1f} |'
+            sums[m][0] += instret - b_instret
+            sums[m][1] += traced
+            sums[m][2] += instret
+            if traced:
+                means[m].append(per)
+        lines.append(row)
+    row_all = f'| **all programs** | {base_total} | {sums["HTM"][1]} |'
+    row_mean = '| mean over programs | | |'
+    for m, _ in modes:
+        row_all += f' **{ratio(sums[m][0], sums[m][1]):.1f}** | ' \
+                   f'**{ratio(sums[m][2], base_total):.1f}** |'
+        row_mean += f' {ratio(sum(means[m]), len(means[m])):.1f} | |'
+    lines += [row_all, row_mean, '']
+    verdict = ', '.join(f'{m} {ratio(sums[m][0], sums[m][1]):.1f}' for m, _ in modes)
+    lines += [f'Average M-instr per traced instr (all programs): {verdict} '
+              f'(target <= {TARGET}).', '']
+
+    lines += ['## Compression (whole program set, one run per mode, ground truth from '
+              'QEMU\'s log)', '',
+              '| mode | instructions | firmware bytes | firmware bits/instr | '
+              'host encoder bytes | host bits/instr | identical |',
+              '| --- | ---: | ---: | ---: | ---: | ---: | --- |']
+    problems = []
+    for mode, (insns, fwb, hb, problem) in bits.items():
+        lines.append(f'| {mode.upper()} | {insns} | {fwb} | {8 * fwb / insns:.3f} | {hb} | '
+                     f'{8 * hb / insns:.3f} | {"yes" if problem is None else "NO: " + problem} |')
+        if problem:
+            problems.append(f'{mode}: {problem}')
+    lines += ['', f'({time.time() - t0:.0f} s; work files in '
+              f'{os.path.relpath(args.workdir, ROOT)})']
+    text = '\n'.join(lines) + '\n'
+    sys.stdout.write(text)
+    with open(args.out, 'w') as f:
+        f.write(text)
+    if problems:
+        print('bench-trace: the firmware\'s trace is not the host encoder\'s: ' +
+              '; '.join(problems), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
