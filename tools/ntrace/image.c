@@ -210,22 +210,30 @@ static int add_elf_sections(struct nt_image_set *set, Elf *elf,
 	return 0;
 }
 
-static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
-		    const char *name, struct nt_err *err)
+Elf *nt_elf_open(uint8_t *file, size_t len, const char *name, struct nt_err *err)
 {
+	Elf *elf;
+
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		nt_err_set(err, "%s: libelf initialisation failed", name);
-		return -1;
+		return NULL;
 	}
 	if (len < EI_NIDENT || memcmp(file, ELFMAG, SELFMAG) != 0) {
 		nt_err_set(err, "%s: not an ELF file (bad magic at byte 0)", name);
-		return -1;
+		return NULL;
 	}
-	Elf *elf = elf_memory((char *)file, len);
-	if (!elf) {
+	elf = elf_memory((char *)file, len);
+	if (!elf)
 		nt_err_set(err, "%s: %s", name, elf_errmsg(-1));
+	return elf;
+}
+
+static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
+		    const char *name, struct nt_err *err)
+{
+	Elf *elf = nt_elf_open(file, len, name, err);
+	if (!elf)
 		return -1;
-	}
 	int rc = -1;
 	GElf_Ehdr eh;
 	size_t phnum = 0;

@@ -140,6 +140,11 @@ int nt_pcs_format_line(char *buf, size_t size, uint64_t pc, int event);
 int nt_pcs_write(FILE *f, const struct nt_trace *t);
 
 /* Whole-file helper: reads path into a malloc'ed buffer. */
+/* libelf handle on an ELF file in memory (file stays owned by the caller and
+ * must outlive the handle); NULL with the reason in err. */
+struct Elf;
+struct Elf *nt_elf_open(uint8_t *file, size_t len, const char *name, struct nt_err *err);
+
 int nt_read_file(const char *path, uint8_t **buf, size_t *len,
 		 struct nt_err *err);
 

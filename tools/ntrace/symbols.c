@@ -141,19 +141,12 @@ static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const ch
 	size_t cap = t->count;
 	int rc = 0;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		nt_err_set(err, "%s: libelf initialisation failed", name);
+	Elf *elf = nt_elf_open(file, len, name, err);
+	if (!elf)
 		return -1;
-	}
-	if (len < EI_NIDENT || memcmp(file, ELFMAG, SELFMAG) != 0) {
-		nt_err_set(err, "%s: not an ELF file (bad magic at byte 0)", name);
-		return -1;
-	}
-	Elf *elf = elf_memory((char *)file, len);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+	if (elf_kind(elf) != ELF_K_ELF) {
 		nt_err_set(err, "%s: bad ELF header: %s", name, elf_errmsg(-1));
-		if (elf)
-			elf_end(elf);
+		elf_end(elf);
 		return -1;
 	}
 	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
