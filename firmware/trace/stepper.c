@@ -148,6 +148,36 @@ static uint8_t branch_rs2(uint32_t raw)
 	return (raw & 3) != 3 ? 0 : (uint8_t)((raw >> 20) & 31);
 }
 
+/*
+ * The integer registers a linear instruction may write (bit n: xn), from
+ * its rd field; more is harmless (a chain stops earlier), less is not.
+ * Writes to f registers count as writes to the same number.
+ */
+static uint32_t written_regs(uint32_t raw)
+{
+	unsigned int f3 = (raw >> 13) & 7, rd = (raw >> 7) & 31, rdc = 8 + ((raw >> 2) & 7);
+
+	switch (raw & 3) {
+	case 0:   /* c.addi4spn, loads: rd'; stores: none */
+		return f3 >= 5 ? 0 : 1u << rdc;
+	case 1:   /* c.addi(w), c.li, c.lui/c.addi16sp: rd; arithmetic: rd' */
+		if (f3 <= 3)
+			return 1u << rd;
+		return f3 == 4 ? 1u << (8 + ((raw >> 7) & 7)) : ~0u;
+	case 2:   /* c.slli, sp loads, c.mv/c.add: rd; sp stores: none */
+		return f3 >= 5 ? 0 : 1u << rd;
+	default:
+		switch ((raw >> 2) & 31) {
+		case 0x08: case 0x09: case 0x18: case 0x03:   /* stores, branches, fences */
+			return 0;
+		case 0x1c:                                     /* SYSTEM: CSR ops write rd */
+			return (raw >> 12) & 7 ? 1u << rd : 0;
+		default:
+			return 1u << rd;
+		}
+	}
+}
+
 /* What ends the block at `in` (and how to emulate it), from rvinsn. */
 static void classify_end(const struct stepper *s, struct step_block *b, const struct rv_insn *in,
 			 uint32_t raw)
@@ -202,6 +232,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	b->flags = 0;
 	b->raw = 0;
 	b->size = 0;
+	b->wmask = 0;
 	b->kind = BLOCK_END_SPLIT;
 	for (;;) {
 		struct trap_info fault;
@@ -231,6 +262,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 		}
 		if (len == 2)
 			mask |= 1ULL << n;
+		b->wmask |= written_regs(raw);
 		n++;
 		addr += len;
 		b->flags = watch_flags(raw);
@@ -245,10 +277,15 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	b->rvc_mask = mask;
 }
 
+static unsigned int cache_slot(uint64_t pc)
+{
+	return ((pc >> 1) ^ (pc >> 9)) & (STEP_CACHE_SIZE - 1);
+}
+
 /* The block at pc, decoded (on a miss) as code of privilege priv. */
 static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
 {
-	struct step_block *b = &s->cache[((pc >> 1) ^ (pc >> 9)) & (STEP_CACHE_SIZE - 1)];
+	struct step_block *b = &s->cache[cache_slot(pc)];
 
 	if (b->start != pc)
 		scan_block(s, b, pc, priv);
@@ -272,12 +309,13 @@ static void drop_held(struct stepper *s)
 	s->held_run.count = 0;
 	s->held_end_valid = false;
 	s->pend = false;
+	s->chain_len = 0;
 }
 
 /* Whether the held instruction can join the held run: a plain
  * instruction right after it, in the same privilege (the records are the
  * same; lib/ntrace's block entry makes the same bytes). */
-static bool held_joins_run(const struct stepper *s)
+static inline __attribute__((always_inline)) bool held_joins_run(const struct stepper *s)
 {
 	const struct ntrace_retired *e = &s->held_end;
 	const struct ntrace_block *r = &s->held_run;
@@ -325,7 +363,7 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
  * last of them is held.  False when upto is not an instruction boundary
  * of what the hart was given to run: the stepper lost track.
  */
-static bool retire_upto(struct trace_hart *th, uint64_t upto)
+static bool retire_segment(struct trace_hart *th, uint64_t upto)
 {
 	struct stepper *s = &th->step;
 	uint64_t addr, mask;
@@ -365,6 +403,93 @@ static bool retire_upto(struct trace_hart *th, uint64_t upto)
 	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
 	s->run_count = (uint8_t)(s->run_count - n);
 	return true;
+}
+
+/*
+ * retire_segment(th, s->run_end) when the predicted transfer ran (it is not
+ * at run_end), without the search: the transfer is held, joining the held
+ * run when it can (hold()), then goes to the encoder with it; the run is
+ * held, its last instruction apart.
+ */
+static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_block *r = &s->held_run;
+	struct ntrace_retired *e = &s->held_end;
+	unsigned int n = s->run_count, last;
+	uint64_t mask, end = s->run_end;
+
+	s->pend = false;
+	if (held_joins_run(s)) {
+		if (!r->count)
+			*r = (struct ntrace_block){ .addr = e->addr, .tstamp = e->tstamp,
+						    .context = e->context, .priv = e->priv };
+		if (e->size == 2)
+			r->rvc_mask |= 1ULL << r->count;
+		r->count++;
+	} else {
+		feed_held(th);
+	}
+	s->held_end_valid = true;
+	if (!n) {
+		*e = s->pend_rec;
+		return;
+	}
+	engine_block(th, r, &s->pend_rec);
+	mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
+	last = size_at(mask, n - 1);
+	*r = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
+				    .tstamp = s->tstamp, .count = (uint8_t)(n - 1), .priv = s->priv };
+	*e = (struct ntrace_retired){ .addr = end - last, .size = (uint8_t)last,
+				      .tstamp = s->tstamp, .priv = s->priv };
+	s->held_run_end = end - last;
+	s->start = end;
+	s->run_mask = 0;
+	s->run_count = 0;
+}
+
+/* Whether upto is where the current segment's transfer (not run) or its
+ * run puts the hart; segments of a chain never share an address. */
+static bool in_segment(const struct stepper *s, uint64_t upto)
+{
+	return (s->pend && upto == s->pend_rec.addr) || (upto >= s->start && upto <= s->run_end);
+}
+
+/* The next segment of the chain becomes the current one. */
+static void chain_next(struct stepper *s)
+{
+	const struct step_segment *c = &s->chain[s->chain_pos++];
+
+	s->pend = true;
+	s->pend_rec = c->xfer;
+	s->start = c->start;
+	s->run_end = c->end;
+	s->run_mask = c->mask;
+	s->run_count = c->count;
+}
+
+/* Segments of a chain before the one upto is in ran whole. */
+static void retire_chain_before(struct trace_hart *th, uint64_t upto)
+{
+	struct stepper *s = &th->step;
+
+	while (s->chain_pos < s->chain_len && !in_segment(s, upto)) {
+		retire_whole(th);
+		chain_next(s);
+	}
+	s->chain_len = 0;
+	s->chain_pos = 0;
+}
+
+/*
+ * Everything before upto retired (retire_segment() on each segment of a
+ * chain up to the one upto is in); the rest of a chain did not run.
+ */
+static bool retire_upto(struct trace_hart *th, uint64_t upto)
+{
+	if (th->step.chain_len)
+		retire_chain_before(th, upto);
+	return retire_segment(th, upto);
 }
 
 /* The stepper does not know where the hart is any more: what was held is
@@ -655,6 +780,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	uint64_t q;
 
 	s->pend = false;
+	s->chain_len = 0;
 	set_run(s, pc, 0, 0, pc);
 	if (b->count == 0 && b->kind == BLOCK_END_FAULT) {
 		run_free(s, pc);
@@ -806,11 +932,208 @@ static void own_ebreak(struct trace_hart *th, struct trap_regs *regs)
 	stepper_redirected(th, regs, epc, CAUSE_BREAKPOINT);
 }
 
+/* ---- Chains ----------------------------------------------------------- */
+
+/*
+ * After the visit's transfer, the runs that follow and their transfers are
+ * predicted as far as the registers at the visit decide them: a direct
+ * jump, or a branch or indirect jump whose source registers no run since
+ * the visit may have written (a link written by a jump of the chain is
+ * known).  The hart runs the whole chain natively with T0 at the end of its
+ * last run: one visit for several transfers.  Segments never share an
+ * address, so a trap inside the chain tells how far it ran (retire_upto()).
+ */
+struct known_regs {
+	const struct trap_regs *regs;   /* at the visit                      */
+	uint32_t unknown;               /* bit n: xn written since           */
+	unsigned int link;              /* the last link written, or 0       */
+	uint64_t link_val;
+};
+
+static bool known_reg(const struct known_regs *k, unsigned int r, uint64_t *v)
+{
+	if (!r) {
+		*v = 0;
+		return true;
+	}
+	if ((k->unknown >> r) & 1)
+		return false;
+	*v = r == k->link ? k->link_val : k->regs->x[r];
+	return true;
+}
+
+static void write_link(struct known_regs *k, unsigned int rd, uint64_t v)
+{
+	if (!rd)
+		return;
+	if (k->link && k->link != rd)
+		k->unknown |= 1u << k->link;   /* one link is remembered */
+	k->link = rd;
+	k->link_val = v;
+	k->unknown &= ~(1u << rd);
+}
+
+static bool overlaps(uint64_t lo, uint64_t hi, uint64_t a, uint64_t z)
+{
+	return lo <= z && a <= hi;
+}
+
+/*
+ * Extend the chain after the current segment (its run [s->start, cur->end),
+ * after the transfer at visit_end whose link rd/link_val it wrote).  Returns
+ * the block whose end T0 must mark.
+ */
+static struct step_block *chain_from(struct stepper *s, const struct trap_regs *regs,
+				     uint64_t visit_end, unsigned int rd, uint64_t link_val,
+				     struct step_block *cur)
+{
+	struct known_regs k = { .regs = regs };
+	uint64_t lo[STEP_CHAIN_MAX + 1], hi[STEP_CHAIN_MAX + 1];
+	unsigned int nr = 1, i;
+
+	s->chain_len = 0;
+	s->chain_pos = 0;
+	if (!s->chain_ok)
+		return cur;
+	write_link(&k, rd, link_val);
+	lo[0] = s->start;
+	hi[0] = cur->end;
+	while (s->chain_len < STEP_CHAIN_MAX && cur->kind == BLOCK_END_EMULATE &&
+	       cur->op != EMU_SRET) {
+		uint64_t xend = cur->end, a, c = 0, nn;
+		uint8_t itype = cur->itype_taken, size = cur->size;
+		struct step_segment *g;
+		struct step_block *nb;
+
+		k.unknown |= cur->wmask;
+		if (cur->op == EMU_BRANCH) {
+			if (!known_reg(&k, cur->rs1, &a) || !known_reg(&k, cur->rs2, &c))
+				break;
+			if (cond_holds(cur->cond, a, c)) {
+				nn = cur->target;
+			} else {
+				nn = xend + size;
+				itype = cur->itype_fall;
+			}
+		} else if (cur->op == EMU_JAL) {
+			nn = cur->target;
+		} else {
+			/* (9.1 for a jump with no run before it looks at the
+			 * held instruction: not predicted here) */
+			if (!known_reg(&k, cur->rs1, &a) || (!cur->count && s->seq_jump))
+				break;
+			nn = (a + cur->target) & ~1UL;
+			if (s->align4 && (nn & 2))
+				break;
+		}
+		/* cur stays in the cache: T0 may have to mark its end */
+		if (cache_slot(nn) == cache_slot(cur->start) && nn != cur->start)
+			break;
+		nb = lookup(s, nn, s->priv);
+		if (overlaps(nn, nb->end, visit_end, visit_end) ||
+		    (s->t1_on && overlaps(nn, nb->end, s->t1, s->t1)))
+			break;
+		for (i = 0; i < nr && !overlaps(nn, nb->end, lo[i], hi[i]); i++)
+			;
+		if (i < nr)
+			break;
+		if (cur->op != EMU_BRANCH)
+			write_link(&k, cur->rd, xend + size);
+		g = &s->chain[s->chain_len++];
+		g->xfer = (struct ntrace_retired){
+			.addr = xend, .size = size, .itype = itype, .priv = s->priv,
+			.flags = cur->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
+		g->start = nn;
+		g->end = nb->end;
+		g->mask = nb->rvc_mask;
+		g->count = nb->count;
+		lo[nr] = nn;
+		hi[nr++] = nb->end;
+		cur = nb;
+	}
+	return cur;
+}
+
+/*
+ * The common visit, fused: T0 fired at the end of the run it was armed
+ * for, the predicted transfers before that run went as predicted, and the
+ * block ends with a branch or jump the hart can run itself.  It leaves
+ * the state t0_hit() would (retire_upto(), hold(), end_transfer(),
+ * run_predicted()) and feeds the encoder the same records, at a fraction of
+ * the cost, then predicts a chain: this is most visits (docs/TRACE.md,
+ * "Cost").  False for anything else, with nothing changed but a chain's
+ * earlier segments retired (which t0_hit() would do first too).
+ */
+static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	const struct step_block *b = s->blk;
+	uint64_t pc = regs->mepc, end, next;
+	unsigned int n, size, rd;
+	struct step_block *bn;
+	uint8_t itype, flags;
+
+	if (s->mode != STEP_RUN || !b || pc != s->t0 || pc != b->end || s->single_is_vector ||
+	    s->tstamp || tci_encoder_ts_enabled(&th->te))
+		return false;
+	if (s->chain_len)
+		retire_chain_before(th, pc);
+	n = s->run_count;
+	if (pc != s->run_end || !s->pend || s->pend_rec.addr == pc ||
+	    b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET || (s->t1_on && pc == s->t1))
+		return false;
+	/* Where the transfer goes (outcome()). */
+	end = b->end;
+	size = b->size;
+	rd = b->op == EMU_BRANCH ? 0 : b->rd;
+	itype = b->itype_taken;
+	flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
+	switch (b->op) {
+	case EMU_BRANCH:
+		if (cond_holds(b->cond, regs->x[b->rs1], regs->x[b->rs2])) {
+			next = b->target;
+		} else {
+			next = end + size;
+			itype = b->itype_fall;
+		}
+		break;
+	case EMU_JAL:
+		next = b->target;
+		break;
+	default:
+		next = (regs->x[b->rs1] + b->target) & ~1UL;
+		if ((s->align4 && (next & 2)) || (!n && s->seq_jump))
+			return false;   /* traps; or 9.1 needs the held instruction */
+		break;
+	}
+	/* The next block must not take this one's slot (t0_hit() would find
+	 * it gone), nor lead back to this transfer (a loop: emulated). */
+	if (next == end || (cache_slot(next) == cache_slot(b->start) && next != b->start))
+		return false;
+	bn = lookup(s, next, s->priv);
+	if (bn->end == end)
+		return false;
+
+	retire_whole(th);
+	/* run_predicted(): the hart runs the transfer and bn (and the chain
+	 * after it), T0 at the end. */
+	s->pend = true;
+	s->pend_rec = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
+					       .priv = s->priv, .flags = flags };
+	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	bn = chain_from(s, regs, end, rd, end + size, bn);
+	s->blk = bn;
+	t0_arm(s, bn->end);
+	return true;
+}
+
 void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	uint64_t pc = regs->mepc;
 
+	if (t0_common_hit(th, regs))
+		return;
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && pc == s->t0)
 		t0_hit(th, regs);

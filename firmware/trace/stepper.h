@@ -26,6 +26,7 @@
 #include "trap_regs.h"
 
 #define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
+#define STEP_CHAIN_MAX  8        /* predicted transfers per visit, after the first */
 
 /* How a block ends. */
 enum block_end {
@@ -55,6 +56,7 @@ struct step_block {
 	uint64_t rvc_mask;       /* sizes of the run [start, end)            */
 	uint64_t target;         /* direct target; EMU_JALR: the immediate   */
 	uint32_t raw;            /* the end instruction                      */
+	uint32_t wmask;          /* registers the run may write (bit n: xn)  */
 	uint8_t count;           /* instructions in the run                  */
 	uint8_t kind;            /* enum block_end                           */
 	uint8_t flags;           /* BLOCK_*                                  */
@@ -64,6 +66,14 @@ struct step_block {
 	uint8_t rd, rs1, rs2;
 	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
 	uint8_t itype_fall;      /* ... when a branch is not taken           */
+};
+
+/* A predicted transfer the hart runs natively, then the run after it. */
+struct step_segment {
+	struct ntrace_retired xfer;
+	uint64_t start, end;     /* the run [start, end); end: the next transfer */
+	uint64_t mask;           /* its instruction sizes                       */
+	uint8_t count;
 };
 
 enum step_mode {
@@ -100,6 +110,12 @@ struct stepper {
 	 * predicted from the registers (stepper.c, "Where the hart goes"). */
 	bool pend;
 	struct ntrace_retired pend_rec;
+	/* More predicted transfers and runs after that run, when their
+	 * outcomes were known from the registers at the visit (stepper.c,
+	 * "Chains"); T0 then marks the end of the last one. */
+	uint8_t chain_pos, chain_len;
+	bool chain_ok;           /* chaining allowed (not single-stepping)     */
+	struct step_segment chain[STEP_CHAIN_MAX];
 	uint32_t single_raw;     /* STEP_SINGLE: the instruction               */
 	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
 	uint64_t tstamp;         /* timestamp of the event being handled       */

@@ -1114,6 +1114,40 @@ static __attribute__((noinline)) void block_slow(struct ntrace_encoder *e,
 		block_end(e, end);
 }
 
+/*
+ * The end record when the per-record loop would take it inline and it only
+ * adds to I-CNT and HIST: a plain record, a branch (HTM while HIST has
+ * room, or not taken), a direct jump that needs nothing else (no 9.2 stack,
+ * not a branch under trTeInstEnAllJumps).  Called with nothing pending.
+ */
+static inline bool end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
+{
+	uint32_t next = e->icnt + (r->size >> 1);
+	unsigned it = r->itype;
+
+	if (next >= e->icnt_check ||
+	    (e->cfg.trTeContext && (r->priv != e->cur_priv || r->context != e->cur_context)))
+		return false;
+	if (it == RV_ITYPE_NOT_TAKEN_BRANCH || (e->htm && it == RV_ITYPE_TAKEN_BRANCH)) {
+		if (e->htm) {
+			if (e->hist & e->hist_full)
+				return false;
+			e->hist = (e->hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
+		}
+	} else if (it == RV_ITYPE_INFERABLE_CALL || it == RV_ITYPE_INFERABLE_TAIL_CALL ||
+		   it == RV_ITYPE_OTHER_INFERABLE_JUMP || it == RV_ITYPE_RESERVED7) {
+		if (e->cfg.trTeInstEnImplicitReturn || e->cfg.trTeInstEnAllJumps)
+			return false;
+		/* slow_record() would take it: record_body() keeps its privilege */
+		e->cur_priv = r->priv;
+		e->cur_context = r->context;
+	} else if (it != RV_ITYPE_NONE) {
+		return false;
+	}
+	e->icnt = next;
+	return true;
+}
+
 /* The common case only adds to I-CNT; it needs no stack frame (everything
  * else is a tail call). */
 void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
@@ -1128,6 +1162,6 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 		return;
 	}
 	e->icnt += h; /* every record would be inline: only I-CNT changes */
-	if (end)
+	if (end && !end_inline(e, end))
 		block_end(e, end);
 }

@@ -21,8 +21,11 @@ static bool qualified(struct ntrace_ingress *in, const struct ntrace_retired *r)
 	/* The firmware's own (M-mode) execution is never traced. */
 	if ((r->priv & 3) == NTRACE_PRV_M)
 		return false;
-	return !in->filter ||
-	       tci_qualify(in->filter, r->addr, ntrace_ingress_tci_priv(r->priv), r->context);
+	if (!in->filter)
+		return true;
+	if (!in->filter->per_instruction)
+		return tci_qualify_priv(in->filter, ntrace_ingress_tci_priv(r->priv));
+	return tci_qualify(in->filter, r->addr, ntrace_ingress_tci_priv(r->priv), r->context);
 }
 
 /* Entering the traced part: the next record produces the sync message. */
@@ -88,8 +91,8 @@ static void expand_block(struct ntrace_ingress *in, const struct ntrace_block *b
 	ntrace_ingress_retire(in, rec, i);
 }
 
-void ntrace_ingress_block(struct ntrace_ingress *in, const struct ntrace_block *b,
-			  const struct ntrace_retired *end)
+void ntrace_ingress_block_general(struct ntrace_ingress *in, const struct ntrace_block *b,
+				  const struct ntrace_retired *end)
 {
 	bool q;
 

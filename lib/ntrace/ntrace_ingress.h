@@ -41,8 +41,26 @@ void ntrace_ingress_start(struct ntrace_ingress *in, struct ntrace_encoder *enc,
 			  struct tci_qualifier *filter);
 
 void ntrace_ingress_retire(struct ntrace_ingress *in, const struct ntrace_retired *rec, size_t n);
-void ntrace_ingress_block(struct ntrace_ingress *in, const struct ntrace_block *b,
-			  const struct ntrace_retired *end);
+void ntrace_ingress_block_general(struct ntrace_ingress *in, const struct ntrace_block *b,
+				  const struct ntrace_retired *end);
+
+/* A run and its end record in the same privilege, while tracing, with the
+ * whole run qualified by its privilege: straight to the encoder. */
+static inline void ntrace_ingress_block(struct ntrace_ingress *in, const struct ntrace_block *b,
+					const struct ntrace_retired *end)
+{
+	const struct tci_qualifier *f = in->filter;
+
+	if (b->count && end && end->priv == b->priv && in->tracing && in->enc->active &&
+	    (b->priv & 3) != NTRACE_PRV_M &&
+	    (!f || (!f->per_instruction && tci_qualify_priv(f, ntrace_ingress_tci_priv(b->priv))))) {
+		in->any = true;
+		in->reported_off = false;
+		ntrace_enc_block(in->enc, b, end);
+		return;
+	}
+	ntrace_ingress_block_general(in, b, end);
+}
 
 /*
  * Instruction tracing turns off with execution continuing at next_addr:

@@ -184,8 +184,11 @@ void tci_qualifier_init(struct tci_qualifier *q, const struct tci_filter_regs *r
 			: 0xFF;
 		q->comp_need[q->nfilters] = comps_needed(c);
 		q->comps_used |= q->comp_need[q->nfilters];
+		q->priv_traced |= q->priv_mask[q->nfilters];
 		q->nfilters++;
 	}
+	if (q->all)
+		q->priv_traced = 0xFF;
 	q->per_instruction = q->comps_used != 0;
 	/* Mode 3 with primary function 6: "Prime latch to 1". */
 	for (j = 0; j < TCI_NCOMPS; j++) {
@@ -256,18 +259,6 @@ static bool comparator(struct tci_qualifier *q, unsigned j, uint64_t iaddr, uint
 			q->latch_clear |= bit;
 		return (q->latch & bit) != 0;
 	}
-}
-
-bool tci_qualify_priv(const struct tci_qualifier *q, unsigned priv)
-{
-	unsigned i;
-
-	if (q->all)
-		return true;
-	for (i = 0; i < q->nfilters; i++)
-		if (q->priv_mask[i] & (1u << priv))
-			return true;
-	return false;
 }
 
 bool tci_qualify(struct tci_qualifier *q, uint64_t iaddr, unsigned priv, uint64_t context)

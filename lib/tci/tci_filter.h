@@ -59,6 +59,7 @@ struct tci_qualifier {
 	uint8_t comps_used;               /* comparators any filter needs */
 	uint8_t latch;                    /* bit j: mode-3 latch of comparator j */
 	uint8_t latch_clear;              /* bit j: latch ends after this insn */
+	uint8_t priv_traced;              /* bit p: some filter takes privilege p */
 	struct tci_filter_regs regs;
 };
 
@@ -69,7 +70,11 @@ void tci_qualifier_init(struct tci_qualifier *q, const struct tci_filter_regs *r
  * (mode-3 comparators keep state).  M-mode is left to the caller. */
 bool tci_qualify(struct tci_qualifier *q, uint64_t iaddr, unsigned priv, uint64_t context);
 
-/* When !q->per_instruction the answer depends only on the privilege. */
-bool tci_qualify_priv(const struct tci_qualifier *q, unsigned priv);
+/* When !q->per_instruction the answer depends only on the privilege
+ * (priv < 8: the TCI_PRIV_* values). */
+static inline bool tci_qualify_priv(const struct tci_qualifier *q, unsigned priv)
+{
+	return (q->priv_traced >> priv) & 1;
+}
 
 #endif /* TCI_FILTER_H */
