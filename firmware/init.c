@@ -27,7 +27,6 @@
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
 #define FW_DEFAULT_NEXT    0x80200000UL
-#define TRACESBI_VERSION   "0.1"
 
 /* The fw_dynamic info block QEMU (and other loaders) pass in a2. */
 struct fw_dynamic_info {
@@ -178,8 +177,8 @@ static void print_banner(const struct hart *self)
 {
 	unsigned int i;
 
-	printf("\ntracesbi v%s — SBI %d.%d, implementation ID 0x%x\n", TRACESBI_VERSION,
-	       SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID);
+	printf("\ntracesbi v%d.%d — SBI %d.%d, implementation ID 0x%x\n", TRACESBI_VERSION_MAJOR,
+	       TRACESBI_VERSION_MINOR, SBI_SPEC_VERSION_MAJOR, SBI_SPEC_VERSION_MINOR, SBI_IMPL_ID);
 	printf("Platform         : %s (%s)\n", platform.model, platform.name);
 	printf("Harts            : %u:", hart_count);
 	for (i = 0; i < hart_count; i++)

@@ -80,12 +80,18 @@ void sbi_ecall_print_extensions(void);
 #endif /* __ASSEMBLER__ */
 
 #define SBI_IMPL_ID       0x7ace      /* "tracesbi"; not in the spec's table */
-#define SBI_IMPL_VERSION  0x00010000  /* major << 16 | minor */
+/* tracesbi's version: the banner, the README and base.get_impl_version
+ * (major << 16 | minor, as the README documents) all come from here. */
+#define TRACESBI_VERSION_MAJOR 0
+#define TRACESBI_VERSION_MINOR 1
+#define SBI_IMPL_VERSION  (TRACESBI_VERSION_MAJOR << 16 | TRACESBI_VERSION_MINOR)
 
 /* tracesbi's firmware-specific extension (SBI "Firmware Specific Extension
  * Space", EIDs 0x0A000000-0x0AFFFFFF, meaningful only with SBI_IMPL_ID):
- * read-only introspection for tests and debugging, docs/PMU.md. */
-#define SBI_EXT_TRACESBI          0x0A7ACE00
+ * read-only introspection for tests and debugging, docs/PMU.md.
+ * ext-firmware.adoc: "The lower 24 bits of the firmware EID must match the
+ * lower 24 bits of the SBI implementation ID". */
+#define SBI_EXT_TRACESBI          (0x0A000000 | SBI_IMPL_ID)
 #define SBI_TRACESBI_PMU_EVENT_CSR 0   /* a0 = counter_idx -> mhpmevent */
 
 #endif

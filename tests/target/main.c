@@ -57,6 +57,7 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_PMU_NO_SBI2] = "OpenSBI 1.1 implements PMU functions 0-5 (SBI 0.3): no fw_read_hi, snapshot or event_get_info",
 	[DEV_OPENSBI_PMU_EVENTS] = "OpenSBI 1.1 has no implementation-specific or platform firmware events",
 	[DEV_OPENSBI_NO_TRACESBI_EXT] = "tracesbi's own extension (mhpmevent read-back) is not in OpenSBI",
+	[DEV_OPENSBI_IMPL_VERSION] = "OpenSBI reports its own implementation version",
 	[DEV_OPENSBI_NO_TRACE] = "OpenSBI 1.1 has no emulated trace components (no riscv,trace-component node)",
 };
 

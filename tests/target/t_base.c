@@ -20,6 +20,7 @@ static const long absent_eids[] = {
 	EID_SUSP, EID_CPPC, EID_NACL, EID_STA, EID_SSE, EID_FWFT, EID_DBTR, EID_MPXY,
 	0x12345678, 0x08000000 /* experimental */, 0x09000000 /* vendor */,
 	0x0A000000 /* firmware */, 0x0F, -1,
+	0x0A7ACE00 /* tracesbi's extension before it obeyed ext-firmware.adoc's EID rule */,
 };
 /* Legacy extensions other than putchar/getchar (tracesbi leaves them out). */
 static const long legacy_unimplemented[] = { 0x00, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08 };
@@ -62,6 +63,27 @@ static void impl_version(void)
 
 	CHECK_ERR(a.error, SBI_SUCCESS, "get_impl_version");
 	CHECK_EQ(b.value, a.value, "get_impl_version called twice");
+}
+
+/* The same version the README and the banner give (0.1). */
+static void impl_version_value(void)
+{
+	struct sbiret r = SBI0(SBI_EXT_BASE, SBI_BASE_GET_IMPL_VERSION);
+
+	CHECK_ERR(r.error, SBI_SUCCESS, "get_impl_version");
+	CHECK_EQ(r.value, EXPECTED_IMPL_VERSION, "get_impl_version");
+}
+
+/* ext-firmware.adoc: "The lower 24 bits of the firmware EID must match the
+ * lower 24 bits of the SBI implementation ID": tracesbi's own extension is
+ * 0x0A000000 | implementation ID. */
+static void firmware_eid_rule(void)
+{
+	struct sbiret id = SBI0(SBI_EXT_BASE, SBI_BASE_GET_IMPL_ID);
+
+	CHECK_ERR(id.error, SBI_SUCCESS, "get_impl_id");
+	CHECK_EQ(sbi_probe(0x0A000000 | (id.value & 0xFFFFFF)).value, 1,
+		 "probe_extension(0x0A000000 | impl_id)");
 }
 
 static void machine_ids(void)
@@ -226,6 +248,8 @@ static const struct target_test tests[] = {
 	{ "spec_version_value", spec_version_value, DEV_OPENSBI_SPEC_VERSION },
 	{ "impl_id", impl_id, DEV_OPENSBI_IMPL_ID },
 	{ "impl_version", impl_version, DEV_NONE },
+	{ "impl_version_value", impl_version_value, DEV_OPENSBI_IMPL_VERSION },
+	{ "firmware_eid_rule", firmware_eid_rule, DEV_OPENSBI_NO_TRACESBI_EXT },
 	{ "machine_ids", machine_ids, DEV_NONE },
 	{ "probe_present", probe_present, DEV_NONE },
 	{ "probe_dbcn", probe_dbcn, DEV_OPENSBI_NO_DBCN },

@@ -1041,7 +1041,7 @@ static void filter_flags_accepted(void)
  * with Sscofpmf, none without; the low bits are the event's selector (QEMU's
  * riscv,pmu has no selectors: the event_idx itself, or a raw event's data).
  */
-#define SBI_EXT_TRACESBI     0x0A7ACE00
+#define SBI_EXT_TRACESBI     0x0A007ACE   /* 0x0A000000 | implementation ID */
 #define MHPMEVENT_OF         (1ul << 63)
 #define MHPMEVENT_MINH       (1ul << 62)
 #define MHPMEVENT_SINH       (1ul << 61)

@@ -14,6 +14,9 @@
 #ifndef EXPECTED_IMPL_ID
 #define EXPECTED_IMPL_ID 0x7ACE
 #endif
+#ifndef EXPECTED_IMPL_VERSION
+#define EXPECTED_IMPL_VERSION 0x00000001   /* 0.1: major << 16 | minor (README) */
+#endif
 #ifndef EXPECTED_SPEC_MAJOR
 #define EXPECTED_SPEC_MAJOR 3
 #endif
@@ -51,6 +54,7 @@ enum deviation {
 	DEV_OPENSBI_PMU_NO_SBI2,      /* PMU functions 0-5 only (SBI 0.3) */
 	DEV_OPENSBI_PMU_EVENTS,       /* no tracesbi or platform firmware events */
 	DEV_OPENSBI_NO_TRACESBI_EXT,  /* tracesbi's own extension (mhpmevent read-back) */
+	DEV_OPENSBI_IMPL_VERSION,     /* OpenSBI's own version number */
 	DEV_OPENSBI_NO_TRACE,         /* no emulated trace components (docs/TRACE.md) */
 	DEV_COUNT
 };
