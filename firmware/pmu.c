@@ -507,7 +507,7 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 {
 	volatile uint64_t *page = snapshot_page(p);
 	bool snapshot = flags & PMU_STOP_TAKE_SNAPSHOT;
-	uint64_t set, s, overflow = 0;
+	uint64_t set, s;
 	uint32_t hw_overflow = 0;
 	long ret = SBI_SUCCESS;
 
@@ -519,10 +519,8 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		return SBI_ERR(SBI_ERR_NO_SHMEM);
 	if (!set)
 		return SBI_ERR(SBI_SUCCESS);   /* and base may be anything */
-	if (snapshot && p->sscofpmf) {
-		overflow = page[0];
+	if (snapshot && p->sscofpmf)
 		hw_overflow = pmu_hw_overflowed();
-	}
 
 	for (s = set; s;) {
 		unsigned int idx = next_counter(&s);
@@ -541,12 +539,13 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		if (snapshot)
 			page[1 + idx - base] = value;
 	}
-	/* Overflow bits of the set, from OF of its HPM counters.  The bitmap
-	 * is "valid only if the Sscofpmf ISA extension is available.
-	 * Otherwise, it must be zero." */
+	/* "A bitmap of all logical overflown counters relative to
+	 * counter_idx_base", from OF of the HPM counters, written whole: the
+	 * stopped set's counters and every other one (no bit for a counter
+	 * that does not exist).  It is "valid only if the Sscofpmf ISA
+	 * extension is available.  Otherwise, it must be zero." */
 	if (snapshot)
-		page[0] = (overflow & ~(uint64_t)mask) |
-			  ((overflowed_counters(p, hw_overflow) >> base) & mask);
+		page[0] = overflowed_counters(p, hw_overflow) >> base;
 	if (flags & PMU_STOP_RESET)
 		for (s = set; s;)
 			counter_reset(p, next_counter(&s));
