@@ -123,7 +123,6 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	s->seq_jump = cfg.trTeInstEnSequentialJump;
 	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
 	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
-	s->chain_ok = s->max_block != 1;   /* single-stepping stays one visit an instruction */
 	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
 	th->te.blocks = 0;
 	th->te.insns = 0;

@@ -294,7 +294,7 @@ static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int pr
 
 /* ---- Records ---------------------------------------------------------- */
 
-static void feed_held(struct trace_hart *th)
+static inline __attribute__((always_inline)) void feed_held(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 
@@ -330,7 +330,8 @@ static inline __attribute__((always_inline)) bool held_joins_run(const struct st
 /* A retired instruction's record becomes the held one.  The common case
  * (the run's last instruction, then the transfer after it) makes one
  * block with its end for the encoder. */
-static void hold(struct trace_hart *th, const struct ntrace_retired *rec)
+static inline __attribute__((always_inline)) void
+hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
 	struct stepper *s = &th->step;
 
@@ -358,6 +359,31 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
 }
 
 /*
+ * The first n (>= 1) instructions of the run, ending at upto, retired:
+ * what was held goes to the encoder, and they are held, the last one apart
+ * (held_end), the rest in held_run.
+ */
+static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th, unsigned int n,
+							   uint64_t upto)
+{
+	struct stepper *s = &th->step;
+	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
+	unsigned int last = size_at(mask, n - 1);
+
+	feed_held(th);
+	s->held_run = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
+					     .tstamp = s->tstamp, .count = (uint8_t)(n - 1),
+					     .priv = s->priv };
+	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
+					       .tstamp = s->tstamp, .priv = s->priv };
+	s->held_end_valid = true;
+	s->held_run_end = upto - last;
+	s->start = upto;
+	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
+	s->run_count = (uint8_t)(s->run_count - n);
+}
+
+/*
  * Everything before upto retired: the predicted transfer (unless upto is
  * its own address: then it did not run), then the run [start, upto).  The
  * last of them is held.  False when upto is not an instruction boundary
@@ -366,8 +392,8 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
 static bool retire_segment(struct trace_hart *th, uint64_t upto)
 {
 	struct stepper *s = &th->step;
-	uint64_t addr, mask;
-	unsigned int n = 0, last;
+	uint64_t addr;
+	unsigned int n = 0;
 
 	if (s->pend) {
 		s->pend = false;
@@ -387,65 +413,21 @@ static bool retire_segment(struct trace_hart *th, uint64_t upto)
 		if (addr != upto)
 			return false;
 	}
-	if (!n)
-		return true;
-	feed_held(th);
-	mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
-	last = size_at(mask, n - 1);
-	s->held_run = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
-					     .tstamp = s->tstamp, .count = (uint8_t)(n - 1),
-					     .priv = s->priv };
-	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
-					       .tstamp = s->tstamp, .priv = s->priv };
-	s->held_end_valid = true;
-	s->held_run_end = upto - last;
-	s->start = upto;
-	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
-	s->run_count = (uint8_t)(s->run_count - n);
+	if (n)
+		hold_run(th, n, upto);
 	return true;
 }
 
-/*
- * retire_segment(th, s->run_end) when the predicted transfer ran (it is not
- * at run_end), without the search: the transfer is held, joining the held
- * run when it can (hold()), then goes to the encoder with it; the run is
- * held, its last instruction apart.
- */
+/* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
+ * at run_end): the same steps without the search, inlined into the visit. */
 static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
-	struct ntrace_block *r = &s->held_run;
-	struct ntrace_retired *e = &s->held_end;
-	unsigned int n = s->run_count, last;
-	uint64_t mask, end = s->run_end;
 
 	s->pend = false;
-	if (held_joins_run(s)) {
-		if (!r->count)
-			*r = (struct ntrace_block){ .addr = e->addr, .tstamp = e->tstamp,
-						    .context = e->context, .priv = e->priv };
-		if (e->size == 2)
-			r->rvc_mask |= 1ULL << r->count;
-		r->count++;
-	} else {
-		feed_held(th);
-	}
-	s->held_end_valid = true;
-	if (!n) {
-		*e = s->pend_rec;
-		return;
-	}
-	engine_block(th, r, &s->pend_rec);
-	mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
-	last = size_at(mask, n - 1);
-	*r = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
-				    .tstamp = s->tstamp, .count = (uint8_t)(n - 1), .priv = s->priv };
-	*e = (struct ntrace_retired){ .addr = end - last, .size = (uint8_t)last,
-				      .tstamp = s->tstamp, .priv = s->priv };
-	s->held_run_end = end - last;
-	s->start = end;
-	s->run_mask = 0;
-	s->run_count = 0;
+	hold(th, &s->pend_rec);
+	if (s->run_count)
+		hold_run(th, s->run_count, s->run_end);
 }
 
 /* Whether upto is where the current segment's transfer (not run) or its
@@ -608,6 +590,34 @@ static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
 	}
 }
 
+/*
+ * Where the branch or jump ending b goes with x[rs1] = a and x[rs2] = c,
+ * and the itype it retires with.  False for a jalr whose target is off
+ * IALIGN (the hart raises the misaligned fetch).
+ */
+static inline __attribute__((always_inline)) bool
+jump_target(const struct stepper *s, const struct step_block *b, uint64_t a, uint64_t c,
+	    uint64_t *next, uint8_t *itype)
+{
+	*itype = b->itype_taken;
+	switch (b->op) {
+	case EMU_BRANCH:
+		if (cond_holds(b->cond, a, c)) {
+			*next = b->target;
+		} else {
+			*next = b->end + b->size;
+			*itype = b->itype_fall;
+		}
+		return true;
+	case EMU_JAL:
+		*next = b->target;
+		return true;
+	default:
+		*next = (a + b->target) & ~1UL;
+		return !(s->align4 && (*next & 2));
+	}
+}
+
 /* sret from S-mode back to S or U (V=0) goes to sepc in SPP's privilege;
  * anything else (from U, TSR, back to VS/VU) is not predicted. */
 static bool sret_outcome(const struct trap_regs *regs, uint64_t *next, unsigned int *priv)
@@ -636,27 +646,11 @@ static bool outcome(const struct stepper *s, const struct trap_regs *regs,
 	uint8_t itype = b->itype_taken;
 
 	*priv = s->priv;
-	switch (b->op) {
-	case EMU_BRANCH:
-		if (cond_holds(b->cond, regs->x[b->rs1], regs->x[b->rs2])) {
-			*next = b->target;
-		} else {
-			*next = b->end + b->size;
-			itype = b->itype_fall;
-		}
-		break;
-	case EMU_JAL:
-		*next = b->target;
-		break;
-	case EMU_JALR:
-		*next = (regs->x[b->rs1] + b->target) & ~1UL;
-		if (s->align4 && (*next & 2))
-			return false;
-		break;
-	default:
+	if (b->op == EMU_SRET) {
 		if (!sret_outcome(regs, next, priv))
 			return false;
-		break;
+	} else if (!jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], next, &itype)) {
+		return false;
 	}
 	rec->addr = b->end;
 	rec->tstamp = s->tstamp;
@@ -993,39 +987,29 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 
 	s->chain_len = 0;
 	s->chain_pos = 0;
-	if (!s->chain_ok)
-		return cur;
+	if (s->max_block == 1)
+		return cur;   /* single-stepping stays one visit an instruction */
 	write_link(&k, rd, link_val);
 	lo[0] = s->start;
 	hi[0] = cur->end;
 	while (s->chain_len < STEP_CHAIN_MAX && cur->kind == BLOCK_END_EMULATE &&
 	       cur->op != EMU_SRET) {
-		uint64_t xend = cur->end, a, c = 0, nn;
-		uint8_t itype = cur->itype_taken, size = cur->size;
+		uint64_t xend = cur->end, a = 0, c = 0, nn;
+		uint8_t itype, size = cur->size;
 		struct step_segment *g;
 		struct step_block *nb;
 
 		k.unknown |= cur->wmask;
-		if (cur->op == EMU_BRANCH) {
-			if (!known_reg(&k, cur->rs1, &a) || !known_reg(&k, cur->rs2, &c))
-				break;
-			if (cond_holds(cur->cond, a, c)) {
-				nn = cur->target;
-			} else {
-				nn = xend + size;
-				itype = cur->itype_fall;
-			}
-		} else if (cur->op == EMU_JAL) {
-			nn = cur->target;
-		} else {
-			/* (9.1 for a jump with no run before it looks at the
-			 * held instruction: not predicted here) */
-			if (!known_reg(&k, cur->rs1, &a) || (!cur->count && s->seq_jump))
-				break;
-			nn = (a + cur->target) & ~1UL;
-			if (s->align4 && (nn & 2))
-				break;
-		}
+		if (cur->op == EMU_BRANCH &&
+		    (!known_reg(&k, cur->rs1, &a) || !known_reg(&k, cur->rs2, &c)))
+			break;
+		/* (9.1 for a jalr with no run before it looks at the held
+		 * instruction: not predicted here) */
+		if (cur->op == EMU_JALR &&
+		    (!known_reg(&k, cur->rs1, &a) || (!cur->count && s->seq_jump)))
+			break;
+		if (!jump_target(s, cur, a, c, &nn, &itype))
+			break;
 		/* cur stays in the cache: T0 may have to mark its end */
 		if (cache_slot(nn) == cache_slot(cur->start) && nn != cur->start)
 			break;
@@ -1086,26 +1070,12 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	end = b->end;
 	size = b->size;
 	rd = b->op == EMU_BRANCH ? 0 : b->rd;
-	itype = b->itype_taken;
 	flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
-	switch (b->op) {
-	case EMU_BRANCH:
-		if (cond_holds(b->cond, regs->x[b->rs1], regs->x[b->rs2])) {
-			next = b->target;
-		} else {
-			next = end + size;
-			itype = b->itype_fall;
-		}
-		break;
-	case EMU_JAL:
-		next = b->target;
-		break;
-	default:
-		next = (regs->x[b->rs1] + b->target) & ~1UL;
-		if ((s->align4 && (next & 2)) || (!n && s->seq_jump))
-			return false;   /* traps; or 9.1 needs the held instruction */
-		break;
-	}
+	/* a jalr off IALIGN traps; with no run before it, 9.1 looks at the
+	 * held instruction (outcome()) */
+	if (!jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype) ||
+	    (b->op == EMU_JALR && !n && s->seq_jump))
+		return false;
 	/* The next block must not take this one's slot (t0_hit() would find
 	 * it gone), nor lead back to this transfer (a loop: emulated). */
 	if (next == end || (cache_slot(next) == cache_slot(b->start) && next != b->start))

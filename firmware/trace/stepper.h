@@ -114,7 +114,6 @@ struct stepper {
 	 * outcomes were known from the registers at the visit (stepper.c,
 	 * "Chains"); T0 then marks the end of the last one. */
 	uint8_t chain_pos, chain_len;
-	bool chain_ok;           /* chaining allowed (not single-stepping)     */
 	struct step_segment chain[STEP_CHAIN_MAX];
 	uint32_t single_raw;     /* STEP_SINGLE: the instruction               */
 	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
