@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the S-mode test kernel on one firmware in five QEMU runs and prints
+# Runs the S-mode test kernel on one firmware in six QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
 #   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
@@ -9,6 +9,9 @@
 #   trace-3harts  -smp 3: the trace group again (a register window with room
 #           past the last hart's components)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
+#   sysfail mode=sysfail: a "system failure" shutdown, which must end QEMU
+#           with status 3 (tracesbi's documented choice; OpenSBI exits 0,
+#           reported as an INFO line)
 # A run that times out or ends without the kernel's done marker adds a FAIL
 # line.  On OpenSBI (fw=opensbi) the kernel prints its known deviations as
 # INFO lines, which count neither way, and test names start with
@@ -104,4 +107,21 @@ run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "DONE: target-tests icount-nosscofpmf" --icount
 run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: target-tests 3harts"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
+
+# The failure shutdown: only the exit status says whether it worked.
+sysfail_log=$logdir/target-$fw_name-sysfail.log
+scripts/qemu-run.sh --bios "$fw" --kernel "$kernel" --smp 1 --cpu "$CPU_SSTC" \
+    --append "$fwarg mode=sysfail" --timeout "$TIMEOUT" >"$sysfail_log" 2>&1
+rc=$?
+if ! grep -aq '^DONE: sysfail-test' "$sysfail_log" || grep -aq '^FAIL: ' "$sysfail_log"; then
+    status=1
+    echo "FAIL: $prefix/srst/sysfail_exit_status: the kernel did not reach the failure shutdown (QEMU status $rc, log: $sysfail_log)"
+elif [ "$fw_name" = opensbi ]; then
+    echo "INFO: $prefix/srst/sysfail_exit_status: OpenSBI ends QEMU with status $rc"
+elif [ "$rc" -eq 3 ]; then
+    echo "PASS: $prefix/srst/sysfail_exit_status"
+else
+    status=1
+    echo "FAIL: $prefix/srst/sysfail_exit_status: QEMU ended with status $rc, expected 3 (124: timeout)"
+fi
 exit $status

@@ -8,6 +8,8 @@
  *                          variant=X   report groups as <group>-X
  *                          expect-sstc=0|1  what the run's -cpu provides
  *                          mode=reboot the SRST reboot test instead
+ *                          mode=sysfail  a "system failure" shutdown (the
+ *                                      runner checks QEMU's exit status)
  *                          check-deviations=1  run the deviating tests too
  *                                      (INFO lines saying whether they differ)
  *                          expect-sscofpmf=0|1  what the run's -cpu provides
@@ -246,6 +248,7 @@ static void read_run_options(void)
 }
 
 void reboot_test_main(void);
+void sysfail_test_main(void);
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
@@ -264,6 +267,8 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "reboot"))
 			reboot_test_main();
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "sysfail"))
+			sysfail_test_main();
 	}
 	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
 		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",

@@ -5,6 +5,8 @@
  * after the image, which no ELF segment covers, so QEMU's reset (which
  * reloads the image and zeroes .bss) leaves it alone.  The runner checks the
  * done marker; each boot prints its number so the log shows the sequence.
+ * The "system failure" shutdown (bootargs mode=sysfail) is here too: its
+ * result is QEMU's exit status, which the runner checks.
  */
 #include "testlib.h"
 
@@ -73,5 +75,18 @@ void reboot_test_main(void)
 		remember_boot(st, 0);
 		sbi_shutdown();
 	}
+	sbi_shutdown();
+}
+
+/* Ends the run with a failure shutdown; the runner expects QEMU to exit with
+ * the status docs/README give for it (3 on tracesbi). */
+void sysfail_test_main(void)
+{
+	struct sbiret r;
+
+	kprintf("DONE: sysfail-test\n");
+	r = sbi_system_reset(SBI_SRST_TYPE_SHUTDOWN, SBI_SRST_REASON_SYSFAIL);
+	kprintf("FAIL: target/srst/sysfail_shutdown: system_reset returned %s\n",
+		sbi_error_name(r.error));
 	sbi_shutdown();
 }
