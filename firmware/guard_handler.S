@@ -5,10 +5,10 @@
 	.balign 4
 	.globl guard_trap_handler
 guard_trap_handler:
-	csrr	t6, mepc
-	addi	t6, t6, 4
-	csrw	mepc, t6
-	csrr	t5, mtval
-	csrr	t6, mcause
-	addi	t6, t6, 1
+	csrr	t1, mepc
+	addi	t1, t1, 4
+	csrw	mepc, t1
+	csrr	t2, mtval
+	csrr	t1, mcause
+	addi	t1, t1, 1
 	mret

@@ -190,7 +190,6 @@ static void fw_counter_configure(struct pmu_fw_counter *c, uint32_t event_idx, u
 {
 	c->event_idx = event_idx;
 	c->event_data = data;
-	c->state = PMU_CONFIGURED;
 }
 
 /* The count a running counter of this event reads. */
@@ -205,7 +204,6 @@ static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint6
 {
 	c->source = fw_event_source(p, c->event_idx);
 	c->offset = value - fw_source_read(c);
-	c->state = PMU_RUNNING;
 	if (fw_event_is_impl(c->event_idx))
 		impl_running_changed(p, 1);
 }
@@ -216,7 +214,6 @@ static uint64_t fw_counter_stop(struct pmu_hart *p, struct pmu_fw_counter *c)
 
 	c->source = &zero_source;
 	c->offset = value;
-	c->state = PMU_CONFIGURED;
 	if (fw_event_is_impl(c->event_idx))
 		impl_running_changed(p, -1);
 	return value;
@@ -261,7 +258,6 @@ static void hw_counter_configure(struct pmu_hart *p, unsigned int i, uint32_t ev
 	struct pmu_hw_counter *c = &p->hw[i];
 	unsigned int n = p->hw_num[i];
 
-	c->state = PMU_CONFIGURED;
 	/* A configured counter does not count until started, mcycle and
 	 * minstret included. */
 	pmu_hw_inhibit(1u << n);
@@ -283,12 +279,10 @@ static void hw_counter_start(struct pmu_hart *p, unsigned int i, bool set, uint6
 	/* Sscofpmf: OF is cleared when the counter starts afresh, so the next
 	 * overflow raises LCOFI again (c->mhpmevent has OF clear). */
 	pmu_hw_counter_start(n, p->hw[i].mhpmevent, value);
-	p->hw[i].state = PMU_RUNNING;
 }
 
 static uint64_t hw_counter_stop(struct pmu_hart *p, unsigned int i)
 {
-	p->hw[i].state = PMU_CONFIGURED;
 	return pmu_hw_counter_stop(p->hw_num[i]);
 }
 
@@ -296,7 +290,6 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 {
 	unsigned int n = p->hw_num[i];
 
-	p->hw[i].state = PMU_FREE;
 	p->hw[i].mhpmevent = 0;
 	if (hw_is_hpm(n))
 		pmu_hw_event_write(n, 0);
@@ -325,7 +318,7 @@ static uint64_t overflowed_counters(const struct pmu_hart *p, uint32_t hw_overfl
 
 static uint8_t counter_state(const struct pmu_hart *p, unsigned int idx)
 {
-	return idx < p->hw_count ? p->hw[idx].state : p->fw[idx - p->hw_count].state;
+	return p->state[idx];
 }
 
 static uint64_t counter_value(const struct pmu_hart *p, unsigned int idx)
@@ -339,6 +332,7 @@ static void counter_start(struct pmu_hart *p, unsigned int idx, bool set, uint64
 {
 	struct pmu_fw_counter *c;
 
+	p->state[idx] = PMU_RUNNING;
 	if (idx < p->hw_count) {
 		hw_counter_start(p, idx, set, value);
 		return;
@@ -350,6 +344,7 @@ static void counter_start(struct pmu_hart *p, unsigned int idx, bool set, uint64
 /* Stop a running counter; its value at the stop. */
 static uint64_t counter_stop(struct pmu_hart *p, unsigned int idx)
 {
+	p->state[idx] = PMU_CONFIGURED;
 	if (idx < p->hw_count)
 		return hw_counter_stop(p, idx);
 	return fw_counter_stop(p, &p->fw[idx - p->hw_count]);
@@ -359,12 +354,12 @@ static void counter_reset(struct pmu_hart *p, unsigned int idx)
 {
 	struct pmu_fw_counter *c;
 
+	p->state[idx] = PMU_FREE;
 	if (idx < p->hw_count) {
 		hw_counter_reset(p, idx);
 		return;
 	}
 	c = &p->fw[idx - p->hw_count];
-	c->state = PMU_FREE;
 	c->event_idx = 0;
 	c->event_data = 0;
 }
@@ -449,6 +444,7 @@ struct sbiret pmu_counter_config_matching(unsigned long base,
 	if (idx < 0)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 
+	p->state[idx] = PMU_CONFIGURED;
 	if ((unsigned int)idx < p->hw_count) {
 		hw_counter_configure(p, (unsigned int)idx, (uint32_t)event_idx, event_data, flags);
 		if (flags & PMU_CFG_CLEAR_VALUE)
@@ -646,35 +642,112 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 }
 
 /*
- * Linux starts and stops one counter per call (SET_INIT_VALUE to start, no
- * flag or RESET to stop), on every context switch and overflow: that case
- * of a configured hardware counter is served here, in straight line; every
- * other call goes through the general set code above, with the same result.
+ * One counter per call (a mask with one bit) is what a kernel does on every
+ * context switch and overflow: those calls, whatever their flags, are
+ * served here in straight line, with the checks, their order and the
+ * results of the set paths above; every other call goes there.  A counter
+ * index past the last counter has state PMU_FREE, so the state check is
+ * the range check too.
  */
+static inline __attribute__((always_inline)) bool
+single_counter(unsigned long base, unsigned long mask, unsigned long *idx)
+{
+	if (mask == 1) {
+		*idx = base;
+	} else {
+		if (!mask || (mask & (mask - 1)) || base >= sizeof(((struct pmu_hart *)0)->state))
+			return false;
+		*idx = base + lowest_bit(mask);
+	}
+	return *idx < sizeof(((struct pmu_hart *)0)->state);
+}
+
+/* The firmware counters' part of the single-counter calls, out of line so
+ * that the hardware counters' part needs no stack frame. */
+static __attribute__((noinline)) void fw_counter_start_one(struct pmu_hart *p, unsigned long idx,
+							 bool set, uint64_t value)
+{
+	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
+
+	fw_counter_start(p, c, set ? value : c->offset);
+}
+
+static __attribute__((noinline)) uint64_t fw_counter_stop_one(struct pmu_hart *p, unsigned long idx,
+							    bool running)
+{
+	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
+
+	return running ? fw_counter_stop(p, c) : fw_counter_value(c);
+}
+
 struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 				unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
 {
-	if (((mask ^ 1) | (flags ^ PMU_START_SET_INIT_VALUE)) == 0 && base < p->hw_count &&
-	    p->hw[base].state == PMU_CONFIGURED) {
-		/* The event is rewritten: a new start clears OF (QEMU 7.2 sets
-		 * OF of every counter counting cycles or instructions whenever
-		 * any counter's overflow timer fires, so it often is set). */
-		pmu_hw_counter_start(p->hw_num[base], p->hw[base].mhpmevent, initial_value);
-		p->hw[base].state = PMU_RUNNING;
+	unsigned long idx;
+	uint8_t state;
+
+	if (flags > PMU_START_INIT_SNAPSHOT || !single_counter(base, mask, &idx))
+		return pmu_counter_start_set(base, mask, flags, initial_value, p);
+	state = p->state[idx];
+	if (state == PMU_FREE)
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (flags & PMU_START_INIT_SNAPSHOT) {
+		if (!p->snapshot_on)
+			return SBI_ERR(SBI_ERR_NO_SHMEM);
+		initial_value = snapshot_page(p)[1 + idx - base];
+	}
+	if (state == PMU_RUNNING)
+		return SBI_ERR(SBI_ERR_ALREADY_STARTED);
+	p->state[idx] = PMU_RUNNING;
+	if (idx >= p->hw_count) {
+		fw_counter_start_one(p, idx, flags, initial_value);
 		return SBI_ERR(SBI_SUCCESS);
 	}
-	return pmu_counter_start_set(base, mask, flags, initial_value, p);
+	/* The event is rewritten: a new start clears OF (QEMU 7.2 sets OF of
+	 * every counter counting cycles or instructions whenever any
+	 * counter's overflow timer fires, so it often is set). */
+	if (flags)
+		pmu_hw_counter_start(p->hw_num[idx], p->hw[idx].mhpmevent, initial_value);
+	else
+		pmu_hw_counter_resume(p->hw_num[idx], p->hw[idx].mhpmevent);
+	return SBI_ERR(SBI_SUCCESS);
 }
 
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p)
 {
-	if (((mask ^ 1) | flags) == 0 && base < p->hw_count && p->hw[base].state == PMU_RUNNING) {
-		pmu_hw_counter_stop(p->hw_num[base]);
-		p->hw[base].state = PMU_CONFIGURED;
-		return SBI_ERR(SBI_SUCCESS);
+	uint32_t hw_overflow = 0;
+	unsigned long idx;
+	bool running;
+	uint64_t value;
+
+	if (flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT) ||
+	    !single_counter(base, mask, &idx) || idx >= counter_total(p))
+		return pmu_counter_stop_set(base, mask, flags, p);
+	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
+		if (!p->snapshot_on)
+			return SBI_ERR(SBI_ERR_NO_SHMEM);
+		if (p->sscofpmf)
+			hw_overflow = pmu_hw_overflowed();
 	}
-	return pmu_counter_stop_set(base, mask, flags, p);
+	running = p->state[idx] == PMU_RUNNING;
+	if (running)
+		p->state[idx] = PMU_CONFIGURED;
+	if (idx >= p->hw_count)
+		value = fw_counter_stop_one(p, idx, running);
+	else if (running)
+		value = pmu_hw_counter_stop(p->hw_num[idx]);
+	else
+		value = flags & PMU_STOP_TAKE_SNAPSHOT ? pmu_hw_counter_read(p->hw_num[idx]) : 0;
+	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
+		volatile uint64_t *page = snapshot_page(p);
+
+		page[1 + idx - base] = value;
+		page[0] = overflowed_counters(p, hw_overflow) >> base;
+	}
+	if (flags & PMU_STOP_RESET)
+		counter_reset(p, (unsigned int)idx);
+	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
 }
 
 /*
@@ -728,7 +801,7 @@ void pmu_hart_suspend(struct pmu_hart *p)
 	for (unsigned int i = 0; i < p->hw_count; i++) {
 		unsigned int n = p->hw_num[i];
 
-		if (p->hw[i].state == PMU_FREE)
+		if (p->state[i] == PMU_FREE)
 			continue;
 		p->hw[i].saved = pmu_hw_counter_read(n);
 		pmu_hw_inhibit(1u << n);
@@ -743,11 +816,11 @@ void pmu_hart_resume(struct pmu_hart *p)
 		struct pmu_hw_counter *c = &p->hw[i];
 		unsigned int n = p->hw_num[i];
 
-		if (c->state == PMU_FREE)
+		if (p->state[i] == PMU_FREE)
 			continue;
 		if (hw_is_hpm(n))
 			pmu_hw_event_write(n, c->saved_event);
-		if (c->state == PMU_RUNNING)
+		if (p->state[i] == PMU_RUNNING)
 			pmu_hw_uninhibit(1u << n);
 		pmu_hw_counter_write(n, c->saved);
 	}

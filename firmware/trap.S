@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Trap entry (mtvec, direct mode).  An ecall from S-mode takes the fast path:
- * only the registers a C call may clobber are saved, a0..a7 go straight to
+ * only the registers a C call may clobber are saved (not t3..t6: the
+ * firmware's C code is built never to touch them, mk/80-firmware.mk, and
+ * scripts/check-fixed-regs.sh checks the linked image), a0..a7 go straight to
  * sbi_ecall_handle (sbi/ecall.c) as its arguments, and its struct sbiret
  * comes back in a0/a1.  Every other trap saves the full frame and goes to
  * trap_handler (trap.c).
@@ -34,9 +36,9 @@
  */
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
 
-/* 5 instructions before the entry read of minstret, 27 (ecall) or 46
+/* 5 instructions before the entry read of minstret, 23 (ecall) or 46
  * (slow path) from the exit read through mret. */
-#define TRAP_UNCOUNTED_ECALL (5 + 27)
+#define TRAP_UNCOUNTED_ECALL (5 + 23)
 #define TRAP_UNCOUNTED_SLOW  (5 + 46)
 
 .macro COUNT_EVENT off
@@ -84,7 +86,8 @@
 	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
 	bnez	t0, \name\()_slow
 
-	/* SBI call.  a0/a1 are results; a2..a7, ra, t0..t6 must survive. */
+	/* SBI call.  a0/a1 are results; a2..a7, ra, t0..t6 must survive
+	 * (t3..t6 do by themselves). */
 	sd	ra, X(1)(sp)
 	sd	t1, X(6)(sp)
 	sd	t2, X(7)(sp)
@@ -94,10 +97,6 @@
 	sd	a5, X(15)(sp)
 	sd	a6, X(16)(sp)
 	sd	a7, X(17)(sp)
-	sd	t3, X(28)(sp)
-	sd	t4, X(29)(sp)
-	sd	t5, X(30)(sp)
-	sd	t6, X(31)(sp)
 .if \counted
 	COUNT_EVENT PMU_OFF_SBI_CALLS
 .endif
@@ -134,10 +133,6 @@
 	ld	a5, X(15)(sp)
 	ld	a6, X(16)(sp)
 	ld	a7, X(17)(sp)
-	ld	t3, X(28)(sp)
-	ld	t4, X(29)(sp)
-	ld	t5, X(30)(sp)
-	ld	t6, X(31)(sp)
 	addi	sp, sp, TRAP_REGS_SIZE
 	csrrw	sp, mscratch, sp
 	mret

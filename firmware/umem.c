@@ -24,11 +24,11 @@ static unsigned long access_mstatus(unsigned long ctx_mstatus, bool exec)
 
 #define GUARDED_ACCESS(insn, reg_constraint, value, addr, newm)                   \
 	({                                                                        \
-		register unsigned long __flag __asm__("t6");                      \
-		register unsigned long __tval __asm__("t5");                      \
+		register unsigned long __flag __asm__("t1");                      \
+		register unsigned long __tval __asm__("t2");                      \
 		unsigned long __old_tvec, __old_m;                                \
 		__asm__ __volatile__(".option push\n.option norvc\n"              \
-			"li t6, 0\n"                                              \
+			"li t1, 0\n"                                              \
 			"csrrw %[otv], mtvec, %[g]\n"                             \
 			"csrrw %[om], mstatus, %[nm]\n"                           \
 			insn "\n"                                                 \

@@ -16,9 +16,14 @@ FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
 
 ALL_TARGETS += $(BUILD)/tracesbi.elf $(BUILD)/tracesbi.bin
 
+# t3..t6 are S-mode's: the firmware's C code never uses them, so the ecall
+# fast path (firmware/trap.S) need not save them.  scripts/check-fixed-regs.sh
+# checks the linked image, library code included.
+FW_FIXED_REGS := -ffixed-t3 -ffixed-t4 -ffixed-t5 -ffixed-t6
+
 $(FW_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
+	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
 
 $(FW_BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
@@ -27,6 +32,7 @@ $(FW_BUILD)/%.S.o: %.S
 $(BUILD)/tracesbi.elf: $(FW_OBJS) linker/tracesbi.ld
 	$(CC_RV) $(RV_CFLAGS) $(RV_LDFLAGS) -T linker/tracesbi.ld -o $@ $(FW_OBJS) \
 		-L$(PICOLIBC)/lib/rv64imac/lp64 -lc $(RV_LIBGCC) -Wl,-Map,$(BUILD)/tracesbi.map
+	@CROSS=$(CROSS) scripts/check-fixed-regs.sh $@ || { rm -f $@; exit 1; }
 	@$(CROSS)size $@
 
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf

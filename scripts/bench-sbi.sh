@@ -72,7 +72,7 @@ table() {
 notes() {
     local fw
     for fw in tracesbi opensbi; do
-        sed -n "s/^BENCH: \(pmu[^:]*: .*\(failed\|returned\|not present\|only\|no HPM\).*\)/- $fw: \1/p" \
+        sed -n "s/^BENCH: \(pmu[^:]*: .*\(failed\|returned\|not present\|not measured\|only\|no HPM\).*\)/- $fw: \1/p" \
             "$logdir/bench-$fw.log" 2>/dev/null
     done
 }
@@ -89,8 +89,17 @@ pmu_rows=(
     "counter_config_matching (instructions, mask = every HPM counter, CLEAR_VALUE)|pmu.counter_config_matching|—"
     "counter_start (1 HPM counter, SET_INIT_VALUE)|pmu.counter_start|≤ 100"
     "counter_stop (1 running HPM counter)|pmu.counter_stop|≤ 100"
+    "counter_start (1 HPM counter, no flags)|pmu.start1.none|≤ 100"
+    "counter_start (1 HPM counter, INIT_SNAPSHOT)|pmu.start1.init_snapshot|≤ 100"
+    "counter_stop (1 HPM counter, RESET)|pmu.stop1.reset|≤ 100"
+    "counter_stop (1 HPM counter, TAKE_SNAPSHOT)|pmu.stop1.snapshot|≤ 100"
+    "counter_stop (1 HPM counter, RESET + TAKE_SNAPSHOT)|pmu.stop1.reset_snapshot|≤ 100"
+    "counter_start (1 firmware counter, SET_INIT_VALUE)|pmu.start1.fw_init_value|≤ 100"
+    "counter_start (1 firmware counter, no flags)|pmu.start1.fw_none|≤ 100"
+    "counter_stop (1 firmware counter, no flags)|pmu.stop1.fw_none|≤ 100"
+    "counter_stop (1 firmware counter, RESET)|pmu.stop1.fw_reset|≤ 100"
     "counter_fw_read (running firmware counter, SET_TIMER)|pmu.counter_fw_read|≤ 80"
-    "stop 8 running counters and get their values, snapshot: counter_stop(TAKE_SNAPSHOT) + read page|pmu.stop8.snapshot|< no-snapshot row"
+    "stop 8 running counters and get their values, snapshot: counter_stop(TAKE_SNAPSHOT) + read page|pmu.stop8.snapshot|≤ 250"
     "stop 8 running counters and get their values, no snapshot: counter_stop + 8 counter CSRs + scountovf|pmu.stop8.csr|—"
 )
 report() {

@@ -72,7 +72,6 @@ enum pmu_counter_state {
 };
 
 struct pmu_hw_counter {
-	uint8_t state;
 	uint64_t mhpmevent;          /* value written while running (OF clear) */
 	uint64_t saved, saved_event; /* across non-retentive suspend */
 };
@@ -82,7 +81,6 @@ struct pmu_fw_counter {
 	uint64_t offset;
 	uint64_t event_data;         /* PMU_FW_PLATFORM only */
 	uint32_t event_idx;
-	uint8_t state;
 };
 
 /*
@@ -107,6 +105,10 @@ struct pmu_hart {
 	bool hpm_contiguous;         /* hw_num[i] == i + 1 for every HPM counter */
 	uint32_t hpm_mask;
 
+	/* enum pmu_counter_state by logical index, one array for both kinds
+	 * so that a call checks a counter with one load; past the last
+	 * counter it stays PMU_FREE. */
+	uint8_t state[64];
 	struct pmu_hw_counter hw[PMU_HW_MAX];
 	struct pmu_fw_counter fw[PMU_FW_COUNTERS];
 

@@ -93,6 +93,24 @@ pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
 	}
 }
 
+/* Start counter n from the value it stopped at (QEMU 7.2: read while
+ * inhibited, it is the last value written, which the stop wrote). */
+#define PMU_HW_RESUME_CASE(i) case i: __asm__ __volatile__( \
+	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %1\n .endif\n" \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrc 0x320, %2\n" \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %0" \
+	: "=&r"(v) : "r"(mhpmevent), "r"(1UL << (i)) : "memory"); break;
+
+static inline __attribute__((always_inline)) void
+pmu_hw_counter_resume(unsigned int n, uint64_t mhpmevent)
+{
+	uint64_t v;
+
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_RESUME_CASE)
+	}
+}
+
 static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop(unsigned int n)
 {
 	uint64_t v = 0;
@@ -137,6 +155,11 @@ static inline void pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint
 		pmu_hw_event_write(n, mhpmevent);
 	pmu_hw_uninhibit(1u << n);
 	pmu_hw_counter_write(n, value);
+}
+
+static inline void pmu_hw_counter_resume(unsigned int n, uint64_t mhpmevent)
+{
+	pmu_hw_counter_start(n, mhpmevent, pmu_hw_counter_read(n));
 }
 
 static inline uint64_t pmu_hw_counter_stop(unsigned int n)

@@ -64,8 +64,10 @@ static void bench_one(const struct bench_call *c)
 
 /* ---- SBI PMU (ext-pmu.adoc) ------------------------------------------------
  * Function IDs from sbi_spec.h; flags and events, which it lacks, here. */
+#define PMU_CFG_SKIP_MATCH       (1ul << 0)
 #define PMU_CFG_CLEAR_VALUE      (1ul << 1)
 #define PMU_START_SET_INIT_VALUE (1ul << 0)
+#define PMU_START_INIT_SNAPSHOT  (1ul << 1)
 #define PMU_STOP_RESET           (1ul << 0)
 #define PMU_STOP_TAKE_SNAPSHOT   (1ul << 1)
 #define PMU_INFO_FIRMWARE        (1ul << 63)
@@ -327,7 +329,7 @@ static void bench_fw_read(const struct pmu_layout *l)
 	row_print(&row);
 }
 
-/* ---- stop a set of running counters and obtain their values ---- */
+/* ---- one counter, every flag ---- */
 
 /* The snapshot shared memory (ext-pmu.adoc, "Snapshot shared memory layout"). */
 struct pmu_snapshot {
@@ -336,6 +338,97 @@ struct pmu_snapshot {
 	uint64_t reserved[447];
 };
 static volatile struct pmu_snapshot snapshot __attribute__((aligned(4096)));
+
+/* One counter (mask 1) started and stopped with these flags, over and over;
+ * the window times the start or the stop.  A RESET stop frees the counter,
+ * which is configured again (SKIP_MATCH, same index) outside the window. */
+struct single_case {
+	const char *name;
+	bool fw, timed_start;
+	unsigned long start_flags, stop_flags;
+};
+
+static const struct single_case single_cases[] = {
+	{ "pmu.start1.none", false, true, 0, 0 },
+	{ "pmu.start1.init_snapshot", false, true, PMU_START_INIT_SNAPSHOT, 0 },
+	{ "pmu.stop1.reset", false, false, PMU_START_SET_INIT_VALUE, PMU_STOP_RESET },
+	{ "pmu.stop1.snapshot", false, false, PMU_START_SET_INIT_VALUE, PMU_STOP_TAKE_SNAPSHOT },
+	{ "pmu.stop1.reset_snapshot", false, false, PMU_START_SET_INIT_VALUE,
+	  PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT },
+	{ "pmu.start1.fw_init_value", true, true, PMU_START_SET_INIT_VALUE, 0 },
+	{ "pmu.start1.fw_none", true, true, 0, 0 },
+	{ "pmu.stop1.fw_none", true, false, 0, 0 },
+	{ "pmu.stop1.fw_reset", true, false, 0, PMU_STOP_RESET },
+};
+
+static bool single_needs_snapshot(const struct single_case *sc)
+{
+	return (sc->start_flags & PMU_START_INIT_SNAPSHOT) ||
+	       (sc->stop_flags & PMU_STOP_TAKE_SNAPSHOT);
+}
+
+/* One call of the pair: timed into the row, or made outside any window. */
+static struct sbiret single_call(struct pmu_row *row, const struct pmu_call *c, bool timed)
+{
+	struct sbiret r;
+
+	if (timed)
+		row_add(row, pmu_window(c, true, &r));
+	else
+		r = pmu(c->fid, c->a0, c->a1, c->a2, c->a3, c->a4);
+	return r;
+}
+
+static void bench_single(const struct pmu_layout *l, const struct single_case *sc,
+			 bool snapshot_on)
+{
+	struct pmu_row row = { .name = sc->name };
+	unsigned long base = sc->fw ? l->fw_base : l->hpm_base;
+	unsigned long mask = sc->fw ? l->fw_mask : l->hpm_mask;
+	unsigned long event = sc->fw ? PMU_EVENT_FW_SET_TIMER : PMU_EVENT_INSTRUCTIONS;
+	struct pmu_call start = { .fid = SBI_PMU_COUNTER_START, .a1 = 1, .a2 = sc->start_flags };
+	struct pmu_call stop = { .fid = SBI_PMU_COUNTER_STOP, .a1 = 1, .a2 = sc->stop_flags };
+	struct sbiret r;
+	unsigned long idx;
+	int i;
+
+	if (single_needs_snapshot(sc) && !snapshot_on) {
+		kprintf("BENCH: %s: not measured: no snapshot shared memory\n", sc->name);
+		return;
+	}
+	r = config_matching(base, mask, PMU_CFG_CLEAR_VALUE, event);
+	if (!row_check(&row, "config_matching", r))
+		return;
+	idx = (unsigned long)r.value;
+	start.a0 = stop.a0 = idx;
+	for (i = 0; i < CALLS && !row.failed; i++) {
+		snapshot.values[0] = 1000;   /* what INIT_SNAPSHOT starts from */
+		if (!row_check(&row, "counter_start", single_call(&row, &start, sc->timed_start)) ||
+		    !row_check(&row, "counter_stop", single_call(&row, &stop, !sc->timed_start)))
+			break;
+		if (sc->stop_flags & PMU_STOP_RESET) {
+			r = config_matching(idx, 1, PMU_CFG_SKIP_MATCH | PMU_CFG_CLEAR_VALUE, event);
+			if (!row_check(&row, "config_matching again", r))
+				return;
+		}
+	}
+	release_counter(idx);
+	row_print(&row);
+}
+
+static void bench_singles(const struct pmu_layout *l)
+{
+	struct sbiret r = pmu(SBI_PMU_SNAPSHOT_SET_SHMEM, (uintptr_t)&snapshot, 0, 0, 0, 0);
+	size_t i;
+
+	if (r.error)
+		kprintf("BENCH: pmu.start1: snapshot_set_shmem returned %s\n",
+			sbi_error_name(r.error));
+	for (i = 0; i < sizeof(single_cases) / sizeof(single_cases[0]); i++)
+		bench_single(l, &single_cases[i], r.error == SBI_SUCCESS);
+}
+
+/* ---- stop a set of running counters and obtain their values ---- */
 
 /* Where the values go, as a kernel would store them in its events. */
 static uint64_t value_sink[STOP_SET_SIZE];
@@ -543,6 +636,7 @@ static void bench_pmu(void)
 	bench_config_matching(&layout);
 	bench_start_stop(&layout);
 	bench_fw_read(&layout);
+	bench_singles(&layout);
 	bench_stop_set(&layout);
 }
 
