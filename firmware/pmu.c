@@ -497,6 +497,93 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 	return SBI_ERR(ret);
 }
 
+/*
+ * Stop a set of HPM counters (hardware numbers `hwset`, all within 3..31,
+ * mhpmcounter3..N contiguous so logical index = number − 1), optionally
+ * writing each value to page[n] (the caller offsets the page): straight-
+ * line code, one block per counter number with the CSR numbers in the
+ * instructions, entered at the highest block the set can need.  A block
+ * whose bit is clear costs two instructions.  A stopped counter goes
+ * through the stop sequence too, which leaves its value as it is, and
+ * keeps its state (RUNNING 2 → CONFIGURED 1, others unchanged: st − st/2).
+ * Returns whether every counter of the set was running.
+ */
+#define STOP_HPM_BLOCK(i)                                                      \
+	do {                                                                   \
+		if ((int64_t)bits < 0) {                                       \
+			uint64_t v;                                            \
+			unsigned int st = p->state[(i) - 1], was_running = st >> 1; \
+			PMU_HW_STOP_N(i, v);                                   \
+			if (snapshot)                                          \
+				page[i] = v;                                   \
+			p->state[(i) - 1] = (uint8_t)(st - was_running);       \
+			all_running &= was_running;                            \
+		}                                                              \
+		bits <<= 1;                                                    \
+	} while (0)
+
+static inline __attribute__((always_inline)) unsigned int
+stop_hpm_blocks(struct pmu_hart *p, uint32_t hwset, bool snapshot, volatile uint64_t *page)
+{
+	uint64_t bits = (uint64_t)hwset << 32;   /* bit 31 at the top */
+	unsigned int all_running = 1;
+
+	if (!(hwset >> 16)) {
+		if (!(hwset >> 12)) {
+			bits <<= 20;
+			goto from_11;
+		}
+		bits <<= 16;
+		goto from_15;
+	}
+	STOP_HPM_BLOCK(31); STOP_HPM_BLOCK(30); STOP_HPM_BLOCK(29); STOP_HPM_BLOCK(28);
+	STOP_HPM_BLOCK(27); STOP_HPM_BLOCK(26); STOP_HPM_BLOCK(25); STOP_HPM_BLOCK(24);
+	STOP_HPM_BLOCK(23); STOP_HPM_BLOCK(22); STOP_HPM_BLOCK(21); STOP_HPM_BLOCK(20);
+	STOP_HPM_BLOCK(19); STOP_HPM_BLOCK(18); STOP_HPM_BLOCK(17); STOP_HPM_BLOCK(16);
+from_15:
+	STOP_HPM_BLOCK(15); STOP_HPM_BLOCK(14); STOP_HPM_BLOCK(13); STOP_HPM_BLOCK(12);
+from_11:
+	STOP_HPM_BLOCK(11); STOP_HPM_BLOCK(10); STOP_HPM_BLOCK(9); STOP_HPM_BLOCK(8);
+	STOP_HPM_BLOCK(7); STOP_HPM_BLOCK(6); STOP_HPM_BLOCK(5); STOP_HPM_BLOCK(4);
+	STOP_HPM_BLOCK(3);
+	return all_running;
+}
+
+/* Whether counter_stop of (base, mask) may take stop_hpm_set: several HPM
+ * counters, no firmware counter, mhpmcounter3..N contiguous. */
+static inline __attribute__((always_inline)) bool
+hpm_set_fast(const struct pmu_hart *p, unsigned long base, unsigned long mask)
+{
+	return mask && p->hpm_contiguous && base >= 2 && base < p->hw_count &&
+	       !(mask >> (p->hw_count - base));
+}
+
+/* counter_stop of several HPM counters, without RESET: what a kernel
+ * stops at once, with the checks and results of pmu_counter_stop_set and
+ * no stack frame.  page[1 + idx − base] is page[n − base] for hardware
+ * number n = idx + 1. */
+static __attribute__((noinline)) struct sbiret
+stop_hpm_set(struct pmu_hart *p, unsigned long base, unsigned long mask, unsigned long flags)
+{
+	uint32_t hwset = (uint32_t)(mask << (base + 1));
+	unsigned long hw_overflow = 0;
+	volatile uint64_t *page;
+	unsigned int all_running;
+
+	if (!flags)
+		return SBI_ERR(stop_hpm_blocks(p, hwset, false, NULL) ?
+			       SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
+	if (!p->snapshot_on)
+		return SBI_ERR(SBI_ERR_NO_SHMEM);
+	if (p->sscofpmf)
+		hw_overflow = pmu_hw_overflowed();
+	page = snapshot_page(p);
+	all_running = stop_hpm_blocks(p, hwset, true,
+				      (volatile uint64_t *)(uintptr_t)(p->snapshot_addr - 8 * base));
+	page[0] = overflowed_counters(p, (uint32_t)hw_overflow) >> base;
+	return SBI_ERR(all_running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
+}
+
 static __attribute__((noinline)) struct sbiret
 pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		 unsigned long flags, struct pmu_hart *p)
@@ -644,110 +731,208 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 /*
  * One counter per call (a mask with one bit) is what a kernel does on every
  * context switch and overflow: those calls, whatever their flags, are
- * served here in straight line, with the checks, their order and the
- * results of the set paths above; every other call goes there.  A counter
- * index past the last counter has state PMU_FREE, so the state check is
- * the range check too.
+ * served here, with the checks, their order and the results of the set
+ * paths above; every other call goes there.  The usual case (start a
+ * stopped counter, stop a running one without flags) runs in straight
+ * line without a stack frame; the rest (errors, snapshot, reset) costs one
+ * more jump.  A counter index past the last counter has state PMU_FREE, so
+ * the state check is the range check too.
  */
+#define STATE_SLOTS sizeof(((struct pmu_hart *)0)->state)
+
+/* The counter of a mask with one bit other than bit 0, or false. */
 static inline __attribute__((always_inline)) bool
 single_counter(unsigned long base, unsigned long mask, unsigned long *idx)
 {
-	if (mask == 1) {
-		*idx = base;
-	} else {
-		if (!mask || (mask & (mask - 1)) || base >= sizeof(((struct pmu_hart *)0)->state))
-			return false;
-		*idx = base + lowest_bit(mask);
-	}
-	return *idx < sizeof(((struct pmu_hart *)0)->state);
+	if (!mask || (mask & (mask - 1)) || base >= STATE_SLOTS)
+		return false;
+	*idx = base + lowest_bit(mask);
+	return true;
 }
 
-/* The firmware counters' part of the single-counter calls, out of line so
- * that the hardware counters' part needs no stack frame. */
-static __attribute__((noinline)) void fw_counter_start_one(struct pmu_hart *p, unsigned long idx,
-							 bool set, uint64_t value)
+/* A firmware counter of a standard event (not a platform one, not one of
+ * tracesbi's own, which change the trap vector): the only kind whose
+ * start and stop need no call, so its path has no stack frame. */
+static bool fw_counter_is_plain(const struct pmu_fw_counter *c)
+{
+	return EVENT_CODE(c->event_idx) < PMU_FW_STD_COUNT;
+}
+
+static __attribute__((noinline)) struct sbiret
+fw_counter_start_slow(struct pmu_hart *p, struct pmu_fw_counter *c, uint64_t value)
+{
+	fw_counter_start(p, c, value);
+	return SBI_ERR(SBI_SUCCESS);
+}
+
+static inline __attribute__((always_inline)) struct sbiret
+fw_counter_start_one(struct pmu_hart *p, unsigned long idx, bool set, uint64_t value)
 {
 	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
+	const volatile uint64_t *source;
 
-	fw_counter_start(p, c, set ? value : c->offset);
+	if (!set)
+		value = c->offset;
+	if (!fw_counter_is_plain(c))
+		return fw_counter_start_slow(p, c, value);
+	source = &p->fw_events[EVENT_CODE(c->event_idx)];
+	c->source = source;
+	c->offset = value - *source;
+	return SBI_ERR(SBI_SUCCESS);
 }
 
-static __attribute__((noinline)) uint64_t fw_counter_stop_one(struct pmu_hart *p, unsigned long idx,
-							    bool running)
+/* Start a configured counter: from `value` when `set`, else from where it
+ * stopped. */
+static inline __attribute__((always_inline)) struct sbiret
+start_configured(struct pmu_hart *p, unsigned long idx, bool set, uint64_t value)
 {
-	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
-
-	return running ? fw_counter_stop(p, c) : fw_counter_value(c);
-}
-
-struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
-				unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
-{
-	unsigned long idx;
-	uint8_t state;
-
-	if (flags > PMU_START_INIT_SNAPSHOT || !single_counter(base, mask, &idx))
-		return pmu_counter_start_set(base, mask, flags, initial_value, p);
-	state = p->state[idx];
-	if (state == PMU_FREE)
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if (flags & PMU_START_INIT_SNAPSHOT) {
-		if (!p->snapshot_on)
-			return SBI_ERR(SBI_ERR_NO_SHMEM);
-		initial_value = snapshot_page(p)[1 + idx - base];
-	}
-	if (state == PMU_RUNNING)
-		return SBI_ERR(SBI_ERR_ALREADY_STARTED);
 	p->state[idx] = PMU_RUNNING;
-	if (idx >= p->hw_count) {
-		fw_counter_start_one(p, idx, flags, initial_value);
-		return SBI_ERR(SBI_SUCCESS);
-	}
+	if (idx >= p->hw_count)
+		return fw_counter_start_one(p, idx, set, value);
 	/* The event is rewritten: a new start clears OF (QEMU 7.2 sets OF of
 	 * every counter counting cycles or instructions whenever any
 	 * counter's overflow timer fires, so it often is set). */
-	if (flags)
-		pmu_hw_counter_start(p->hw_num[idx], p->hw[idx].mhpmevent, initial_value);
+	if (set)
+		pmu_hw_counter_start(p->hw_num[idx], p->hw[idx].mhpmevent, value);
 	else
 		pmu_hw_counter_resume(p->hw_num[idx], p->hw[idx].mhpmevent);
 	return SBI_ERR(SBI_SUCCESS);
 }
 
-struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
-			       unsigned long flags, struct pmu_hart *p)
+/* Everything but a plain start of a configured counter. */
+static __attribute__((noinline)) struct sbiret
+start_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
+		unsigned long flags, uint64_t value)
 {
-	uint32_t hw_overflow = 0;
-	unsigned long idx;
-	bool running;
+	uint8_t state = p->state[idx];
+
+	if (state == PMU_FREE)
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (flags & PMU_START_INIT_SNAPSHOT) {
+		if (!p->snapshot_on)
+			return SBI_ERR(SBI_ERR_NO_SHMEM);
+		value = snapshot_page(p)[1 + idx - base];
+	}
+	if (state == PMU_RUNNING)
+		return SBI_ERR(SBI_ERR_ALREADY_STARTED);
+	return start_configured(p, idx, true, value);
+}
+
+struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
+				unsigned long flags, uint64_t initial_value, struct pmu_hart *p)
+{
+	unsigned long idx = base;
+
+	if ((mask != 1 && !single_counter(base, mask, &idx)) || idx >= STATE_SLOTS ||
+	    flags > PMU_START_INIT_SNAPSHOT)
+		return pmu_counter_start_set(base, mask, flags, initial_value, p);
+	if (p->state[idx] != PMU_CONFIGURED || flags == PMU_START_INIT_SNAPSHOT)
+		return start_one_other(p, base, idx, flags, initial_value);
+	return start_configured(p, idx, flags, initial_value);
+}
+
+/* The snapshot of one stopped counter: its value and the overflow bitmap
+ * (whole, as pmu_counter_stop_set writes it). */
+static inline __attribute__((always_inline)) void
+snapshot_one(struct pmu_hart *p, unsigned long base, unsigned long idx, uint64_t value,
+	     uint32_t hw_overflow)
+{
+	volatile uint64_t *page = snapshot_page(p);
+
+	page[1 + idx - base] = value;
+	page[0] = overflowed_counters(p, hw_overflow) >> base;
+}
+
+/* Stop (if running), snapshot, reset of one firmware counter. */
+static __attribute__((noinline)) struct sbiret
+fw_counter_stop_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
+		      unsigned long flags, uint32_t hw_overflow)
+{
+	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
+	bool running = p->state[idx] == PMU_RUNNING;
 	uint64_t value;
 
-	if (flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT) ||
-	    !single_counter(base, mask, &idx) || idx >= counter_total(p))
-		return pmu_counter_stop_set(base, mask, flags, p);
+	if (running) {
+		p->state[idx] = PMU_CONFIGURED;
+		value = fw_counter_stop(p, c);
+	} else {
+		value = fw_counter_value(c);
+	}
+	if (flags & PMU_STOP_TAKE_SNAPSHOT)
+		snapshot_one(p, base, idx, value, hw_overflow);
+	if (flags & PMU_STOP_RESET)
+		counter_reset(p, (unsigned int)idx);
+	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
+}
+
+/*
+ * Everything but a plain stop of a running counter.  A hardware counter
+ * goes through the stop sequence whether it runs or not: on a stopped one
+ * it changes nothing and yields its value.
+ */
+static __attribute__((noinline)) struct sbiret
+stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
+{
+	uint32_t hw_overflow = 0;
+	bool running;
+	uint64_t value;
+	unsigned int n;
+
+	if (idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
 		if (!p->snapshot_on)
 			return SBI_ERR(SBI_ERR_NO_SHMEM);
 		if (p->sscofpmf)
 			hw_overflow = pmu_hw_overflowed();
 	}
-	running = p->state[idx] == PMU_RUNNING;
-	if (running)
-		p->state[idx] = PMU_CONFIGURED;
 	if (idx >= p->hw_count)
-		value = fw_counter_stop_one(p, idx, running);
-	else if (running)
-		value = pmu_hw_counter_stop(p->hw_num[idx]);
-	else
-		value = flags & PMU_STOP_TAKE_SNAPSHOT ? pmu_hw_counter_read(p->hw_num[idx]) : 0;
-	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
-		volatile uint64_t *page = snapshot_page(p);
-
-		page[1 + idx - base] = value;
-		page[0] = overflowed_counters(p, hw_overflow) >> base;
+		return fw_counter_stop_other(p, base, idx, flags, hw_overflow);
+	running = p->state[idx] == PMU_RUNNING;
+	n = p->hw_num[idx];
+	if (flags & PMU_STOP_RESET) {
+		p->state[idx] = PMU_FREE;
+		p->hw[idx].mhpmevent = 0;
+		value = pmu_hw_counter_stop_free(n);
+	} else {
+		p->state[idx] = running ? PMU_CONFIGURED : p->state[idx];
+		value = pmu_hw_counter_stop(n);
 	}
-	if (flags & PMU_STOP_RESET)
-		counter_reset(p, (unsigned int)idx);
+	if (flags & PMU_STOP_TAKE_SNAPSHOT)
+		snapshot_one(p, base, idx, value, hw_overflow);
 	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
+}
+
+struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
+			       unsigned long flags, struct pmu_hart *p)
+{
+	unsigned long idx = base;
+	struct pmu_fw_counter *c;
+	uint64_t value;
+
+	if (mask != 1 && !single_counter(base, mask, &idx)) {
+		if (flags <= PMU_STOP_TAKE_SNAPSHOT && !(flags & PMU_STOP_RESET) &&
+		    hpm_set_fast(p, base, mask))
+			return stop_hpm_set(p, base, mask, flags);
+		return pmu_counter_stop_set(base, mask, flags, p);
+	}
+	if (idx >= STATE_SLOTS || flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
+		return pmu_counter_stop_set(base, mask, flags, p);
+	if (flags || p->state[idx] != PMU_RUNNING)
+		return stop_one_other(p, base, idx, flags);
+	if (idx < p->hw_count) {
+		p->state[idx] = PMU_CONFIGURED;
+		pmu_hw_counter_stop(p->hw_num[idx]);
+		return SBI_ERR(SBI_SUCCESS);
+	}
+	c = &p->fw[idx - p->hw_count];
+	if (!c->source || !fw_counter_is_plain(c))
+		return fw_counter_stop_other(p, base, idx, 0, 0);
+	p->state[idx] = PMU_CONFIGURED;
+	value = *c->source + c->offset;
+	c->source = &zero_source;
+	c->offset = value;
+	return SBI_ERR(SBI_SUCCESS);
 }
 
 /*
@@ -803,25 +988,24 @@ void pmu_hart_suspend(struct pmu_hart *p)
 
 		if (p->state[i] == PMU_FREE)
 			continue;
-		p->hw[i].saved = pmu_hw_counter_read(n);
+		p->hw_saved[i].value = pmu_hw_counter_read(n);
 		pmu_hw_inhibit(1u << n);
 		if (hw_is_hpm(n))
-			p->hw[i].saved_event = pmu_hw_event_read(n);   /* with OF */
+			p->hw_saved[i].event = pmu_hw_event_read(n);   /* with OF */
 	}
 }
 
 void pmu_hart_resume(struct pmu_hart *p)
 {
 	for (unsigned int i = 0; i < p->hw_count; i++) {
-		struct pmu_hw_counter *c = &p->hw[i];
 		unsigned int n = p->hw_num[i];
 
 		if (p->state[i] == PMU_FREE)
 			continue;
 		if (hw_is_hpm(n))
-			pmu_hw_event_write(n, c->saved_event);
+			pmu_hw_event_write(n, p->hw_saved[i].event);
 		if (p->state[i] == PMU_RUNNING)
 			pmu_hw_uninhibit(1u << n);
-		pmu_hw_counter_write(n, c->saved);
+		pmu_hw_counter_write(n, p->hw_saved[i].value);
 	}
 }

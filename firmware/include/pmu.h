@@ -73,7 +73,10 @@ enum pmu_counter_state {
 
 struct pmu_hw_counter {
 	uint64_t mhpmevent;          /* value written while running (OF clear) */
-	uint64_t saved, saved_event; /* across non-retentive suspend */
+};
+
+struct pmu_hw_saved {                /* across non-retentive suspend */
+	uint64_t value, event;
 };
 
 struct pmu_fw_counter {
@@ -107,14 +110,19 @@ struct pmu_hart {
 
 	/* enum pmu_counter_state by logical index, one array for both kinds
 	 * so that a call checks a counter with one load; past the last
-	 * counter it stays PMU_FREE. */
-	uint8_t state[64];
-	struct pmu_hw_counter hw[PMU_HW_MAX];
-	struct pmu_fw_counter fw[PMU_FW_COUNTERS];
-
+	 * counter it stays PMU_FREE.  Aligned: stop_hpm_set updates eight at
+	 * a time. */
+	uint8_t state[64] __attribute__((aligned(8)));
 	uint64_t snapshot_addr;      /* physical; valid when snapshot_on */
 	bool snapshot_on;
+	/* Above this point everything is within a 12-bit offset of the
+	 * struct: the start/stop paths reach it with one instruction. */
+
+	struct pmu_hw_counter hw[PMU_HW_MAX];
+	struct pmu_hw_saved hw_saved[PMU_HW_MAX];
+	struct pmu_fw_counter fw[PMU_FW_COUNTERS];
 };
+_Static_assert(offsetof(struct pmu_hart, snapshot_on) < 2048, "pmu_hart hot fields");
 
 _Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_SBI_CALLS)]) ==
 	       PMU_OFF_SBI_CALLS, "trap.S offset");

@@ -121,6 +121,30 @@ static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop(unsign
 	return v;
 }
 
+/* Stop and free counter n: the stop, then no event for 3..31, and for
+ * mcycle/minstret uninhibit again (free ones run, as at boot). */
+#define PMU_HW_STOP_FREE_CASE(i) case i: __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %0\n" \
+	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", zero\n" \
+	".else\n csrc 0x320, %1\n .endif" : "=&r"(v) : "r"(1UL << (i)) : "memory"); break;
+
+static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop_free(unsigned int n)
+{
+	uint64_t v = 0;
+
+	switch (n & 31) {
+	PMU_HW_REP32(PMU_HW_STOP_FREE_CASE)
+	}
+	return v;
+}
+
+/* The stop sequence of counter i (3..31) with its number in the
+ * instructions, for code unrolled over the counters (pmu.c). */
+#define PMU_HW_STOP_N(i, v) __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory")
+
 static inline void pmu_hw_inhibit(uint32_t counters)
 {
 	__asm__ __volatile__("csrs 0x320, %0" :: "r"((unsigned long)counters) : "memory");
@@ -168,6 +192,19 @@ static inline uint64_t pmu_hw_counter_stop(unsigned int n)
 
 	pmu_hw_inhibit(1u << n);
 	pmu_hw_counter_write(n, v);
+	return v;
+}
+
+#define PMU_HW_STOP_N(i, v) ((v) = pmu_hw_counter_stop(i))
+
+static inline uint64_t pmu_hw_counter_stop_free(unsigned int n)
+{
+	uint64_t v = pmu_hw_counter_stop(n);
+
+	if (n >= 3)
+		pmu_hw_event_write(n, 0);
+	else
+		pmu_hw_uninhibit(1u << n);
 	return v;
 }
 #endif

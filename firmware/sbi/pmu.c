@@ -16,14 +16,15 @@ static struct sbiret pmu_handle(unsigned long a0, unsigned long a1, unsigned lon
 
 	(void)a5;
 	/* The PMU state goes last, so the caller's arguments stay where the
-	 * ecall left them. */
-	switch (fid) {
-	case SBI_PMU_COUNTER_FW_READ:
-		return pmu_counter_fw_read(a0, p);
-	case SBI_PMU_COUNTER_START:
-		return pmu_counter_start(a0, a1, a2, a3, p);
-	case SBI_PMU_COUNTER_STOP:
+	 * ecall left them.  The calls a kernel makes on every context switch
+	 * are tested first, the rest go through the switch. */
+	if (fid == SBI_PMU_COUNTER_STOP)
 		return pmu_counter_stop(a0, a1, a2, p);
+	if (fid == SBI_PMU_COUNTER_START)
+		return pmu_counter_start(a0, a1, a2, a3, p);
+	if (fid == SBI_PMU_COUNTER_FW_READ)
+		return pmu_counter_fw_read(a0, p);
+	switch (fid) {
 	case SBI_PMU_NUM_COUNTERS:
 		return pmu_num_counters(p);
 	case SBI_PMU_COUNTER_GET_INFO:

@@ -648,6 +648,78 @@ static void test_stop_semantics(void **state)
 	assert_ok(cfg(2, 3, 0, EV_RAW, 1), 2);
 }
 
+/* One-counter calls (pmu.c's straight-line paths) outside the usual case:
+ * a mask bit above bit 0, indexes past the last counter, a base that would
+ * wrap, firmware counters, and the HPM set path with a stopped member. */
+static void test_single_counter_paths(void **state)
+{
+	const size_t pg = 4096;
+
+	(void)state;
+	/* base + bit must not wrap around to counter 0. */
+	assert_ok(cfg(0, 1, PMU_CFG_AUTO_START, EV_CYCLES, 0), 0);
+	assert_ret(start(~0UL, 2, 0, 0), SBI_ERR_INVALID_PARAM);
+	assert_ret(stop(~0UL, 2, 0), SBI_ERR_INVALID_PARAM);
+	assert_ret(stop(~0UL, 2, PMU_STOP_RESET), SBI_ERR_INVALID_PARAM);
+	assert_ok(stop(0, 1, 0), 0);
+	/* Past the last counter, in and beyond the state array. */
+	for (unsigned long idx = NTOTAL; idx < 70; idx++) {
+		assert_ret(start(idx, 1, 0, 0), SBI_ERR_INVALID_PARAM);
+		assert_ret(stop(idx, 1, 0), SBI_ERR_INVALID_PARAM);
+		assert_ret(stop(idx, 1, PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT),
+			   SBI_ERR_INVALID_PARAM);
+	}
+	/* Counter 5 named by bit 5 from base 0, start without flags resumes
+	 * from the stopped value. */
+	assert_ok(cfg(5, 1, 0, EV_DTLB_READ_MISS, 0), 5);
+	assert_ok(start(0, 1UL << 5, PMU_START_SET_INIT_VALUE, 40), 0);
+	hw_tick(2);
+	assert_ok(stop(1, 1UL << 4, 0), 0);
+	hw_tick(7);
+	assert_ok(start(0, 1UL << 5, 0, 999), 0);
+	hw_tick(1);
+	assert_int_equal(hw_ctr[6], 43);
+	assert_ret(start(0, 1UL << 5, 0, 0), SBI_ERR_ALREADY_STARTED);
+	/* A firmware counter: no-flag start resumes, snapshot of a stopped
+	 * one says ALREADY_STOPPED and still writes the value, RESET frees. */
+	assert_ok(pmu_snapshot_set_shmem(addr(pg), 0, 0, &P), 0);
+	assert_ok(cfg(FW0, 1, 0, EV_FW(4), 0), FW0);
+	assert_ok(start(FW0, 1, PMU_START_SET_INIT_VALUE, 10), 0);
+	pmu_fw_event(&P, PMU_FW_ILLEGAL_INSN);
+	assert_ok(stop(FW0, 1, 0), 0);
+	pmu_fw_event(&P, PMU_FW_ILLEGAL_INSN);
+	assert_ok(start(FW0, 1, 0, 0), 0);
+	pmu_fw_event(&P, PMU_FW_ILLEGAL_INSN);
+	assert_ok(pmu_counter_fw_read(FW0, &P), 12);
+	assert_ok(stop(FW0, 1, 0), 0);
+	assert_ret(stop(FW0, 1, PMU_STOP_TAKE_SNAPSHOT), SBI_ERR_ALREADY_STOPPED);
+	assert_int_equal(*page_word(pg, 1), 12);
+	assert_int_equal(*page_word(pg, 0), 0);
+	assert_ret(stop(FW0, 1, PMU_STOP_RESET), SBI_ERR_ALREADY_STOPPED);
+	assert_ret(start(FW0, 1, 0, 0), SBI_ERR_INVALID_PARAM);
+	/* Several HPM counters with one of them stopped: every one is
+	 * written, the stopped one stays configured, the others stop. */
+	assert_ok(cfg(2, 1, 0, EV_DTLB_READ_MISS, 0), 2);
+	assert_ok(cfg(3, 1, 0, EV_DTLB_READ_MISS, 0), 3);
+	assert_ok(cfg(4, 1, 0, EV_DTLB_READ_MISS, 0), 4);
+	assert_ok(start(2, 7, PMU_START_SET_INIT_VALUE, 100), 0);
+	assert_ok(stop(3, 1, 0), 0);
+	hw_tick(5);
+	assert_ret(stop(2, 7, PMU_STOP_TAKE_SNAPSHOT), SBI_ERR_ALREADY_STOPPED);
+	assert_int_equal(*page_word(pg, 1), 105);
+	assert_int_equal(*page_word(pg, 2), 100);
+	assert_int_equal(*page_word(pg, 3), 105);
+	assert_int_equal(hw_inhibit & (7u << 3), 7u << 3);
+	assert_ret(stop(2, 7, 0), SBI_ERR_ALREADY_STOPPED);
+	assert_ok(start(2, 7, 0, 0), 0);
+	hw_tick(1);
+	assert_int_equal(hw_ctr[3], 106);
+	assert_int_equal(hw_ctr[4], 101);
+	assert_ok(stop(2, 7, 0), 0);
+	assert_ok(stop(0, 1UL << 5, PMU_STOP_RESET), 0);
+	assert_int_equal(hw_evt[6], 0);
+}
+
 static void test_reset_cycle_instret_uninhibits(void **state)
 {
 	(void)state;
@@ -1018,6 +1090,7 @@ int main(void)
 		T(test_start_free_counter),
 		T(test_start_clears_of_and_sets_value),
 		T(test_stop_semantics),
+		T(test_single_counter_paths),
 		T(test_reset_cycle_instret_uninhibits),
 		T(test_snapshot_set_shmem),
 		T(test_snapshot_take),
