@@ -208,12 +208,18 @@ static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint6
 		impl_running_changed(p, 1);
 }
 
+/* Keep `value` from now on (a stopped counter). */
+static void fw_counter_freeze(struct pmu_fw_counter *c, uint64_t value)
+{
+	c->source = &zero_source;
+	c->offset = value;
+}
+
 static uint64_t fw_counter_stop(struct pmu_hart *p, struct pmu_fw_counter *c)
 {
 	uint64_t value = fw_counter_value(c);
 
-	c->source = &zero_source;
-	c->offset = value;
+	fw_counter_freeze(c, value);
 	if (fw_event_is_impl(c->event_idx))
 		impl_running_changed(p, -1);
 	return value;
@@ -316,11 +322,6 @@ static uint64_t overflowed_counters(const struct pmu_hart *p, uint32_t hw_overfl
 
 /* ---- logical counters ---- */
 
-static uint8_t counter_state(const struct pmu_hart *p, unsigned int idx)
-{
-	return p->state[idx];
-}
-
 static uint64_t counter_value(const struct pmu_hart *p, unsigned int idx)
 {
 	if (idx < p->hw_count)
@@ -374,13 +375,13 @@ static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match,
 	if (skip_match) {
 		unsigned int idx = next_counter(&s);
 
-		if (counter_state(p, idx) == PMU_RUNNING || !((fits >> idx) & 1))
+		if (p->state[idx] == PMU_RUNNING || !((fits >> idx) & 1))
 			return -1;
 		return (int)idx;
 	}
 	for (s &= fits; s;) {
 		unsigned int idx = next_counter(&s);
-		uint8_t state = counter_state(p, idx);
+		uint8_t state = p->state[idx];
 
 		if (state == PMU_RUNNING)
 			continue;
@@ -477,7 +478,7 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 	if (!counter_set(p, base, mask, &set))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	for (s = set; s;)
-		if (counter_state(p, next_counter(&s)) == PMU_FREE)
+		if (p->state[next_counter(&s)] == PMU_FREE)
 			return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if ((flags & PMU_START_INIT_SNAPSHOT) && !p->snapshot_on)
 		return SBI_ERR(SBI_ERR_NO_SHMEM);
@@ -485,7 +486,7 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 	for (s = set; s;) {
 		unsigned int idx = next_counter(&s);
 
-		if (counter_state(p, idx) == PMU_RUNNING) {
+		if (p->state[idx] == PMU_RUNNING) {
 			ret = SBI_ERR_ALREADY_STARTED;
 			continue;
 		}
@@ -609,7 +610,7 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 		unsigned int idx = next_counter(&s);
 		uint64_t value;
 
-		if (counter_state(p, idx) == PMU_RUNNING) {
+		if (p->state[idx] == PMU_RUNNING) {
 			value = counter_stop(p, idx);
 		} else {
 			ret = SBI_ERR_ALREADY_STOPPED;
@@ -895,7 +896,8 @@ stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsign
 		p->hw[idx].mhpmevent = 0;
 		value = pmu_hw_counter_stop_free(n);
 	} else {
-		p->state[idx] = running ? PMU_CONFIGURED : p->state[idx];
+		if (running)
+			p->state[idx] = PMU_CONFIGURED;
 		value = pmu_hw_counter_stop(n);
 	}
 	if (flags & PMU_STOP_TAKE_SNAPSHOT)
@@ -908,7 +910,6 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 {
 	unsigned long idx = base;
 	struct pmu_fw_counter *c;
-	uint64_t value;
 
 	if (mask != 1 && !single_counter(base, mask, &idx)) {
 		if (flags <= PMU_STOP_TAKE_SNAPSHOT && !(flags & PMU_STOP_RESET) &&
@@ -929,9 +930,7 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 	if (!c->source || !fw_counter_is_plain(c))
 		return fw_counter_stop_other(p, base, idx, 0, 0);
 	p->state[idx] = PMU_CONFIGURED;
-	value = *c->source + c->offset;
-	c->source = &zero_source;
-	c->offset = value;
+	fw_counter_freeze(c, *c->source + c->offset);   /* fw_counter_stop, no call */
 	return SBI_ERR(SBI_SUCCESS);
 }
 
