@@ -32,10 +32,11 @@ HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 ALL_TARGETS :=
 TEST_SUITES :=
 BENCH_TARGETS :=
+SOAK_TARGETS :=
 
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: all test bench deps clean
+.PHONY: all test bench soak deps clean
 all: $(ALL_TARGETS)
 
 # make test: every suite in TEST_SUITES through the runner, which prints the
@@ -44,6 +45,11 @@ test: deps-check
 	@scripts/run-tests.sh $(TEST_SUITES)
 
 bench: deps-check $(BENCH_TARGETS)
+
+# make soak: the long runs (fuzzers for 10 million executions each, ...);
+# hours, not part of make test.
+soak: deps-check
+	@rc=0; for t in $(SOAK_TARGETS); do $(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
 
 deps:
 	@scripts/deps.sh install

@@ -41,7 +41,7 @@ static int reserve_firmware(struct fdt_rw *rw)
 	sc = fdt_size_cells(&rw->fdt, resv);
 	if (ac < 1 || ac > 2 || sc < 1 || sc > 2 ||
 	    !fdt_put_cells(reg, ac, platform.fw_base) ||
-	    !fdt_put_cells(reg + 4 * ac, sc, platform.fw_size))
+	    !fdt_put_cells(reg + 4 * (size_t)ac, sc, platform.fw_size))
 		return -FDT_ERR_BADVALUE;
 
 	/* "mmode_resv<N>@<base>", the name kernels booted by OpenSBI know. */

@@ -5,6 +5,9 @@
  */
 #include "guard.h"
 
+/* The numbers are stringified into the instructions, which an assembler
+ * reads as expressions: "0x3A0+0" yes, parentheses not everywhere. */
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define CASE_R(n) case n: return csr_read_guarded(n, val);
 #define CASE_W(n) case n: return csr_write_guarded(n, v);
 
@@ -12,6 +15,7 @@
 #define REP16(M, b) REP8(M, b) REP8(M, b+8)
 #define REP32(M, b) REP16(M, b) REP16(M, b+16)
 #define REP64(M, b) REP32(M, b) REP32(M, b+32)
+// NOLINTEND(bugprone-macro-parentheses)
 
 /* 0x3A0..0x3AF pmpcfg, 0x3B0..0x3EF pmpaddr, 0xB00..0xB1F mcycle/minstret/
  * mhpmcounter, 0x320..0x33F mcountinhibit/mhpmevent, 0x7A0..0x7A4 triggers. */

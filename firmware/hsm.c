@@ -98,6 +98,7 @@ long hsm_hart_get_status(unsigned long hartid)
  * (IPIs, the emulated S timer) are handled here and may make one pending. */
 static void suspend_wait(struct hart *self)
 {
+	// NOLINTNEXTLINE(bugprone-infinite-loop): csr_read() is a volatile read
 	while (!(csr_read(mip) & csr_read(mie) & MIP_S_ALL))
 		ipi_wait_and_handle(self);
 }

@@ -63,7 +63,7 @@ static void build_hart_table(void)
 	unsigned int i;
 
 	for (i = 0; i < hart_count; i++) {
-		struct hart *h = (struct hart *)(hart_stacks + (i + 1) * HART_STACK_SIZE -
+		struct hart *h = (struct hart *)(hart_stacks + (i + 1) * (size_t)HART_STACK_SIZE -
 						 HART_STRUCT_SIZE);
 
 		memset(h, 0, HART_STRUCT_SIZE);
@@ -185,13 +185,13 @@ static void print_banner(const struct hart *self)
 		printf(" %lu", hart_ids[i]);
 	printf(" (boot hart %lu)\n", self->hartid);
 	if (platform.dt_hart_count > hart_count)
-		printf("WARNING          : the DTB has %u harts; tracesbi serves at most %u, "
+		printf("WARNING          : the DTB has %u harts; tracesbi serves at most %d, "
 		       "the others stay parked\n", platform.dt_hart_count, MAX_HARTS);
 	printf("Firmware         : 0x%lx-0x%lx (%lu KiB region, %lu KiB used)\n",
 	       (unsigned long)platform.fw_base,
 	       (unsigned long)(platform.fw_base + platform.fw_size - 1),
 	       (unsigned long)platform.fw_size >> 10,
-	       (unsigned long)(_fw_end - _fw_start) >> 10);
+	       ((unsigned long)_fw_end - (unsigned long)_fw_start) >> 10);
 	for (i = 0; i < platform.ram_count; i++)
 		printf("RAM              : 0x%lx-0x%lx (%lu MiB)\n",
 		       (unsigned long)platform.ram[i].base,

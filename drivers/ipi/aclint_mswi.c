@@ -19,7 +19,7 @@ static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 		struct hart *h = fdt_irq_context_hart(fdt, node, IRQ_M_SOFT, n);
 
 		if (h)
-			h->msip = (volatile uint32_t *)(uintptr_t)(base + 4 * n);
+			h->msip = (volatile uint32_t *)(uintptr_t)(base + 4UL * n);
 	}
 }
 

@@ -62,7 +62,7 @@ static bool prop_cells(const struct fdt *fdt, int node, const char *name, struct
 
 static uint32_t cell(const struct cells *c, int i)
 {
-	return fdt_be32(c->p + 4 * i);
+	return fdt_be32(c->p + 4 * (size_t)i);
 }
 
 /* Tuples of `width` cells; returns the number of whole tuples, after

@@ -21,7 +21,7 @@ static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
 		struct hart *h = fdt_irq_context_hart(fdt, node, IRQ_M_TIMER, n);
 
 		if (h)
-			h->mtimecmp = (volatile uint64_t *)(uintptr_t)(cmp_base + 8 * n);
+			h->mtimecmp = (volatile uint64_t *)(uintptr_t)(cmp_base + 8UL * n);
 	}
 }
 

@@ -34,8 +34,11 @@ enum decode_result memaccess_decode(uint32_t insn, const struct trap_regs *regs,
 
 static inline uint64_t sign_extend(uint64_t val, unsigned int bits)
 {
-	uint64_t sign = 1ULL << (bits - 1);
+	uint64_t sign;
 
+	if (bits - 1 >= 64)   /* 0 or more than 64: nothing to extend */
+		return val;
+	sign = 1ULL << (bits - 1);
 	if (bits < 64)
 		val &= (sign << 1) - 1;
 	return (val ^ sign) - sign;

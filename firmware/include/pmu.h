@@ -10,10 +10,10 @@
 
 /* struct pmu_hart offsets trap.S uses (checked below): fw_events[] slots
  * 22..24 (events 256..258), then trap_entry_instret. */
-#define PMU_OFF_SBI_CALLS      (8 * 22)
-#define PMU_OFF_M_TRAPS        (8 * 23)
-#define PMU_OFF_M_INSTRET      (8 * 24)
-#define PMU_OFF_ENTRY_INSTRET  (8 * 25)
+#define PMU_OFF_SBI_CALLS      176   /* 8 * 22 */
+#define PMU_OFF_M_TRAPS        184   /* 8 * 23 */
+#define PMU_OFF_M_INSTRET      192   /* 8 * 24 */
+#define PMU_OFF_ENTRY_INSTRET  200   /* 8 * 25 */
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
@@ -124,11 +124,14 @@ struct pmu_hart {
 };
 _Static_assert(offsetof(struct pmu_hart, snapshot_on) < 2048, "pmu_hart hot fields");
 
-_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_SBI_CALLS)]) ==
+#define PMU_FW_EVENT_OFFSET(code) \
+	(offsetof(struct pmu_hart, fw_events) + (size_t)PMU_FW_SLOT(code) * sizeof(uint64_t))
+
+_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_SBI_CALLS) ==
 	       PMU_OFF_SBI_CALLS, "trap.S offset");
-_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_M_TRAPS)]) ==
+_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_M_TRAPS) ==
 	       PMU_OFF_M_TRAPS, "trap.S offset");
-_Static_assert(offsetof(struct pmu_hart, fw_events[PMU_FW_SLOT(PMU_FW_M_INSTRET)]) ==
+_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_M_INSTRET) ==
 	       PMU_OFF_M_INSTRET, "trap.S offset");
 _Static_assert(offsetof(struct pmu_hart, trap_entry_instret) == PMU_OFF_ENTRY_INSTRET,
 	       "trap.S offset");

@@ -20,7 +20,9 @@
 #define MHPMEVENT_VUINH (1ULL << 58)
 
 #if defined(__riscv) && !defined(PMU_HW_FAKE)
-/* A switch over the 32 numbers: a jump table without a bounds check. */
+/* A switch over the 32 numbers: a jump table without a bounds check.  The
+ * numbers are stringified into CSR operands, hence no parentheses. */
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PMU_HW_STR(x) #x
 #define PMU_HW_REP8(M, b) M(b+0) M(b+1) M(b+2) M(b+3) M(b+4) M(b+5) M(b+6) M(b+7)
 #define PMU_HW_REP32(M) PMU_HW_REP8(M, 0) PMU_HW_REP8(M, 8) PMU_HW_REP8(M, 16) \
@@ -144,6 +146,7 @@ static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop_free(u
 #define PMU_HW_STOP_N(i, v) __asm__ __volatile__( \
 	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
 	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory")
+// NOLINTEND(bugprone-macro-parentheses)
 
 static inline void pmu_hw_inhibit(uint32_t counters)
 {

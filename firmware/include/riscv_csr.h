@@ -124,6 +124,16 @@
 #define HSTATUS_SPVP   (_UL(1) << 8)
 
 #ifndef __ASSEMBLER__
+#if defined(__CPPCHECK__)
+/* cppcheck (make lint) cannot parse the statement expressions below. */
+unsigned long cppcheck_csr_read(const char *csr);
+unsigned long cppcheck_csr_write(const char *csr, unsigned long val);
+#define __csr_read(csr)       cppcheck_csr_read(#csr)
+#define __csr_write(csr, val) cppcheck_csr_write(#csr, (unsigned long)(val))
+#define __csr_set(csr, val)   cppcheck_csr_write(#csr, (unsigned long)(val))
+#define __csr_clear(csr, val) cppcheck_csr_write(#csr, (unsigned long)(val))
+#define __csr_swap(csr, val)  cppcheck_csr_write(#csr, (unsigned long)(val))
+#else
 #define __csr_read(csr) ({ unsigned long __v; \
 	__asm__ __volatile__("csrr %0, " #csr : "=r"(__v) :: "memory"); __v; })
 #define __csr_write(csr, val) ({ unsigned long __v = (unsigned long)(val); \
@@ -134,6 +144,7 @@
 	__asm__ __volatile__("csrc " #csr ", %0" :: "rK"(__v) : "memory"); })
 #define __csr_swap(csr, val) ({ unsigned long __v = (unsigned long)(val); \
 	__asm__ __volatile__("csrrw %0, " #csr ", %1" : "=r"(__v) : "rK"(__v) : "memory"); __v; })
+#endif
 
 /* The wrappers expand a macro CSR name (CSR_STIMECMP) before it is stringified. */
 #define csr_read(csr)       __csr_read(csr)

@@ -27,7 +27,7 @@ int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
 
 /* Floating-point register file access for FP load/store emulation.
  * `width` is 4 or 8; a 4-byte write NaN-boxes. */
-uint64_t fpreg_read(int reg, int width);
-void fpreg_write(int reg, int width, uint64_t val);
+uint64_t fpreg_read(unsigned int reg, unsigned int width);
+void fpreg_write(unsigned int reg, unsigned int width, uint64_t val);
 
 #endif

@@ -18,6 +18,15 @@ _Static_assert(sizeof(struct eid_slot) == 16, "trap.S indexes eid_table by 16");
 
 extern const struct sbi_extension *const __sbi_ext_start[], *const __sbi_ext_end[];
 
+/* The descriptors the linker gathered between the two symbols (counted
+ * from their addresses: C does not compare pointers into different
+ * objects). */
+static size_t ext_count(void)
+{
+	return ((uintptr_t)__sbi_ext_end - (uintptr_t)__sbi_ext_start) /
+	       sizeof(const struct sbi_extension *);
+}
+
 static inline unsigned int eid_hash(unsigned long eid)
 {
 	return (unsigned int)EID_HASH(eid);
@@ -43,10 +52,8 @@ static bool ext_available(const struct sbi_extension *ext)
 
 void sbi_ecall_init(void)
 {
-	const struct sbi_extension *const *p;
-
-	for (p = __sbi_ext_start; p < __sbi_ext_end; p++) {
-		const struct sbi_extension *ext = *p;
+	for (size_t i = 0; i < ext_count(); i++) {
+		const struct sbi_extension *ext = __sbi_ext_start[i];
 		unsigned long eid;
 
 		if (!ext_available(ext))
@@ -73,11 +80,9 @@ bool sbi_extension_lookup(unsigned long eid)
 
 void sbi_ecall_print_extensions(void)
 {
-	const struct sbi_extension *const *p;
-
-	for (p = __sbi_ext_start; p < __sbi_ext_end; p++)
-		if (ext_available(*p))
-			printf(" %s", (*p)->name);
+	for (size_t i = 0; i < ext_count(); i++)
+		if (ext_available(__sbi_ext_start[i]))
+			printf(" %s", __sbi_ext_start[i]->name);
 }
 
 struct sbiret sbi_ecall_handle(unsigned long a0, unsigned long a1, unsigned long a2,

@@ -141,13 +141,14 @@ static void collect_used(const struct fdt *fdt, struct used_ranges *u)
 		rec = 4 * (pac + psc);
 		if (p && pac >= 1 && pac <= 2 && psc >= 1 && psc <= 2)
 			for (; n >= rec; n -= rec, p += rec)
-				add_used(u, read_cells(p, pac), read_cells(p + 4 * pac, psc));
+				add_used(u, read_cells(p, pac), read_cells(p + 4 * (size_t)pac, psc));
 		/* ranges: (child address, parent address, size) triplets */
 		p = fdt_getprop(fdt, node, "ranges", &n);
 		rec = 4 * (cac + pac + csc);
 		if (p && cac >= 1 && cac <= 3 && pac >= 1 && pac <= 2 && csc >= 1 && csc <= 2)
 			for (; n >= rec; n -= rec, p += rec)
-				add_used(u, read_cells(p + 4 * cac, pac), read_cells(p + 4 * (cac + pac), csc));
+				add_used(u, read_cells(p + 4 * (size_t)cac, pac),
+					 read_cells(p + 4 * (size_t)(cac + pac), csc));
 	}
 }
 
@@ -327,6 +328,8 @@ static bool boot_slice(unsigned int index, uint64_t *start, uint64_t *limit)
 				k++;
 			n++;
 		}
+	if (!n)
+		return false;   /* `index` is not a traced hart */
 	slice = (boot.buf_size / n) & ~63ULL;
 	if (slice < 64)
 		return false;
@@ -540,17 +543,17 @@ static int reserve_boot_buffer(struct fdt_rw *rw)
 int trace_fdt_fixup(struct fdt_rw *rw)
 {
 	uint32_t next, cpu_ph[MAX_HARTS];
-	unsigned int i;
+	unsigned int i, n = hart_count;
 	int err;
 
 	if ((err = reserve_boot_buffer(rw)) < 0 || !window.size)
 		return err;
 	next = max_phandle(&rw->fdt) + 1;
 	/* Phandles first: they grow cpu nodes, which moves later nodes. */
-	for (i = 0; i < hart_count; i++)
+	for (i = 0; i < n; i++)
 		if ((err = cpu_phandle(rw, hart_ids[i], &next, &cpu_ph[i])) < 0)
 			return err;
-	for (i = 0; i < hart_count; i++) {
+	for (i = 0; i < n; i++) {
 		uint64_t enc = components_encoder_base(i);
 		uint32_t enc_ep = next++, sink_ep = next++;
 

@@ -501,7 +501,10 @@ static bool single_is_sbi_call(const struct stepper *s)
  * A trap at epc (exception) or before epc (interrupt): everything before
  * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
  * convention is selected.  The last retired instruction carries the trap.
+ * Calls itself once at most, through sbi_call_trap() with epc = s->start,
+ * which is never s->start + 4.
  */
+// NOLINTNEXTLINE(misc-no-recursion): depth 2 at most, see above
 static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bool interrupt)
 {
 	struct stepper *s = &th->step;
@@ -543,6 +546,7 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 }
 
 /* An SBI call: the ecall trapped into M-mode, where tracing never looks. */
+// NOLINTNEXTLINE(misc-no-recursion): see trap_at()
 static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 {
 	struct stepper *s = &th->step;

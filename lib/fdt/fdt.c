@@ -47,7 +47,7 @@ bool fdt_put_cells(void *p, int cells, uint64_t v)
 	if (cells == 2)
 		fdt_put_be32(b, (uint32_t)(v >> 32));
 	if (cells >= 1)
-		fdt_put_be32(b + 4 * (cells - 1), (uint32_t)v);
+		fdt_put_be32(b + 4 * (size_t)(cells - 1), (uint32_t)v);
 	return true;
 }
 
@@ -721,7 +721,7 @@ int fdt_prop_u32(const struct fdt *fdt, int node, const char *name, uint32_t *ou
 	const void *val = fdt_getprop(fdt, node, name, &len);
 
 	if (!val)
-		return len;
+		return len < 0 ? len : -FDT_ERR_BADSTRUCTURE;
 	if (len != 4)
 		return -FDT_ERR_BADVALUE;
 	*out = fdt_be32(val);
@@ -944,7 +944,7 @@ static int decode_reg(const struct fdt *fdt, int node, int ac, int sc, int index
 	if (addr)
 		*addr = read_cells(reg, ac);
 	if (size)
-		*size = read_cells(reg + ac * 4, sc);
+		*size = read_cells(reg + (size_t)ac * 4, sc);
 	return 0;
 }
 

@@ -301,7 +301,7 @@ int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size
 
 	if (err)
 		return err;
-	if (!fdt_put_cells(reg, ac, addr) || !fdt_put_cells(reg + 4 * ac, sc, size))
+	if (!fdt_put_cells(reg, ac, addr) || !fdt_put_cells(reg + 4 * (size_t)ac, sc, size))
 		return -FDT_ERR_BADVALUE;
 	return fdt_rw_setprop(rw, node, "reg", reg, 4 * (ac + sc));
 }

@@ -186,6 +186,8 @@ static int hist_take(struct ntrace_decoder *d)
 		if (!d->hq_len)
 			return -1;
 		q = &d->hq[d->hq_head];
+		if (q->hist < 2)
+			return -1;   /* no branch bit below the stop bit */
 		d->hist_cur = q->hist;
 		d->hist_left = (uint8_t)(bit_length32(q->hist) - 1);
 		if (--q->repeat == 0) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs libFuzzer targets for a bounded time each and prints one PASS:/FAIL:
-# line per target (FAIL names the crash file libFuzzer wrote).
+# Runs libFuzzer targets for a bounded time or number of executions each
+# and prints one PASS:/FAIL: line per target (FAIL names the crash file
+# libFuzzer wrote).
 #
-#   run-fuzz.sh SECONDS WORKDIR TARGET[:SEEDDIR[:MAXLEN]]...
+#   run-fuzz.sh SECONDS|runs=N WORKDIR TARGET[:SEEDDIR[:MAXLEN]]...
 #
 # MAXLEN bounds the inputs libFuzzer generates (longer seeds are used
 # truncated): short inputs run many times faster.
@@ -10,7 +11,10 @@
 # WORKDIR/corpus/NAME keeps the inputs found so far (reused by later runs),
 # WORKDIR/artifacts/ receives crash/leak/timeout files.
 set -u
-secs=$1
+case $1 in
+runs=*) bound=(-runs="${1#runs=}") what="${1#runs=} runs" ;;
+*)      bound=(-max_total_time="$1") what="$1 s" ;;
+esac
 work=$2
 shift 2
 failed=0
@@ -22,12 +26,12 @@ for spec in "$@"; do
     log=$work/$name.log
     before=$(ls "$work/artifacts" | wc -l)
     # shellcheck disable=SC2086
-    "$bin" -max_total_time="$secs" ${maxlen:+-max_len=$maxlen} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$bin" "${bound[@]}" ${maxlen:+-max_len=$maxlen} -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$work/artifacts/$name-" "$work/corpus/$name" $seeds >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     if [ $rc -eq 0 ]; then
-        echo "PASS: fuzz $name: ${runs:-?} runs in ${secs}s, no crash"
+        echo "PASS: fuzz $name: ${runs:-?} runs (bound: $what), no crash"
     else
         crash=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
         [ -z "$crash" ] && [ "$(ls "$work/artifacts" | wc -l)" -gt "$before" ] &&

@@ -134,16 +134,16 @@ int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
 	return 0;
 }
 
-uint64_t fpreg_read(int reg, int width)
+uint64_t fpreg_read(unsigned int reg, unsigned int width)
 {
-	assert_true(reg >= 0 && reg < 32);
+	assert_true(reg < 32);
 	assert_true(width == 4 || width == 8);
 	return width == 4 ? fregs[reg] & 0xffffffffULL : fregs[reg];
 }
 
-void fpreg_write(int reg, int width, uint64_t val)
+void fpreg_write(unsigned int reg, unsigned int width, uint64_t val)
 {
-	assert_true(reg >= 0 && reg < 32);
+	assert_true(reg < 32);
 	assert_true(width == 4 || width == 8);
 	fake.fp_writes++;
 	fregs[reg] = width == 4 ? 0xffffffff00000000ULL | (val & 0xffffffffULL)

@@ -122,6 +122,8 @@ static int cmp_double(const void *a, const void *b)
 
 static double median(double *v, size_t n)
 {
+	if (!n)
+		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
@@ -273,6 +275,16 @@ static int load(struct bench_state *s, const char *elf, const char *pcs)
 		return -1;
 	}
 	return 0;
+}
+
+static void unload(struct bench_state *s)
+{
+	free(s->enc);
+	free(s->dec);
+	free(s->out.data);
+	free(s->dout.addrs);
+	nt_trace_free(&s->trace);
+	nt_images_free(&s->images);
 }
 
 static int records_for(struct bench_state *s, const struct nt_tool_config *cfg,
@@ -440,6 +452,7 @@ int main(int argc, char **argv)
 	const char *elf = NULL, *pcs = NULL, *encode_only = NULL, *entry = "retire";
 	unsigned long reps = 7, min_ms = 20, iters = 0;
 	struct bench_state s;
+	int rc;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -455,22 +468,25 @@ int main(int argc, char **argv)
 			encode_only = v;
 		else if (!strcmp(a, "--entry") && (!strcmp(v, "retire") || !strcmp(v, "block")))
 			entry = v;
-		else if (!strcmp(a, "--iters") && !parse_ulong(v, &iters))
-			;
-		else if (!strcmp(a, "--reps") && !parse_ulong(v, &reps) && reps > 0)
-			;
-		else if (!strcmp(a, "--min-ms") && !parse_ulong(v, &min_ms))
-			;
-		else
+		else if (!strcmp(a, "--iters") || !strcmp(a, "--reps") || !strcmp(a, "--min-ms")) {
+			unsigned long *dst = a[2] == 'i' ? &iters : a[2] == 'r' ? &reps : &min_ms;
+
+			if (parse_ulong(v, dst) < 0 || (dst == &reps && !reps))
+				return usage();
+		} else {
 			return usage();
+		}
 		i++;
 	}
 	if (!elf || !pcs)
 		return usage();
 	memset(&s, 0, sizeof(s));
-	if (load(&s, elf, pcs) < 0)
+	if (load(&s, elf, pcs) < 0) {
+		unload(&s);
 		return 1;
-	if (encode_only)
-		return run_encode_only(&s, encode_only, iters, !strcmp(entry, "block"));
-	return run_bench(&s, (unsigned)reps, (double)min_ms / 1000.0);
+	}
+	rc = encode_only ? run_encode_only(&s, encode_only, iters, !strcmp(entry, "block"))
+			 : run_bench(&s, (unsigned)reps, (double)min_ms / 1000.0);
+	unload(&s);
+	return rc;
 }

@@ -117,7 +117,12 @@ int cli_decode(struct cli_args *a)
 				       a->input_path, stderr, &err)
 		: nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL, a->input_path, stderr,
 				    &err);
-	int close_rc = f != stdout ? fclose(f) : fflush(f);
+	int close_rc;
+
+	if (f == stdout)
+		close_rc = fflush(f);
+	else
+		close_rc = fclose(f);
 	if (errors < 0) {
 		fail(&err);
 		goto done;

@@ -469,9 +469,9 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		a->cfg.timestamp = true;
 		return 0;
 	case OPT_XLEN:
-		if (strcmp(arg, "32") && strcmp(arg, "64"))
+		if (strcmp(arg, "32") != 0 && strcmp(arg, "64") != 0)
 			return usage_error(cmd, "--xlen must be 32 or 64, not '%s'", arg);
-		a->cfg.xlen = (unsigned)atoi(arg);
+		a->cfg.xlen = arg[0] == '3' ? 32 : 64;
 		a->xlen_given = true;
 		return 0;
 	case OPT_ALL_OPT:

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make lint: cppcheck and clang-tidy over firmware, lib, drivers, platform
+# and tools, with the configuration checked in (.clang-tidy, the cppcheck
+# options below).  Prints one PASS:/FAIL: line per tool and code group, and
+# every finding; exits non-zero on any finding.
+#
+#   lint.sh            (from anywhere; runs at the top of the tree)
+set -u
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+out=build/lint
+mkdir -p "$out"
+failed=0
+
+# The firmware's files and flags (mk/80-firmware.mk): riscv64, freestanding.
+# clang 14 does not know the zicsr/zifencei names: rv64imac.
+FW_FILES=$(ls firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c drivers/*/*.c \
+              lib/fdt/*.c lib/rvinsn/*.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
+              lib/ntrace/ntrace_ingress.c lib/tci/*.c)
+FW_INC="-Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace"
+FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding -std=gnu11
+          $FW_INC -isystem /usr/lib/picolibc/riscv64-unknown-elf/include"
+# Host tools (mk/60-ntrace-tool.mk) and the decoder they alone use.
+HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c lib/ntrace/ntrace_dec.c)
+HOST_FLAGS="-std=gnu11 -Itools/ntrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci"
+
+report() {   # tool group log count
+    if [ "$4" -eq 0 ]; then
+        echo "PASS: lint $1 $2: $(wc -w <<<"$5") files, no finding"
+    else
+        echo "FAIL: lint $1 $2: $4 findings (log $3)"
+        sed 's/^/    /' "$3"
+        failed=1
+    fi
+}
+
+# cppcheck: every configuration but the assembler one of shared headers,
+# LP64, the warning/performance/portability checks.
+cppcheck_group() {   # group files include-flags
+    local log=$out/cppcheck-$1.txt
+    # shellcheck disable=SC2086
+    cppcheck --quiet --platform=unix64 --std=c11 -U__ASSEMBLER__ -D__CPPCHECK__ \
+        --enable=warning,performance,portability --inline-suppr -j "$jobs" \
+        --template='{file}:{line}:{column}: {severity}: {message} [{id}]' \
+        $3 $2 2>"$log" >/dev/null
+    report cppcheck "$1" "$log" "$(grep -c ': \(error\|warning\|style\|performance\|portability\): ' "$log")" "$2"
+}
+
+tidy_group() {   # group files flags
+    local log=$out/clang-tidy-$1.txt
+    # shellcheck disable=SC2086
+    printf '%s\n' $2 | xargs -P "$jobs" -I{} clang-tidy --quiet {} -- $3 >"$log" 2>/dev/null
+    # Each finding once (a header's finding shows in every file including it).
+    grep -E ': (warning|error): ' "$log" | sort -u >"$log.findings"
+    report clang-tidy "$1" "$log.findings" "$(wc -l <"$log.findings")" "$2"
+}
+
+for tool in cppcheck clang-tidy; do
+    command -v $tool >/dev/null || { echo "FAIL: lint: $tool not installed (make deps)"; exit 1; }
+done
+cppcheck_group firmware "$FW_FILES" "$FW_INC"
+cppcheck_group host "$HOST_FILES" "${HOST_FLAGS#-std=gnu11 }"
+tidy_group firmware "$FW_FILES" "$FW_FLAGS"
+tidy_group host "$HOST_FILES" "$HOST_FLAGS"
+exit $failed
