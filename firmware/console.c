@@ -227,15 +227,8 @@ int printf(const char *fmt, ...)
 	return n;
 }
 
-void panic(const char *fmt, ...)
+void console_break_lock(void)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("tracesbi: panic: ");
-	vprintf(fmt, ap);
-	va_end(ap);
-	csr_write(mie, 0);
-	for (;;)
-		wfi();
+	/* Ticket lock: serve the next ticket, the one this hart takes next. */
+	__atomic_store_n(&console_lock.owner, console_lock.next, __ATOMIC_RELEASE);
 }

@@ -9,6 +9,7 @@
  */
 #include "hart.h"
 #include "riscv_csr.h"
+#include "trap_regs.h"
 
 	.section .text.entry, "ax"
 	.globl _start
@@ -70,12 +71,14 @@ enter_hart_slot:
 	slli	t3, t3, HART_STACK_SHIFT
 	add	sp, sp, t3
 	addi	sp, sp, -HART_STRUCT_SIZE
-	csrw	mscratch, sp
+	addi	t0, sp, -TRAP_REGS_SIZE
+	csrw	mscratch, t0
 	call	hart_warm_boot
 	j	park
 
 /* A hart the firmware cannot serve, or a trap before traps are set up. */
 	.balign 4
+	.globl park_trap
 park_trap:
 park:
 	csrw	mie, zero
@@ -86,7 +89,7 @@ park:
  * hart_enter_lower(addr, a0, a1, mode): leave M-mode for S (mode 1) or U
  * (mode 0) at addr with a0/a1 set, satp = 0 and S interrupts disabled (HSM
  * start/resume register state).  mscratch is re-pointed at this hart's
- * struct, since the ecall that got us here may have abandoned its frame.
+ * trap frame, since the ecall that got us here may have abandoned its frame.
  */
 	.section .text, "ax"
 	.globl hart_enter_lower
@@ -101,7 +104,7 @@ hart_enter_lower:
 	csrw	satp, zero
 	li	t0, HART_STACK_SIZE - 1
 	or	t0, sp, t0
-	addi	t0, t0, 1 - HART_STRUCT_SIZE
+	addi	t0, t0, 1 - HART_STRUCT_SIZE - TRAP_REGS_SIZE
 	csrw	mscratch, t0
 	mv	a0, a1
 	mv	a1, a2

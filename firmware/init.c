@@ -67,6 +67,7 @@ static void build_hart_table(void)
 						 HART_STRUCT_SIZE);
 
 		memset(h, 0, HART_STRUCT_SIZE);
+		*hart_stack_canary(h) = HART_STACK_CANARY;
 		h->hartid = hart_ids[i];
 		h->index = i;
 		h->hsm_state = SBI_HSM_STATE_STOPPED;

@@ -39,6 +39,12 @@ void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 		fence_handle_requests(self);
 	if (events & IPI_EVENT_TRACE)
 		trace_ipi(self, regs);
+	if (events & IPI_EVENT_HALT) {
+		/* Another hart panicked (panic.c): never run again. */
+		csr_write(mie, 0);
+		for (;;)
+			wfi();
+	}
 	/* IPI_EVENT_WAKE: nothing to do, the waiter re-checks its condition. */
 }
 

@@ -8,10 +8,15 @@
  * comes back in a0/a1.  Every other trap saves the full frame and goes to
  * trap_handler (trap.c).
  *
- * While S/U-mode runs, mscratch holds the top of this hart's M-mode stack
- * (where struct hart sits, see hart.h).  Traps from M-mode never come here:
- * M-mode runs with MIE clear, and code that may fault runs under a trap guard
- * (guard.h) with its own mtvec.
+ * mscratch always holds this hart's trap frame: the TRAP_REGS_SIZE bytes
+ * below struct hart, at the top of its M-mode stack (hart.h).  The entry
+ * swaps it with sp, saves the interrupted sp in the frame and puts the
+ * frame back in mscratch; the exit reloads sp from the frame.  Traps from
+ * M-mode are not expected here (M-mode runs with MIE clear, and code that
+ * may fault runs under a trap guard, guard.h, with its own mtvec), but
+ * when one comes (a firmware bug) it lands on the same frame, on this
+ * hart's own stack, whatever sp was, and the slow path sends it to
+ * m_fault_panic (panic.c), which reports it and stops the machine.
  */
 #include "trap_regs.h"
 #include "riscv_csr.h"
@@ -36,10 +41,10 @@
  */
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
 
-/* 5 instructions before the entry read of minstret, 23 (ecall) or 46
+/* 4 instructions before the entry read of minstret, 22 (ecall) or 43
  * (slow path) from the exit read through mret. */
-#define TRAP_UNCOUNTED_ECALL (5 + 23)
-#define TRAP_UNCOUNTED_SLOW  (5 + 46)
+#define TRAP_UNCOUNTED_ECALL (4 + 22)
+#define TRAP_UNCOUNTED_SLOW  (4 + 43)
 
 .macro COUNT_EVENT off
 	ld	t0, HART_PMU_AT(sp)
@@ -77,7 +82,6 @@
 	.globl \name
 \name:
 	csrrw	sp, mscratch, sp
-	addi	sp, sp, -TRAP_REGS_SIZE
 	sd	t0, X(5)(sp)
 .if \counted
 	COUNT_TRAP_ENTRY
@@ -90,6 +94,9 @@
 	 * (t3..t6 do by themselves). */
 	sd	ra, X(1)(sp)
 	sd	t1, X(6)(sp)
+	csrr	t1, mscratch
+	sd	t1, X(2)(sp)
+	csrw	mscratch, sp
 	sd	t2, X(7)(sp)
 	sd	a2, X(12)(sp)
 	sd	a3, X(13)(sp)
@@ -133,8 +140,7 @@
 	ld	a5, X(15)(sp)
 	ld	a6, X(16)(sp)
 	ld	a7, X(17)(sp)
-	addi	sp, sp, TRAP_REGS_SIZE
-	csrrw	sp, mscratch, sp
+	ld	sp, X(2)(sp)
 	mret
 
 \name\()_ecall_slow:
@@ -174,10 +180,16 @@
 	sd	zero, X(0)(sp)
 	csrr	t0, mscratch
 	sd	t0, X(2)(sp)
+	csrw	mscratch, sp
 	csrr	t0, mepc
 	sd	t0, TRAP_REGS_MEPC(sp)
 	csrr	t0, mstatus
 	sd	t0, TRAP_REGS_MSTATUS(sp)
+	/* MPP = M: a trap of the firmware itself. */
+	srli	t1, t0, MSTATUS_MPP_SHIFT
+	andi	t1, t1, PRV_M
+	addi	t1, t1, -PRV_M
+	beqz	t1, trap_from_m
 
 	mv	a0, sp
 .if \traced
@@ -193,8 +205,6 @@
 	csrw	mepc, t0
 	ld	t0, TRAP_REGS_MSTATUS(sp)
 	csrw	mstatus, t0
-	ld	t0, X(2)(sp)
-	csrw	mscratch, t0
 	ld	x1, X(1)(sp)
 	ld	x3, X(3)(sp)
 	ld	x4, X(4)(sp)
@@ -225,8 +235,7 @@
 	ld	x29, X(29)(sp)
 	ld	x30, X(30)(sp)
 	ld	x31, X(31)(sp)
-	addi	sp, sp, TRAP_REGS_SIZE
-	csrrw	sp, mscratch, sp
+	ld	sp, X(2)(sp)
 	mret
 .endm
 
@@ -235,3 +244,20 @@
 	TRAP_VECTOR trap_entry_counted, 1, 0
 	TRAP_VECTOR trap_entry_traced, 0, 1
 	TRAP_VECTOR trap_entry_traced_counted, 1, 1
+
+/*
+ * A trap from M-mode: the frame holds the registers at the fault (x2 the
+ * faulting sp).  The C stack of the code that faulted lies below the frame
+ * and is kept for the backtrace: m_fault_panic runs on this hart's panic
+ * stack (the bottom of its stack region, hart.h), never returns.
+ */
+trap_from_m:
+	mv	a0, sp
+	li	t0, HART_STACK_SIZE - 1
+	or	sp, sp, t0
+	addi	sp, sp, 1
+	li	t0, HART_STACK_SIZE - HART_PANIC_STACK + 16   /* below the canary */
+	sub	sp, sp, t0
+	call	m_fault_panic
+1:	wfi
+	j	1b

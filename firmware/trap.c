@@ -6,6 +6,7 @@
  * anything else, which goes back to S-mode exactly as delegation would have
  * delivered it.  S-mode ecalls take trap.S's fast path to sbi/ecall.c.
  */
+#include "panic.h"
 #include <stdbool.h>
 #include "trap.h"
 #include "hart.h"
@@ -147,6 +148,8 @@ enum trap_result trap_handler(struct trap_regs *regs)
 	unsigned long cause = csr_read(mcause);
 	struct trap_info trap = { cause, csr_read(mtval) };
 
+	if (!hart_stack_canary_ok(hart_self()))
+		hart_stack_overflow_panic(hart_self(), regs->mepc);
 	if (cause & MCAUSE_INTR) {
 		handle_interrupt(cause & ~MCAUSE_INTR, regs);
 		return TRAP_HANDLED;

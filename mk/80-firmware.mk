@@ -29,21 +29,65 @@ $(FW_BUILD)/%.S.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC_RV) $(RV_CFLAGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
 
-$(BUILD)/tracesbi.elf: $(FW_OBJS) linker/tracesbi.ld
-	$(CC_RV) $(RV_CFLAGS) $(RV_LDFLAGS) -T linker/tracesbi.ld -o $@ $(FW_OBJS) \
-		-L$(PICOLIBC)/lib/rv64imac/lp64 -lc $(RV_LIBGCC) -Wl,-Map,$(BUILD)/tracesbi.map
-	@CROSS=$(CROSS) scripts/check-fixed-regs.sh $@ || { rm -f $@; exit 1; }
-	@$(CROSS)size $@
+# Two links: the first with an empty symbol table, from which
+# scripts/gen-fwsyms.py makes the table of the fault report (panic.c); the
+# second adds it after the code (linker/tracesbi.ld), so no code address
+# moves, which the rule checks.  $(1): build directory, $(2): image.
+FW_LINK = $(CC_RV) $(RV_CFLAGS) $(RV_LDFLAGS) -T linker/tracesbi.ld \
+	-L$(PICOLIBC)/lib/rv64imac/lp64
+define fw_image
+$(1)/fwsyms-empty.c:
+	@mkdir -p $$(@D)
+	: > $(1)/empty.nm && python3 scripts/gen-fwsyms.py $(1)/empty.nm $$@
+
+$(1)/fwsyms-empty.o: $(1)/fwsyms-empty.c
+	$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
+
+$(1)/fwsyms.o: $(1)/fwsyms.c
+	$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
+
+$(1)/pass1.elf: $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms-empty.o linker/tracesbi.ld
+	$(FW_LINK) -o $$@ $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
+
+$(1)/fwsyms.c: $(1)/pass1.elf scripts/gen-fwsyms.py
+	$(CROSS)nm -n $$< > $(1)/pass1.nm
+	python3 scripts/gen-fwsyms.py $(1)/pass1.nm $$@
+
+$(2): $(1)/pass1.elf $(1)/fwsyms.o
+	$(FW_LINK) -o $$@ $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms.o -lc $(RV_LIBGCC) \
+		-Wl,-Map,$$(basename $$@).map
+	@$(CROSS)nm -n $$@ | grep ' [tT] ' > $$@.text.nm; grep ' [tT] ' $(1)/pass1.nm | \
+		cmp -s - $$@.text.nm || { echo "$$@: code moved between the links"; rm -f $$@; exit 1; }
+	@CROSS=$(CROSS) scripts/check-fixed-regs.sh $$@ || { rm -f $$@; exit 1; }
+	@$(CROSS)size $$@
+endef
+$(eval $(call fw_image,$(FW_BUILD),$(BUILD)/tracesbi.elf))
+
+# The fault-injection build (tests only): tracesbi's extension gains the
+# functions that make the firmware fault on purpose (sbi/tracesbi.c).
+FW_DEBUG_BUILD := $(BUILD)/fw-debug
+$(FW_DEBUG_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) -DTRACESBI_FAULT_INJECT $(FW_INCLUDE) -MMD -MP -c $< -o $@
+
+$(FW_DEBUG_BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) $(RV_CFLAGS) -DTRACESBI_FAULT_INJECT $(FW_INCLUDE) -MMD -MP -c $< -o $@
+
+$(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf))
 
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(OBJCOPY_RV) -O binary $< $@
 
--include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d)
+-include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*.d \
+                    $(FW_DEBUG_BUILD)/*/*/*.d)
 
 # Boot-level checks: banner/feature detection per CPU model, many harts,
-# sparse hart IDs, the DT handed over, a bad DTB.
+# sparse hart IDs, the DT handed over, a bad DTB, the report of injected
+# M-mode faults.
 TEST_SUITES += boot
 .PHONY: test-boot
-test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf
+test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf \
+		$(BUILD)/tracesbi-faultinject.elf
 	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf \
-		$(BUILD)/payloads/target-tests.elf
+		$(BUILD)/payloads/target-tests.elf $(BUILD)/tracesbi-faultinject.elf

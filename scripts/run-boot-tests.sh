@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Boot-level checks of the firmware on QEMU virt: what the banner reports
 # under several CPU configurations (run-time feature detection), more harts
-# than the firmware serves, and a malformed DTB.  One PASS/FAIL line each.
+# than the firmware serves, a malformed DTB, and the report of the
+# firmware's own faults (the fault-injection build).  One PASS/FAIL line each.
 #
-# usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf TARGET_TESTS.elf
+# usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf TARGET_TESTS.elf FAULTINJECT.elf
 set -u
 cd "$(dirname "$0")/.."
-fw=$1 demo=$2 target_tests=$3
+fw=$1 demo=$2 target_tests=$3 fw_faultinject=$4
 logdir=build/logs/boot
 mkdir -p "$logdir"
 fails=0
@@ -178,5 +179,34 @@ grep -q '^tracesbi: boot failed: device tree: malformed structure block' "$logdi
     pass bad-dtb/clear-error || fail bad-dtb/clear-error "no boot-failed message: $(head -c 300 "$logdir/bad-dtb.txt")"
 grep -q 'demo payload' "$logdir/bad-dtb.txt" && fail bad-dtb/no-handover "S-mode ran with a bad DTB" ||
     pass bad-dtb/no-handover
+
+# M-mode faults (firmware/panic.c), injected through tracesbi's extension in
+# the fault-injection build: the report names hart, cause, pc and the
+# functions on the stack, the other harts stop, and QEMU ends with status 3
+# (a system-failure shutdown), each within the timeout (124: a hang).
+# mfault NAME KIND EXPECTED-LINE-REGEX...
+mfault() {
+    local name=mfault-$1 kind=$2 re
+    shift 2
+    fw=$fw_faultinject boot "$name" 20 -smp 2 -cpu rv64,sscofpmf=true -kernel "$target_tests" \
+        -append "mode=mfault fault=$kind"
+    grep -q "^DONE: mfault-test $kind" "$logdir/$name.txt" ||
+        { fail "$name/reached" "the kernel did not make the call: $(tail -c 300 "$logdir/$name.txt")"; return; }
+    grep -q '^FAIL: ' "$logdir/$name.txt" && fail "$name/stopped" "S-mode went on after the fault"
+    for re in "$@"; do
+        grep -Eq "$re" "$logdir/$name.txt" && pass "$name/report: $re" ||
+            fail "$name/report" "no line matching '$re' in $logdir/$name.txt"
+    done
+    [ "$rc" -eq 3 ] && pass "$name/exit-status-3" || fail "$name/exit-status-3" "QEMU ended with $rc"
+}
+mfault load 0 '^tracesbi: M-mode fault on hart 0: mcause 0x5 mepc 0x8[0-9a-f]+ mtval 0x80000$' \
+    '^tracesbi: at fault_inject_load[.a-z0-9]*\+0x' '^tracesbi:   #[0-9]+ 0x8[0-9a-f]+ fault_inject_deep[.a-z0-9]*\+0x' \
+    '^tracesbi:   #[0-9]+ 0x8[0-9a-f]+ tracesbi_handle\+0x' '^tracesbi: machine stopped'
+mfault illegal 1 '^tracesbi: M-mode fault on hart 0: mcause 0x2 mepc 0x8[0-9a-f]+' \
+    '^tracesbi: at tracesbi_handle\+0x' '^tracesbi: machine stopped'
+mfault canary 2 '^tracesbi: M-mode stack overflow on hart 0: the canary at 0x8[0-9a-f]+ is 0x0' \
+    '^tracesbi: machine stopped'
+mfault panic 3 '^tracesbi: panic: fault injection on hart 0' '^tracesbi:   #0 0x8[0-9a-f]+ tracesbi_handle\+0x' \
+    '^tracesbi: machine stopped'
 
 [ $fails -eq 0 ]

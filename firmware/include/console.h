@@ -22,6 +22,10 @@ size_t console_write(const char *buf, size_t n);
 size_t console_read(char *buf, size_t n);
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int vprintf(const char *fmt, va_list ap);
+/* Releases the console lock whoever holds it: for the fault report
+ * (panic.c), which must print even if the fault came inside printf. */
+void console_break_lock(void);
+/* Reports and stops the machine (panic.c). */
 void __attribute__((noreturn)) panic(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 

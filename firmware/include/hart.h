@@ -2,9 +2,19 @@
 /*
  * Per-hart state.  Each hart owns one HART_STACK_SIZE region, aligned to its
  * size; struct hart sits at the top of the region and the M-mode stack grows
- * down below it.  mscratch holds the struct's address while S/U-mode runs, and
- * M-mode code finds its own struct from sp (hart_self), so no register of the
- * interrupted context is needed to find it.
+ * down below it, from the trap frame just under the struct (trap.S: mscratch
+ * holds the frame's address).  M-mode code finds its own struct from sp
+ * (hart_self), so no register of the interrupted context is needed to find
+ * it.  The lowest HART_PANIC_STACK bytes are the stack of the M-mode fault
+ * report (panic.c), kept apart from the ordinary stack, whose limit a
+ * canary word marks (hart_stack_canary_ok: checked on every trap that
+ * takes the full path).
+ *
+ *   top   struct hart (HART_STRUCT_SIZE)
+ *         trap frame (TRAP_REGS_SIZE)
+ *         M-mode stack, growing down
+ *         canary word
+ *   base  panic stack (HART_PANIC_STACK)
  */
 #ifndef FIRMWARE_HART_H
 #define FIRMWARE_HART_H
@@ -14,6 +24,7 @@
 #define HART_STACK_SIZE    (1 << HART_STACK_SHIFT)
 #define HART_STRUCT_SIZE   512    /* space reserved for struct hart */
 #define HART_PMU_OFFSET    152 /* offsetof(struct hart, pmu), for trap.S */
+#define HART_PANIC_STACK   1024   /* bottom of the region: the fault report's stack */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -25,6 +36,7 @@
 #define IPI_EVENT_FENCE  (1u << 1)   /* run the fences in fence_from */
 #define IPI_EVENT_WAKE   (1u << 2)   /* just wake up and re-check state */
 #define IPI_EVENT_TRACE  (1u << 3)   /* trace register accesses (trace.h) */
+#define IPI_EVENT_HALT   (1u << 4)   /* another hart panicked: stop here */
 
 enum fence_kind {
 	FENCE_I,
@@ -109,6 +121,21 @@ static inline struct hart *hart_self(void)
 	unsigned long sp;
 	__asm__("mv %0, sp" : "=r"(sp));
 	return (struct hart *)((sp | (HART_STACK_SIZE - 1)) + 1 - HART_STRUCT_SIZE);
+}
+
+/* The canary at the limit of the M-mode stack of the hart whose struct is h
+ * (just above the panic stack), and its expected value. */
+#define HART_STACK_CANARY 0x5AFEC0DE57ACCA11UL
+static inline volatile unsigned long *hart_stack_canary(const struct hart *h)
+{
+	unsigned long top = (unsigned long)h + HART_STRUCT_SIZE;
+
+	return (volatile unsigned long *)(top - HART_STACK_SIZE + HART_PANIC_STACK - 8);
+}
+
+static inline bool hart_stack_canary_ok(const struct hart *h)
+{
+	return *hart_stack_canary(h) == HART_STACK_CANARY;
 }
 
 extern unsigned int hart_count;

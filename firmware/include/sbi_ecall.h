@@ -93,5 +93,11 @@ void sbi_ecall_print_extensions(void);
  * lower 24 bits of the SBI implementation ID". */
 #define SBI_EXT_TRACESBI          (0x0A000000 | SBI_IMPL_ID)
 #define SBI_TRACESBI_PMU_EVENT_CSR 0   /* a0 = counter_idx -> mhpmevent */
+/* Fault-injection builds only (TRACESBI_FAULT_INJECT, tests): a0 = kind. */
+#define SBI_TRACESBI_FAULT_INJECT  0x100
+#define FAULT_INJECT_LOAD      0   /* load access fault, two calls deep */
+#define FAULT_INJECT_ILLEGAL   1   /* illegal instruction */
+#define FAULT_INJECT_CANARY    2   /* stack canary overwritten, call returns */
+#define FAULT_INJECT_PANIC     3   /* panic() */
 
 #endif

@@ -26,6 +26,6 @@ struct trap_info {
 #define TRAP_REGS_X(n)     ((n) * 8)
 #define TRAP_REGS_MEPC     (32 * 8)
 #define TRAP_REGS_MSTATUS  (33 * 8)
-#define TRAP_REGS_SIZE     (34 * 8)
+#define TRAP_REGS_SIZE     272   /* 34 * 8 */
 
 #endif

@@ -3,6 +3,7 @@
  * SRST extension: shutdown and reboot through the reset device the DTB
  * names (drivers/reset).  Available only when the DTB has one.
  */
+#include "panic.h"
 #include "sbi_ecall.h"
 #include "platform.h"
 #include "console.h"
@@ -24,6 +25,22 @@ static bool reason_valid(uint32_t reason)
 	return reason == SBI_SRST_REASON_NONE || reason == SBI_SRST_REASON_SYSFAIL;
 }
 
+void system_failure_shutdown(void)
+{
+	/* A "system failure" shutdown on QEMU's test finisher (FAIL with the
+	 * exit code in bits 31:16) ends QEMU with status 3, which every common
+	 * harness reads as a failure: not 0, and not 1, which kvm-unit-tests
+	 * reads as success under QEMU's debug-exit convention (status =
+	 * code << 1 | 1); 3 is that convention's "the test failed". */
+	if (platform.test_finisher)
+		*platform.test_finisher = (SRST_SYSFAIL_EXIT_STATUS << 16) | 0x3333;
+	else if (platform.poweroff.present)
+		reset_write(&platform.poweroff);
+	/* The device may take a moment. */
+	for (int i = 0; i < 1000000; i++)
+		__asm__ __volatile__("nop");
+}
+
 static long system_reset(uint32_t type, uint32_t reason)
 {
 	const struct reset_action *act;
@@ -40,14 +57,8 @@ static long system_reset(uint32_t type, uint32_t reason)
 		for (;;)
 			wfi();
 	}
-	/* A "system failure" shutdown on QEMU's test finisher (FAIL with the
-	 * exit code in bits 31:16) ends QEMU with status 3, which every common
-	 * harness reads as a failure: not 0, and not 1, which kvm-unit-tests
-	 * reads as success under QEMU's debug-exit convention (status =
-	 * code << 1 | 1); 3 is that convention's "the test failed". */
-	if (type == SBI_SRST_TYPE_SHUTDOWN && reason == SBI_SRST_REASON_SYSFAIL &&
-	    platform.test_finisher) {
-		*platform.test_finisher = (SRST_SYSFAIL_EXIT_STATUS << 16) | 0x3333;
+	if (type == SBI_SRST_TYPE_SHUTDOWN && reason == SBI_SRST_REASON_SYSFAIL) {
+		system_failure_shutdown();
 	} else {
 		reset_write(act);
 	}

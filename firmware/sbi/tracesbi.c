@@ -10,6 +10,43 @@
 #include "hart.h"
 #include "pmu.h"
 
+#ifdef TRACESBI_FAULT_INJECT
+#include "console.h"
+
+/* No device answers here on QEMU virt (between its MROM and test device):
+ * a load is an access fault. */
+#define NO_DEVICE_ADDR 0x80000UL
+
+static __attribute__((noinline)) unsigned long fault_inject_load(unsigned long addr)
+{
+	return *(volatile unsigned long *)addr;
+}
+
+static __attribute__((noinline)) unsigned long fault_inject_deep(unsigned long addr)
+{
+	/* Not a tail call: this frame must be on the stack at the fault. */
+	return fault_inject_load(addr) + 1;
+}
+
+static struct sbiret fault_inject(unsigned long kind, struct hart *self)
+{
+	switch (kind) {
+	case FAULT_INJECT_LOAD:
+		return SBI_RET(SBI_SUCCESS, fault_inject_deep(NO_DEVICE_ADDR));
+	case FAULT_INJECT_ILLEGAL:
+		__asm__ __volatile__("unimp");
+		return SBI_RET(SBI_SUCCESS, 0);
+	case FAULT_INJECT_CANARY:
+		*hart_stack_canary(self) = 0;
+		return SBI_RET(SBI_SUCCESS, 0);
+	case FAULT_INJECT_PANIC:
+		panic("fault injection on hart %lu\n", self->hartid);
+	default:
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	}
+}
+#endif
+
 static struct sbiret tracesbi_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				     unsigned long a3, unsigned long a4, unsigned long a5,
 				     unsigned long fid, struct hart *self)
@@ -18,6 +55,10 @@ static struct sbiret tracesbi_handle(unsigned long a0, unsigned long a1, unsigne
 	switch (fid) {
 	case SBI_TRACESBI_PMU_EVENT_CSR:
 		return pmu_counter_event_csr(a0, self->pmu);
+#ifdef TRACESBI_FAULT_INJECT
+	case SBI_TRACESBI_FAULT_INJECT:
+		return fault_inject(a0, self);
+#endif
 	default:
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	}

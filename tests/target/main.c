@@ -8,6 +8,8 @@
  *                          variant=X   report groups as <group>-X
  *                          expect-sstc=0|1  what the run's -cpu provides
  *                          mode=reboot the SRST reboot test instead
+ *                          mode=mfault fault=N  make the fault-injection
+ *                                      build of tracesbi fault (reboot.c)
  *                          mode=sysfail  a "system failure" shutdown (the
  *                                      runner checks QEMU's exit status)
  *                          check-deviations=1  run the deviating tests too
@@ -249,6 +251,7 @@ static void read_run_options(void)
 
 void reboot_test_main(void);
 void sysfail_test_main(void);
+void mfault_test_main(unsigned long kind, unsigned long hartid);
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
@@ -269,6 +272,9 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			reboot_test_main();
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "sysfail"))
 			sysfail_test_main();
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "mfault") &&
+		    bootarg("fault", mode, sizeof(mode)))
+			mfault_test_main((unsigned long)(mode[0] - '0'), hartid);
 	}
 	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
 		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",

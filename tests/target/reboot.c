@@ -90,3 +90,27 @@ void sysfail_test_main(void)
 		sbi_error_name(r.error));
 	sbi_shutdown();
 }
+
+/*
+ * M-mode fault report (bootargs mode=mfault fault=N), only on the
+ * fault-injection build of tracesbi (TRACESBI_FAULT_INJECT): tracesbi's
+ * extension makes the firmware fault on purpose; the firmware must print
+ * its report and end QEMU with status 3.  Kind 2 (canary) returns: the
+ * next trap that takes the firmware's full path (an illegal instruction,
+ * which comes to M-mode first) finds the damaged canary.  Nothing after the call may run.
+ */
+#define SBI_EXT_TRACESBI_FW       0x0A007ACE
+#define SBI_TRACESBI_FAULT_INJECT 0x100
+
+void mfault_test_main(unsigned long kind, unsigned long hartid)
+{
+	struct sbiret r;
+
+	kprintf("DONE: mfault-test %lu\n", kind);
+	r = SBI1(SBI_EXT_TRACESBI_FW, SBI_TRACESBI_FAULT_INJECT, kind);
+	(void)hartid;
+	if (r.error == 0)
+		__asm__ volatile("unimp");
+	kprintf("FAIL: target/mfault/%lu: the firmware went on (error %ld)\n", kind, r.error);
+	sbi_shutdown();
+}
