@@ -145,11 +145,10 @@ void m_fault_panic(struct trap_regs *regs)
 	printf(", ra 0x%lx sp 0x%lx%s\n", regs->x[1], sp,
 	       hart_stack_canary_ok(self) ? "" : ", stack canary overwritten (overflow)");
 	/* The faulting code's stack, if sp still points into it (above the
-	 * panic stack this report runs on). */
-	if (sp >= base + HART_PANIC_STACK && sp < frame)
-		backtrace(regs->mepc, regs->x[1], sp, frame);
-	else
-		backtrace(regs->mepc, regs->x[1], frame, frame);
+	 * panic stack this report runs on); else pc and ra only. */
+	if (sp < base + HART_PANIC_STACK || sp >= frame)
+		sp = frame;
+	backtrace(regs->mepc, regs->x[1], sp, frame);
 	stop_machine(self);
 }
 

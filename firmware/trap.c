@@ -147,9 +147,10 @@ enum trap_result trap_handler(struct trap_regs *regs)
 {
 	unsigned long cause = csr_read(mcause);
 	struct trap_info trap = { cause, csr_read(mtval) };
+	struct hart *self = hart_self();
 
-	if (!hart_stack_canary_ok(hart_self()))
-		hart_stack_overflow_panic(hart_self(), regs->mepc);
+	if (!hart_stack_canary_ok(self))
+		hart_stack_overflow_panic(self, regs->mepc);
 	if (cause & MCAUSE_INTR) {
 		handle_interrupt(cause & ~MCAUSE_INTR, regs);
 		return TRAP_HANDLED;

@@ -21,21 +21,25 @@ ALL_TARGETS += $(BUILD)/tracesbi.elf $(BUILD)/tracesbi.bin
 # checks the linked image, library code included.
 FW_FIXED_REGS := -ffixed-t3 -ffixed-t4 -ffixed-t5 -ffixed-t6
 
-$(FW_BUILD)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
-
-$(FW_BUILD)/%.S.o: %.S
-	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_INCLUDE) -MMD -MP -c $< -o $@
-
-# Two links: the first with an empty symbol table, from which
+# One firmware image: its objects in a build directory of their own, then
+# two links: the first with an empty symbol table, from which
 # scripts/gen-fwsyms.py makes the table of the fault report (panic.c); the
 # second adds it after the code (linker/tracesbi.ld), so no code address
-# moves, which the rule checks.  $(1): build directory, $(2): image.
+# moves, which the rule checks.
+#   $(1): build directory, $(2): image, $(3): extra compiler flags.
 FW_LINK = $(CC_RV) $(RV_CFLAGS) $(RV_LDFLAGS) -T linker/tracesbi.ld \
 	-L$(PICOLIBC)/lib/rv64imac/lp64
 define fw_image
+$(1)_OBJS := $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS))
+
+$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(3) $(FW_INCLUDE) -MMD -MP -c $$< -o $$@
+
+$(1)/%.S.o: %.S
+	@mkdir -p $$(dir $$@)
+	$(CC_RV) $(RV_CFLAGS) $(3) $(FW_INCLUDE) -MMD -MP -c $$< -o $$@
+
 $(1)/fwsyms-empty.c:
 	@mkdir -p $$(@D)
 	: > $(1)/empty.nm && python3 scripts/gen-fwsyms.py $(1)/empty.nm $$@
@@ -46,35 +50,26 @@ $(1)/fwsyms-empty.o: $(1)/fwsyms-empty.c
 $(1)/fwsyms.o: $(1)/fwsyms.c
 	$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
 
-$(1)/pass1.elf: $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms-empty.o linker/tracesbi.ld
-	$(FW_LINK) -o $$@ $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
+$(1)/pass1.elf: $$($(1)_OBJS) $(1)/fwsyms-empty.o linker/tracesbi.ld
+	$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
 
 $(1)/fwsyms.c: $(1)/pass1.elf scripts/gen-fwsyms.py
 	$(CROSS)nm -n $$< > $(1)/pass1.nm
 	python3 scripts/gen-fwsyms.py $(1)/pass1.nm $$@
 
 $(2): $(1)/pass1.elf $(1)/fwsyms.o
-	$(FW_LINK) -o $$@ $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS)) $(1)/fwsyms.o -lc $(RV_LIBGCC) \
-		-Wl,-Map,$$(basename $$@).map
+	$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms.o -lc $(RV_LIBGCC) -Wl,-Map,$$(basename $$@).map
 	@$(CROSS)nm -n $$@ | grep ' [tT] ' > $$@.text.nm; grep ' [tT] ' $(1)/pass1.nm | \
 		cmp -s - $$@.text.nm || { echo "$$@: code moved between the links"; rm -f $$@; exit 1; }
 	@CROSS=$(CROSS) scripts/check-fixed-regs.sh $$@ || { rm -f $$@; exit 1; }
 	@$(CROSS)size $$@
 endef
-$(eval $(call fw_image,$(FW_BUILD),$(BUILD)/tracesbi.elf))
+$(eval $(call fw_image,$(FW_BUILD),$(BUILD)/tracesbi.elf,))
 
 # The fault-injection build (tests only): tracesbi's extension gains the
 # functions that make the firmware fault on purpose (sbi/tracesbi.c).
 FW_DEBUG_BUILD := $(BUILD)/fw-debug
-$(FW_DEBUG_BUILD)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) -DTRACESBI_FAULT_INJECT $(FW_INCLUDE) -MMD -MP -c $< -o $@
-
-$(FW_DEBUG_BUILD)/%.S.o: %.S
-	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) -DTRACESBI_FAULT_INJECT $(FW_INCLUDE) -MMD -MP -c $< -o $@
-
-$(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf))
+$(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf,-DTRACESBI_FAULT_INJECT))
 
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(OBJCOPY_RV) -O binary $< $@

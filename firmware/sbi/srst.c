@@ -25,6 +25,13 @@ static bool reason_valid(uint32_t reason)
 	return reason == SBI_SRST_REASON_NONE || reason == SBI_SRST_REASON_SYSFAIL;
 }
 
+/* A reset device may take a moment to act. */
+static void wait_for_reset(void)
+{
+	for (int i = 0; i < 1000000; i++)
+		__asm__ __volatile__("nop");
+}
+
 void system_failure_shutdown(void)
 {
 	/* A "system failure" shutdown on QEMU's test finisher (FAIL with the
@@ -36,9 +43,7 @@ void system_failure_shutdown(void)
 		*platform.test_finisher = (SRST_SYSFAIL_EXIT_STATUS << 16) | 0x3333;
 	else if (platform.poweroff.present)
 		reset_write(&platform.poweroff);
-	/* The device may take a moment. */
-	for (int i = 0; i < 1000000; i++)
-		__asm__ __volatile__("nop");
+	wait_for_reset();
 }
 
 static long system_reset(uint32_t type, uint32_t reason)
@@ -61,10 +66,9 @@ static long system_reset(uint32_t type, uint32_t reason)
 		system_failure_shutdown();
 	} else {
 		reset_write(act);
+		wait_for_reset();
 	}
-	/* The device may take a moment; it must not return to S-mode. */
-	for (int i = 0; i < 1000000; i++)
-		__asm__ __volatile__("nop");
+	/* The device did not act. */
 	return SBI_ERR_FAILED;
 }
 

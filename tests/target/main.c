@@ -251,7 +251,7 @@ static void read_run_options(void)
 
 void reboot_test_main(void);
 void sysfail_test_main(void);
-void mfault_test_main(unsigned long kind, unsigned long hartid);
+void mfault_test_main(unsigned long kind);
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
@@ -274,7 +274,7 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			sysfail_test_main();
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "mfault") &&
 		    bootarg("fault", mode, sizeof(mode)))
-			mfault_test_main((unsigned long)(mode[0] - '0'), hartid);
+			mfault_test_main((unsigned long)(mode[0] - '0'));
 	}
 	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
 		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",

@@ -102,13 +102,12 @@ void sysfail_test_main(void)
 #define SBI_EXT_TRACESBI_FW       0x0A007ACE
 #define SBI_TRACESBI_FAULT_INJECT 0x100
 
-void mfault_test_main(unsigned long kind, unsigned long hartid)
+void mfault_test_main(unsigned long kind)
 {
 	struct sbiret r;
 
 	kprintf("DONE: mfault-test %lu\n", kind);
 	r = SBI1(SBI_EXT_TRACESBI_FW, SBI_TRACESBI_FAULT_INJECT, kind);
-	(void)hartid;
 	if (r.error == 0)
 		__asm__ volatile("unimp");
 	kprintf("FAIL: target/mfault/%lu: the firmware went on (error %ld)\n", kind, r.error);
