@@ -310,10 +310,10 @@ static uint64_t overflowed_counters(const struct pmu_hart *p, uint32_t hw_overfl
 	uint64_t logical = 0;
 
 	hw_overflow &= p->hpm_mask;
-	if (!hw_overflow)
-		return 0;
 	if (p->hpm_contiguous)
 		return (uint64_t)hw_overflow >> 1;
+	if (!hw_overflow)
+		return 0;
 	for (unsigned int i = 2; i < p->hw_count; i++)
 		if ((hw_overflow >> p->hw_num[i]) & 1)
 			logical |= 1ULL << i;
@@ -827,8 +827,13 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 	if ((mask != 1 && !single_counter(base, mask, &idx)) || idx >= STATE_SLOTS ||
 	    flags > PMU_START_INIT_SNAPSHOT)
 		return pmu_counter_start_set(base, mask, flags, initial_value, p);
-	if (p->state[idx] != PMU_CONFIGURED || flags == PMU_START_INIT_SNAPSHOT)
+	if (p->state[idx] != PMU_CONFIGURED)
 		return start_one_other(p, base, idx, flags, initial_value);
+	if (flags == PMU_START_INIT_SNAPSHOT) {
+		if (!p->snapshot_on)
+			return SBI_ERR(SBI_ERR_NO_SHMEM);
+		initial_value = snapshot_page(p)[1 + idx - base];
+	}
 	return start_configured(p, idx, flags, initial_value);
 }
 
@@ -867,30 +872,25 @@ fw_counter_stop_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
 }
 
 /*
- * Everything but a plain stop of a running counter.  A hardware counter
- * goes through the stop sequence whether it runs or not: on a stopped one
- * it changes nothing and yields its value.
+ * Stop (if `running`), reset and snapshot one hardware counter.  A stopped
+ * one goes through the stop sequence too: it changes nothing and yields
+ * its value.  Inlined into the running-counter path of pmu_counter_stop,
+ * which Linux takes with every flag combination.
  */
-static __attribute__((noinline)) struct sbiret
-stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
+static inline __attribute__((always_inline)) struct sbiret
+stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags,
+	     bool running)
 {
+	unsigned int n = p->hw_num[idx];
 	uint32_t hw_overflow = 0;
-	bool running;
 	uint64_t value;
-	unsigned int n;
 
-	if (idx >= counter_total(p))
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
 		if (!p->snapshot_on)
 			return SBI_ERR(SBI_ERR_NO_SHMEM);
 		if (p->sscofpmf)
 			hw_overflow = pmu_hw_overflowed();
 	}
-	if (idx >= p->hw_count)
-		return fw_counter_stop_other(p, base, idx, flags, hw_overflow);
-	running = p->state[idx] == PMU_RUNNING;
-	n = p->hw_num[idx];
 	if (flags & PMU_STOP_RESET) {
 		p->state[idx] = PMU_FREE;
 		p->hw[idx].mhpmevent = 0;
@@ -903,6 +903,26 @@ stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsign
 	if (flags & PMU_STOP_TAKE_SNAPSHOT)
 		snapshot_one(p, base, idx, value, hw_overflow);
 	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
+}
+
+/* Everything but the stop of a running hardware counter or a plain stop
+ * or reset of a running standard firmware counter. */
+static __attribute__((noinline)) struct sbiret
+stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
+{
+	uint32_t hw_overflow = 0;
+
+	if (idx >= counter_total(p))
+		return SBI_ERR(SBI_ERR_INVALID_PARAM);
+	if (idx < p->hw_count)
+		return stop_hpm_one(p, base, idx, flags, p->state[idx] == PMU_RUNNING);
+	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
+		if (!p->snapshot_on)
+			return SBI_ERR(SBI_ERR_NO_SHMEM);
+		if (p->sscofpmf)
+			hw_overflow = pmu_hw_overflowed();
+	}
+	return fw_counter_stop_other(p, base, idx, flags, hw_overflow);
 }
 
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
@@ -919,18 +939,22 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 	}
 	if (idx >= STATE_SLOTS || flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
 		return pmu_counter_stop_set(base, mask, flags, p);
-	if (flags || p->state[idx] != PMU_RUNNING)
+	if (p->state[idx] != PMU_RUNNING || (flags & PMU_STOP_TAKE_SNAPSHOT && idx >= p->hw_count))
 		return stop_one_other(p, base, idx, flags);
-	if (idx < p->hw_count) {
-		p->state[idx] = PMU_CONFIGURED;
-		pmu_hw_counter_stop(p->hw_num[idx]);
-		return SBI_ERR(SBI_SUCCESS);
-	}
+	if (idx < p->hw_count)
+		return stop_hpm_one(p, base, idx, flags, true);
 	c = &p->fw[idx - p->hw_count];
 	if (!c->source || !fw_counter_is_plain(c))
-		return fw_counter_stop_other(p, base, idx, 0, 0);
-	p->state[idx] = PMU_CONFIGURED;
-	fw_counter_freeze(c, *c->source + c->offset);   /* fw_counter_stop, no call */
+		return fw_counter_stop_other(p, base, idx, flags, 0);
+	/* fw_counter_stop (+ counter_reset with RESET), no call. */
+	fw_counter_freeze(c, *c->source + c->offset);
+	if (flags & PMU_STOP_RESET) {
+		p->state[idx] = PMU_FREE;
+		c->event_idx = 0;
+		c->event_data = 0;
+	} else {
+		p->state[idx] = PMU_CONFIGURED;
+	}
 	return SBI_ERR(SBI_SUCCESS);
 }
 
