@@ -58,9 +58,7 @@ static void redirect_to_vs(struct trap_regs *regs, const struct trap_info *trap,
 
 /*
  * hstatus as a trap into HS-mode sets it (privileged spec, H extension,
- * "Trap entry"): SPV = V at the trap; SPVP and GVA only when V was 1.  The
- * guest physical address of a guest page fault is not known here, so htval
- * is 0 ("unknown", which the spec allows).
+ * "Trap entry"): SPV = V at the trap; SPVP and GVA only when V was 1.
  */
 static unsigned long hstatus_on_trap(unsigned long mstatus, unsigned long prev,
 				     const struct trap_info *trap)
@@ -72,8 +70,6 @@ static unsigned long hstatus_on_trap(unsigned long mstatus, unsigned long prev,
 		hs |= HSTATUS_SPV | (prev == PRV_S ? HSTATUS_SPVP : 0);
 		if (cause_has_address(trap->cause))
 			hs |= HSTATUS_GVA;
-		csr_write(CSR_HTVAL, 0);
-		csr_write(CSR_HTINST, 0);
 	}
 	return hs;
 }
@@ -93,6 +89,15 @@ void trap_redirect(struct trap_regs *regs, const struct trap_info *trap)
 	}
 	if (has_h) {
 		csr_write(CSR_HSTATUS, hstatus_on_trap(mstatus, prev, trap));
+		/* Every trap into HS-mode writes htval and htinst, from V = 0
+		 * too, or HS-mode reads what it left there itself (H extension,
+		 * "Hypervisor Trap Value (htval) Register": "For other traps,
+		 * htval is set to zero"; "Hypervisor Trap Instruction (htinst)
+		 * Register": zero is legal for every trap).  A guest-page
+		 * fault's guest physical address is not known here: htval 0 is
+		 * the spec's "unknown". */
+		csr_write(CSR_HTVAL, 0);
+		csr_write(CSR_HTINST, 0);
 		mstatus &= ~(MSTATUS_MPV | MSTATUS_GVA);
 	}
 	csr_write(sepc, regs->mepc);

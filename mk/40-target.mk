@@ -17,7 +17,7 @@ TARGET_LDFLAGS := $(RV_LDFLAGS) -T $(TARGET_DIR)/link.ld
 TARGET_RT_SRCS := crt0.S console.c libc.c sbi.c trap.c platform.c harts.c
 TARGET_TEST_SRCS := main.c reboot.c t_base.c t_legacy.c t_pmp.c t_time.c t_hsm.c \
                     t_ipi.c t_rfence.c t_pmu.c t_trace.c t_dbcn.c t_suspend.c t_srst.c \
-                    t_redirect.c
+                    t_redirect.c hostile.c hostile_ecall.S harts_soak.c
 
 target_objs = $(patsubst %,$(TARGET_OBJDIR)/%.o,$(basename $(1)))
 
@@ -48,6 +48,25 @@ test-target: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 
 test-target-opensbi: $(PAYLOAD_DIR)/target-tests.elf
 	@scripts/run-target-tests.sh opensbi $(OPENSBI_FW) $(PAYLOAD_DIR)/target-tests.elf
+
+# The hostile S-mode runs (scripts/run-hostile-tests.sh): the seeded SBI
+# fuzzer on every hart and the many-hart IPI/fence/HSM/PMU soak; short in
+# make test, long in make soak.
+HOSTILE_CALLS      ?= 100000
+HOSTILE_SEED       ?= 1
+HARTS_SECONDS      ?= 5
+SOAK_HOSTILE_CALLS ?= 10000000
+SOAK_HARTS_SECONDS ?= 60
+TEST_SUITES += hostile
+SOAK_TARGETS += soak-hostile
+.PHONY: test-hostile soak-hostile
+test-hostile: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+	@scripts/run-hostile-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf \
+		$(HOSTILE_SEED) $(HOSTILE_CALLS) $(HARTS_SECONDS)
+
+soak-hostile: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+	@scripts/run-hostile-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf \
+		$(HOSTILE_SEED) $(SOAK_HOSTILE_CALLS) $(SOAK_HARTS_SECONDS)
 
 # ---- demo payload, make run / make debug ---------------------------------
 $(PAYLOAD_DIR)/demo.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(TARGET_DIR)/link.ld

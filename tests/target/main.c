@@ -12,6 +12,10 @@
  *                                      build of tracesbi fault (reboot.c)
  *                          mode=sysfail  a "system failure" shutdown (the
  *                                      runner checks QEMU's exit status)
+ *                          mode=hostile seed=N calls=N  the hostile SBI
+ *                                      caller on every hart (hostile.c)
+ *                          mode=harts seconds=N  many harts hammering IPIs,
+ *                                      fences, HSM and the PMU (harts_soak.c)
  *                          check-deviations=1  run the deviating tests too
  *                                      (INFO lines saying whether they differ)
  *                          expect-sscofpmf=0|1  what the run's -cpu provides
@@ -63,6 +67,8 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_NO_TRACESBI_EXT] = "tracesbi's own extension (mhpmevent read-back) is not in OpenSBI",
 	[DEV_OPENSBI_IMPL_VERSION] = "OpenSBI reports its own implementation version",
 	[DEV_OPENSBI_NO_TRACE] = "OpenSBI 1.1 has no emulated trace components (no riscv,trace-component node)",
+	[DEV_OPENSBI_VECTORED_STVEC] = "OpenSBI 1.1 sets mepc = stvec, MODE bit included, when it redirects a trap; allowed where mepc[0] is always 0, but QEMU 7.2 keeps mepc[0], so with a Vectored stvec the hart runs from BASE + 1",
+	[DEV_OPENSBI_HS_TRAP_STATE] = "OpenSBI 1.1 leaves hstatus.SPV, hstatus.GVA and htval as HS-mode left them when it redirects a trap taken with V = 0 (a bug: a trap into HS-mode sets SPV = V, GVA = 0 without a guest address, htval = 0)",
 };
 
 static char fail_reason[200];
@@ -252,6 +258,8 @@ static void read_run_options(void)
 void reboot_test_main(void);
 void sysfail_test_main(void);
 void mfault_test_main(unsigned long kind);
+void hostile_main(void);
+void harts_soak_main(void);
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
@@ -275,6 +283,10 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "mfault") &&
 		    bootarg("fault", mode, sizeof(mode)))
 			mfault_test_main((unsigned long)(mode[0] - '0'));
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "hostile"))
+			hostile_main();
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "harts"))
+			harts_soak_main();
 	}
 	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
 		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",

@@ -244,6 +244,13 @@ bool hart_wait_entry(unsigned long hartid, unsigned long old, uint64_t timeout_u
 bool hart_wait_state(unsigned long hartid, long state, uint64_t timeout_us, long *last);
 /* Start every stopped secondary hart; false when one does not come up. */
 bool secondaries_start_all(char *why, size_t size);
+/* Sv39 page table entry bits (privileged spec, "Sv39"). */
+#define PTE_V 0x01ul
+#define PTE_R 0x02ul
+#define PTE_W 0x04ul
+#define PTE_X 0x08ul
+#define PTE_A 0x40ul
+#define PTE_D 0x80ul
 /* Turn on an Sv39 identity map of the low 4 GiB on this hart. */
 void mmu_enable_identity(void);
 /* Wait (wfi, bounded) until cond(arg) holds. */

@@ -56,6 +56,10 @@ enum deviation {
 	DEV_OPENSBI_NO_TRACESBI_EXT,  /* tracesbi's own extension (mhpmevent read-back) */
 	DEV_OPENSBI_IMPL_VERSION,     /* OpenSBI's own version number */
 	DEV_OPENSBI_NO_TRACE,         /* no emulated trace components (docs/TRACE.md) */
+	DEV_OPENSBI_VECTORED_STVEC,   /* redirects to stvec with its MODE bit; QEMU
+	                               * 7.2 keeps mepc[0], so Vectored goes to BASE+1 */
+	DEV_OPENSBI_HS_TRAP_STATE,    /* a redirect from V=0 leaves hstatus.SPV/GVA and
+	                               * htval stale (a bug) */
 	DEV_COUNT
 };
 
