@@ -941,8 +941,14 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 		return pmu_counter_stop_set(base, mask, flags, p);
 	if (p->state[idx] != PMU_RUNNING || (flags & PMU_STOP_TAKE_SNAPSHOT && idx >= p->hw_count))
 		return stop_one_other(p, base, idx, flags);
-	if (idx < p->hw_count)
-		return stop_hpm_one(p, base, idx, flags, true);
+	if (idx < p->hw_count) {
+		if (flags)
+			return stop_hpm_one(p, base, idx, flags, true);
+		/* Linux's usual stop, kept apart from the flag tests. */
+		p->state[idx] = PMU_CONFIGURED;
+		pmu_hw_counter_stop(p->hw_num[idx]);
+		return SBI_ERR(SBI_SUCCESS);
+	}
 	c = &p->fw[idx - p->hw_count];
 	if (!c->source || !fw_counter_is_plain(c))
 		return fw_counter_stop_other(p, base, idx, flags, 0);

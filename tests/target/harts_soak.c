@@ -265,20 +265,6 @@ static const char *state_name(long s)
 	return s >= 0 && s <= 6 ? names[s] : "(not a state)";
 }
 
-static unsigned long parse_ulong(const char *s, unsigned long dflt)
-{
-	unsigned long v = 0;
-
-	if (!*s)
-		return dflt;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return dflt;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	return v;
-}
-
 static void soak_fail(enum check c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void soak_fail(enum check c, const char *fmt, ...)
 {
@@ -1312,11 +1298,11 @@ void harts_soak_main(void)
 	struct soak_hart *me = &H[plat.boot_hart];
 	uint64_t t_deadline, t_stop, deadline;
 	unsigned long seconds;
-	char v[24], why[120];
+	char why[120];
 	int i;
 
-	seconds = parse_ulong(bootarg("seconds", v, sizeof(v)) ? v : "", 5);
-	seed = parse_ulong(bootarg("seed", v, sizeof(v)) ? v : "", 1);
+	seconds = bootarg_ulong("seconds", 5);
+	seed = bootarg_ulong("seed", 1);
 	kprintf("harts: soak of %d harts for %lu s, seed %lu\n", plat.nharts, seconds, seed);
 	if (plat.nharts < 2 || plat.max_hart_id >= MAX_HARTS) {
 		kprintf("FAIL: harts/setup: needs 2..%d harts with ids below %d, has %d (max id "

@@ -504,16 +504,14 @@ static void gen_pmu(struct hostile_hart *h, struct hostile_call *c)
 		gen_exact(c, SBI_SUCCESS);
 		return;
 	case SBI_PMU_COUNTER_CONFIG_MATCHING:
-		c->a[0] = pick(h, 4) ? pick(h, 40) : hostile_value(h);
-		c->a[1] = pick(h, 4) ? pick(h, 1ul << pick(h, 40)) : hostile_value(h);
-		c->a[2] = pick(h, 2) ? pick(h, 8) : hostile_value(h);
-		c->a[3] = hostile_event(h);
-		return;
 	case SBI_PMU_COUNTER_START:
 	case SBI_PMU_COUNTER_STOP:
+		/* Mostly real counter sets and small flag values. */
 		c->a[0] = pick(h, 4) ? pick(h, 40) : hostile_value(h);
 		c->a[1] = pick(h, 4) ? pick(h, 1ul << pick(h, 40)) : hostile_value(h);
 		c->a[2] = pick(h, 2) ? pick(h, 8) : hostile_value(h);
+		if (c->fid == SBI_PMU_COUNTER_CONFIG_MATCHING)
+			c->a[3] = hostile_event(h);
 		return;
 	case SBI_PMU_SNAPSHOT_SET_SHMEM:
 		gen_pmu_shmem(h, c, PAGE_SIZE, 1);
@@ -894,18 +892,6 @@ static bool all_done(unsigned long unused)
 	return true;
 }
 
-static unsigned long bootarg_number(const char *key, unsigned long dflt)
-{
-	char v[24], *p;
-	unsigned long n = 0;
-
-	if (!bootarg(key, v, sizeof(v)) || !v[0])
-		return dflt;
-	for (p = v; *p >= '0' && *p <= '9'; p++)
-		n = n * 10 + (unsigned long)(*p - '0');
-	return n;
-}
-
 static void report(uint64_t ticks)
 {
 	unsigned long total = 0, per_ext[EXT_COUNT] = { 0 }, per_error[16] = { 0 };
@@ -959,8 +945,8 @@ void hostile_main(void)
 	int j;
 	char why[120];
 
-	seed = bootarg_number("seed", 1);
-	calls_per_hart = (bootarg_number("calls", 100000) + (unsigned long)plat.nharts - 1) /
+	seed = bootarg_ulong("seed", 1);
+	calls_per_hart = (bootarg_ulong("calls", 100000) + (unsigned long)plat.nharts - 1) /
 			 (unsigned long)plat.nharts;
 	kprintf("hostile: seed %lu, %lu calls on each of %d harts\n", seed, calls_per_hart,
 		plat.nharts);

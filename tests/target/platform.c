@@ -355,6 +355,21 @@ bool bootarg_flag(const char *key)
 	return bootarg(key, v, sizeof(v)) && !strcmp(v, "1");
 }
 
+unsigned long bootarg_ulong(const char *key, unsigned long dflt)
+{
+	char v[24], *p;
+	unsigned long n = 0;
+
+	if (!bootarg(key, v, sizeof(v)) || !v[0])
+		return dflt;
+	for (p = v; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return dflt;
+		n = n * 10 + (unsigned long)(*p - '0');
+	}
+	return n;
+}
+
 /* The firmware's region: the reserved region that contains RAM's start (both
  * firmwares are loaded there), else the first one. */
 uint64_t fw_base(void)

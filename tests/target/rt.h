@@ -199,6 +199,8 @@ int platform_init(unsigned long hartid, uintptr_t dtb);   /* 0 or error text pri
 /* Word `key=value` in bootargs: copies value, returns true when present. */
 bool bootarg(const char *key, char *val, size_t size);
 bool bootarg_flag(const char *key);
+/* Decimal `key=N` in bootargs; dflt when absent or not a number. */
+unsigned long bootarg_ulong(const char *key, unsigned long dflt);
 /* First reserved region (the firmware) and its end. */
 uint64_t fw_base(void);
 uint64_t fw_end(void);
