@@ -13,6 +13,7 @@ SMP        ?= 4
 
 # Firmware and S-mode payloads: freestanding, no FPU code, no linker relaxation
 # (gp belongs to S-mode: the firmware must never use it as a global pointer).
+# The firmware relaxes calls only (FW_RELAX, mk/80-firmware.mk).
 RV_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
               -fno-common -fno-builtin-printf -fno-stack-protector -fno-pic \
               -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \

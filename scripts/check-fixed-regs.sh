@@ -4,7 +4,9 @@
 # does not come from those objects (libgcc, picolibc, assembly) could, so
 # this checks the linked image: no function may name t3..t6 except the
 # trap vectors' full-frame paths and the boot code before any S-mode state
-# exists.  Fails the build with the offending functions.
+# exists.  gp is S-mode's too (the firmware links with call relaxation but
+# defines no __global_pointer$, so ld never makes gp-relative accesses):
+# the same rule holds for it.  Fails the build with the offending functions.
 #
 # usage: check-fixed-regs.sh FIRMWARE.elf
 set -u
@@ -14,11 +16,11 @@ bad=$(${CROSS:-riscv64-unknown-elf-}objdump -d --no-show-raw-insn "$elf" | awk -
     /^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); next }
     /\t/ {
         split($0, f, "\t")
-        if (f[3] ~ /(^|[ ,(])t[3-6]([,)]|$)/ && fn !~ allowed) n[fn]++
+        if (f[3] ~ /(^|[ ,(])(t[3-6]|gp)([,)]|$)/ && fn !~ allowed) n[fn]++
     }
     END { for (k in n) printf "%s (%d instructions)\n", k, n[k] }')
 if [ -n "$bad" ]; then
-    echo "check-fixed-regs: $elf: these functions use t3..t6, which the ecall fast path leaves to S-mode:" >&2
+    echo "check-fixed-regs: $elf: these functions use t3..t6 or gp, which the firmware leaves to S-mode:" >&2
     echo "$bad" | sed 's/^/  /' >&2
     exit 1
 fi

@@ -18,10 +18,15 @@ truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
   bytes   scripts/trace-compare.py --emit-window, encoded again by
           `ntrace encode --tci CONTROL,FEATURES,0` with the same filter; the
           firmware's buffer must start with exactly those bytes and hold only
-          idle bytes (0xFF) after them.  Not possible, so reported as SKIP
-          (neither pass nor failure), when the buffer wrapped or stopped
-          (the host encodes the whole window) or carries timestamps (the
-          host's TSTAMP is an instruction index, the firmware's the time).
+          idle bytes (0xFF) after them.  A buffer that wrapped must be the
+          last bytes of the host's stream, one that stopped on wrap its first
+          bytes (whole messages), each followed by idle bytes at most.  With
+          timestamps (the host's TSTAMP is an instruction index, the
+          firmware's the time) the messages of both `ntrace dump`s must be
+          the same, field by field, TSTAMP aside, and every firmware message
+          must carry a TSTAMP.  Reported as SKIP (neither pass nor failure)
+          when no such comparison is possible: timestamps in a wrapped
+          buffer, a trap right after the enabling store.
 
 Output: one `PASS: ...` / `FAIL: ...` line per configuration and hart and
 check (the contract of scripts/run-tests.sh), `SKIP: ...` lines, the
@@ -138,6 +143,64 @@ def first_byte_mismatch(fw, host):
     for i in range(len(host), len(fw)):
         if fw[i] != 0xFF:
             return i
+    return None
+
+
+def wrapped_bytes_match(fw, host, match):
+    """A buffer that wrapped (match 'suffix') holds the last bytes of the
+    stream, one that stopped on wrap ('prefix') its first bytes, whole
+    messages only; either may end in idle bytes (0xFF: the sink's flush, or
+    the rest of a stopped buffer).  Returns (True, kept bytes) when fw, less
+    some of its trailing idle bytes, is that part of the host's stream,
+    else (False, offset in fw of the first byte that differs)."""
+    idle = len(fw) - len(fw.rstrip(b'\xff'))
+    for cut in range(idle + 1):      # the fewest idle bytes first
+        part = fw[:len(fw) - cut]
+        if part and (host.endswith(part) if match == 'suffix' else host.startswith(part)):
+            return True, len(part)
+    if match == 'suffix':
+        # align the ends (less the idle tail) and find the first difference
+        part = fw[:len(fw) - idle]
+        tail = host[-len(part):] if len(part) <= len(host) else host
+        off = len(part) - len(tail)
+        for i in range(len(tail)):
+            if part[off + i] != tail[i]:
+                return False, off + i
+        return False, 0
+    return False, first_byte_mismatch(fw[:len(fw) - idle], host) or 0
+
+
+FIELD_RE = re.compile(r'([A-Z][A-Z-]*)\[\d+\] = (0x[0-9A-Fa-f]+|\d+)')
+
+
+def dump_messages(dump_text):
+    """[(name, [(field, value)...])] of every message in `ntrace dump`."""
+    msgs = []
+    for line in dump_text.splitlines():
+        m = re.match(r'# message \d+ at offset \d+ \(0x[0-9a-f]+\), \d+ bytes: (\S+)', line)
+        if m:
+            msgs.append((m.group(1), []))
+        elif msgs and not line.startswith('#'):
+            msgs[-1][1].extend(FIELD_RE.findall(line))
+    return msgs
+
+
+def messages_without_tstamp(fw_dump, host_dump):
+    """With timestamps the bytes cannot match (the host's TSTAMP is an
+    instruction index, the firmware's the time): the same messages with the
+    same fields, TSTAMP aside, and a TSTAMP in every firmware message.
+    Returns None when so, else what differs."""
+    fw, host = dump_messages(fw_dump), dump_messages(host_dump)
+    for i, (name, fields) in enumerate(fw):
+        if not any(f == 'TSTAMP' for f, _ in fields):
+            return f'firmware message {i} ({name}) has no TSTAMP'
+    strip = lambda ms: [(n, [fv for fv in fl if fv[0] != 'TSTAMP']) for n, fl in ms]  # noqa: E731
+    fw, host = strip(fw), strip(host)
+    for i, (a, b) in enumerate(zip(fw, host)):
+        if a != b:
+            return f'message {i}: firmware {a}, host {b}'
+    if len(fw) != len(host):
+        return f'firmware {len(fw)} messages, host {len(host)}'
     return None
 
 
@@ -271,10 +334,6 @@ class Suite:
 
         # ---- byte identity with the host encoder
         ts_on = (b['tscontrol'] & TRTS_ON) == TRTS_ON and TRTS_MODE(b['tscontrol']) == 2
-        if b['wrap'] or ts_on:
-            why = 'the buffer wrapped' if b['wrap'] else 'timestamps'
-            emit([f'SKIP: {tag}: bytes = host encoder (not comparable: {why})'])
-            return passes, fails
         win = f'{base}.win.hart{h}.pcs'
         host = f'{base}.host.hart{h}.nex'
         e = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
@@ -294,6 +353,36 @@ class Suite:
             return passes, fails + 1
         fwb = open(nex, 'rb').read()
         hb = open(host, 'rb').read()
+        if ts_on and not b['wrap']:
+            dump_opts = ['--tci', f'{b["control"]:#x},{b["features"]:#x}']
+            fd = run([self.ntrace, 'dump', nex] + dump_opts)
+            hd = run([self.ntrace, 'dump', host] + dump_opts)
+            why = (f'ntrace dump failed ({fd.returncode}, {hd.returncode})'
+                   if fd.returncode or hd.returncode else
+                   messages_without_tstamp(fd.stdout, hd.stdout))
+            if why is None:
+                emit([f'PASS: {tag}: messages = host encoder, TSTAMP aside '
+                      f'({len(dump_messages(hd.stdout))} messages, each with a TSTAMP)'])
+                return passes + 1, fails
+            emit([f'FAIL: {tag}: messages != host encoder (TSTAMP aside): {why}',
+                  f'    files: {nex} {host} {win}'])
+            return passes, fails + 1
+        if ts_on:
+            emit([f'SKIP: {tag}: bytes = host encoder (not comparable: timestamps in a '
+                  'wrapped buffer)'])
+            return passes, fails
+        if b['wrap']:
+            ok, at = wrapped_bytes_match(fwb, hb, cfg.match)
+            what = 'last' if cfg.match == 'suffix' else 'first'
+            if ok:
+                emit([f'PASS: {tag}: bytes = host encoder (the buffer wrapped: its {at} '
+                      f'bytes are the {what} {at} of the host\'s {len(hb)}, then '
+                      f'{len(fwb) - at} idle)'])
+                return passes + 1, fails
+            emit([f'FAIL: {tag}: bytes != host encoder: the wrapped buffer ({len(fwb)} '
+                  f'bytes) is not the {what} part of the host\'s {len(hb)} bytes (first '
+                  f'difference at buffer byte {at})', f'    files: {nex} {host} {win}'])
+            return passes, fails + 1
         off = first_byte_mismatch(fwb, hb)
         if off is None:
             emit([f'PASS: {tag}: bytes = host encoder ({len(hb)} bytes, then '

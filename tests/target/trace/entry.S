@@ -146,8 +146,13 @@ tk_user_return:
 /* Trace session brackets: a0 = trTeControl's address, a1 = the value. */
 	.globl trace_session_start, trace_first
 trace_session_start:
+	/* The enabling store with interrupts off: an interrupt pending then
+	 * lands after trace_first, the first traced instruction, not before
+	 * it, so the ground truth's window starts there on every hart. */
+	csrc	sstatus, 2
 	sw	a1, 0(a0)
 trace_first:
+	csrs	sstatus, 2
 	ret
 	.globl trace_session_stop, trace_last
 trace_session_stop:
