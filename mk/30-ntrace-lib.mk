@@ -14,7 +14,7 @@ NTRACE_INGRESS_HDRS := $(wildcard lib/tci/*.h)
 
 NTRACE_LIB_TESTS := $(BUILD)/host/test_rvinsn $(BUILD)/host/test_ntrace_msg \
                     $(BUILD)/host/test_ntrace_enc $(BUILD)/host/test_ntrace_roundtrip \
-                    $(BUILD)/host/test_ntrace_block
+                    $(BUILD)/host/test_ntrace_block $(BUILD)/host/test_ntrace_golden
 
 $(BUILD)/host/test_rvinsn: tests/host/test_rvinsn.c $(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(dir $@)

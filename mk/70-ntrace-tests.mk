@@ -6,9 +6,14 @@
 #                        option set, plus dump/stats on every .nex
 #   make test-fuzz       libFuzzer targets, bounded time each
 #   make bench-ntrace    bits/instruction and codec speed table (markdown),
+#                        the reference's t1 example beside its published sizes,
 #                        then the encoder's block entry beside its record entry
 
 NT_DIR      := tests/ntrace
+# The N-Trace reference code's t1 example (data only) for bench-ntrace's
+# compression table: next to the checkout, else the workplace's copy.
+NEXRV_T1    ?= $(firstword $(wildcard $(abspath ../shared/data/nexrv-t1) /work/shared/data/nexrv-t1) \
+                 ../shared/data/nexrv-t1)
 NT_BUILD    := $(BUILD)/ntrace
 NT_PROGS    := sort crc32 recurse interp strings matmul lists traps timer irqstorm
 NT_XLENS    := rv64 rv32
@@ -72,6 +77,7 @@ $(NTRACE_BENCH_BIN): tools/ntrace-bench/ntrace_bench.c $(NTRACE_TOOL_CORE_SRCS) 
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 .PHONY: bench-ntrace
-bench-ntrace: $(NTRACE_BENCH_BIN) $(NT_PCS)
+bench-ntrace: $(NTRACE_BENCH_BIN) $(NTRACE_TOOL_BIN) $(NT_PCS)
 	@rc=0; scripts/bench-ntrace.sh $(NTRACE_BENCH_BIN) $(NT_PCS) || rc=1; echo; \
+	scripts/bench-ntrace-t1.sh $(NTRACE_TOOL_BIN) $(NEXRV_T1) || rc=1; echo; \
 	tools/ntrace-bench/bench-blocks.sh $(NTRACE_BENCH_BIN) $(NT_PCS) || rc=1; exit $$rc

@@ -62,6 +62,7 @@ enum ntrace_err {
 	NTRACE_ERR_NO_TARGET,       /* no address available for a jump       */
 	NTRACE_ERR_REPEAT,          /* RepeatBranch without a branch before   */
 	NTRACE_ERR_WALK_LIMIT,      /* walk exceeded the configured bound     */
+	NTRACE_ERR_NO_SYNC,         /* the stream has no sync message at all  */
 	NTRACE_ERR_COUNT
 };
 
@@ -356,6 +357,8 @@ struct ntrace_encoder {
 	uint32_t icnt_check;    /* slow path when icnt >= icnt_check          */
 	uint32_t hist;          /* HIST register with stop bit                */
 	uint32_t hist_full;     /* stop bit position value meaning "full"     */
+	uint32_t hist_limit;    /* stop bit position of the next HIST check:
+				   hist_full, or the held record's length   */
 	uint32_t slow;          /* non-zero: every record takes the slow path */
 	uint32_t plain_jump_mask; /* itypes handled inline as IndirectBranch  */
 	uint8_t active;         /* tracing (between start and stop)           */
@@ -387,6 +390,7 @@ struct ntrace_encoder {
 	uint64_t repeat_target;
 	uint32_t held_hist;     /* HIST waiting for repeat detection          */
 	uint32_t held_count;
+	uint8_t held_cut;       /* bits a held record left to HIST (9.3)      */
 	uint64_t held_tstamp;
 	/* implicit return stack (circular, oldest dropped when full) */
 	uint64_t stack[NTRACE_MAX_CALL_STACK];
@@ -539,7 +543,8 @@ struct ntrace_dec_ops {
 struct ntrace_dec_config {
 	struct ntrace_format fmt;   /* xlen, src_bits, extend_addr_msb         */
 	int32_t src_id;             /* only messages with this SRC; -1 = all   */
-	uint8_t inst_mode;          /* NTRACE_INST_MODE_BTM / _HTM             */
+	uint8_t inst_mode;          /* NTRACE_INST_MODE_BTM / _HTM, or
+				       NTRACE_INST_MODE_AUTO: told by the messages */
 	unsigned isa_ext;           /* RV_EXT_* of the traced code             */
 	bool implicit_return;       /* trTeInstEnImplicitReturn (9.2)          */
 	uint8_t call_stack_depth;   /* same as the encoder (0 = 32)            */
@@ -578,6 +583,8 @@ struct ntrace_dec_hist_entry {
 struct ntrace_decoder {
 	struct ntrace_dec_config cfg;
 	struct ntrace_dec_ops ops;
+	bool htm;               /* walks take HIST bits (the mode in force)   */
+	uint64_t unsynced_skipped; /* messages with instructions seen unsynced */
 	bool synced;
 	bool have_tstamp;
 	uint64_t pc;
@@ -595,6 +602,7 @@ struct ntrace_decoder {
 	uint8_t hq_head, hq_len;
 	/* last branch message for RepeatBranch */
 	uint8_t last_branch_tcode;
+	uint32_t last_branch_hist;
 	uint32_t last_branch_icnt;
 	uint64_t last_branch_target;
 	/* sequential-jump tracking inside one walk */
@@ -631,6 +639,14 @@ int ntrace_dec_decode(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
  * Returns 0 or -NTRACE_ERR_* (also reported as an event).
  */
 int ntrace_dec_message(struct ntrace_decoder *d, const struct ntrace_msg *m);
+
+/*
+ * The end of the stream: reports NTRACE_ERR_NO_SYNC (offset = stream
+ * length) when no sync message was seen but messages describing
+ * instructions were, since none of them could be decoded (a stream that
+ * only says trace never started is not an error); flushes.  Returns the number of errors it reported (0 or 1).
+ */
+int ntrace_dec_finish(struct ntrace_decoder *d);
 
 /* Flush buffered instruction addresses to ops.retired. */
 void ntrace_dec_flush(struct ntrace_decoder *d);

@@ -250,6 +250,14 @@ static bool hist_bit_may_be_missing(const struct ntrace_decoder *d, bool last, e
 	return last && end == END_ADDR && !hist_pending(d);
 }
 
+/* An inferable jump counts as a taken branch under trTeInstEnAllJumps.  In
+ * BTM that needs no option: only then can a DirectBranch message end on
+ * one (without it the jump is inside the block). */
+static bool jump_is_branch(const struct ntrace_decoder *d, bool htm, bool last, enum walk_end end)
+{
+	return d->cfg.all_jumps || (!htm && last && end == END_BRANCH);
+}
+
 static int take_branch_bit(struct ntrace_decoder *d, bool *taken)
 {
 	int bit = hist_take(d);
@@ -269,7 +277,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 {
 	uint64_t pc = d->pc, left = icnt;
 	unsigned xlen = d->cfg.fmt.xlen;
-	bool htm = d->cfg.inst_mode == NTRACE_INST_MODE_HTM;
+	bool htm = d->htm;
 	bool last_is_branch = false;
 	int err = 0;
 
@@ -329,7 +337,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 			if (d->cfg.implicit_return && in->itype4 == RV_ITYPE_INFERABLE_CALL)
 				stack_push(d, pc + in->size);
 			next = rv_insn_direct_target(in, pc, xlen);
-			last_is_branch = d->cfg.all_jumps;
+			last_is_branch = jump_is_branch(d, htm, last, end);
 			break;
 		case RV_INSN_TABLE_JUMP:
 			if (d->cfg.all_jumps && htm && !hist_bit_may_be_missing(d, last, end)) {
@@ -337,7 +345,7 @@ static int walk(struct ntrace_decoder *d, uint64_t icnt, enum walk_end end)
 				if (err)
 					goto out;
 			}
-			last_is_branch = d->cfg.all_jumps;
+			last_is_branch = jump_is_branch(d, htm, last, end);
 			err = table_target(d, in, &next);
 			if (err && !(last && end == END_ADDR))
 				goto out;
@@ -469,12 +477,21 @@ static int on_branch(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	/* 7.11: RepeatBranch replays the previous branch message */
 	d->last_branch_tcode = (btype == NTRACE_BTYPE_INDIRECT) ? (uint8_t)tcode : 0;
 	d->last_branch_icnt = (uint32_t)m->val[NTRACE_FLD_ICNT];
+	d->last_branch_hist = ntrace_msg_has(m, NTRACE_FLD_HIST) ? (uint32_t)m->val[NTRACE_FLD_HIST] : 0;
 	return 0;
 }
 
+/*
+ * RepeatBranch: "the decoder should just repeat handling of previous branch
+ * message B-CNT times" (rc7 7.11; the ratified decoding algorithm repeats
+ * "processing of the fields from previous trace message"): its I-CNT, its
+ * HIST when it had one (the reference encoder repeats IndirectBranchHist
+ * in HTM) and its full target, in either mode.
+ */
 static int on_repeat(struct ntrace_decoder *d, const struct ntrace_msg *m)
 {
 	uint64_t n = m->val[NTRACE_FLD_BCNT];
+	bool direct = d->last_branch_tcode == NTRACE_TCODE_DIRECT_BRANCH;
 	int err;
 
 	if (!d->last_branch_tcode)
@@ -482,11 +499,14 @@ static int on_repeat(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	if (n * (d->last_branch_icnt ? d->last_branch_icnt : 1) > d->walk_budget)
 		return NTRACE_ERR_WALK_LIMIT;
 	for (uint64_t i = 0; i < n; i++) {
-		err = walk(d, d->last_branch_icnt,
-			   d->last_branch_tcode == NTRACE_TCODE_DIRECT_BRANCH ? END_BRANCH : END_ADDR);
+		err = hist_queue(d, d->last_branch_hist, 1);
+		if (!err)
+			err = walk(d, d->last_branch_icnt, direct ? END_BRANCH : END_ADDR);
+		if (!err && d->last_branch_hist > 1 && hist_pending(d))
+			err = NTRACE_ERR_HIST_LEFT;
 		if (err)
 			return err;
-		if (d->last_branch_tcode != NTRACE_TCODE_DIRECT_BRANCH)
+		if (!direct)
 			d->pc = d->last_branch_target;
 	}
 	return 0;
@@ -509,7 +529,7 @@ static int on_resource_full(struct ntrace_decoder *d, const struct ntrace_msg *m
 		uint64_t n = m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST ? 1 : m->val[NTRACE_FLD_HREPEAT];
 		int err;
 
-		if (d->cfg.inst_mode != NTRACE_INST_MODE_HTM)
+		if (!d->htm)
 			return NTRACE_ERR_BAD_VALUE; /* no HIST in BTM */
 		err = hist_queue(d, rdata, n);
 
@@ -570,6 +590,39 @@ static void update_tstamp(struct ntrace_decoder *d, const struct ntrace_msg *m, 
 	}
 }
 
+/*
+ * NTRACE_INST_MODE_AUTO: the mode is told by the messages only one mode
+ * has (DirectBranch[Sync] in BTM; IndirectBranchHist[Sync], ResourceFull
+ * with HIST and ProgTraceCorrelation with CDF=1 in HTM).  The others (ProgTraceSync, IndirectBranch[Sync],
+ * ResourceFull I-CNT, ...) walk the same either way: HTM uses them only
+ * while HIST is empty (chapter 10, rule 4), so their blocks hold no
+ * conditional branch.  The stream is taken as BTM until told otherwise.
+ */
+static void follow_mode(struct ntrace_decoder *d, const struct ntrace_msg *m, unsigned tcode)
+{
+	switch (tcode) {
+	case NTRACE_TCODE_DIRECT_BRANCH:
+	case NTRACE_TCODE_DIRECT_BRANCH_SYNC:
+		d->htm = false;
+		break;
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
+	case NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		d->htm = true;
+		break;
+	case NTRACE_TCODE_RESOURCE_FULL:
+		if (m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST ||
+		    m->val[NTRACE_FLD_RCODE] == NTRACE_RCODE_HIST_REPEAT)
+			d->htm = true;
+		break;
+	case NTRACE_TCODE_PROG_TRACE_CORRELATION:
+		if (m->val[NTRACE_FLD_CDF] == NTRACE_CDF_ICNT_HIST) /* Table 23: HIST follows */
+			d->htm = true;
+		break;
+	default:
+		break;
+	}
+}
+
 int ntrace_dec_message(struct ntrace_decoder *d, const struct ntrace_msg *m)
 {
 	unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
@@ -579,6 +632,8 @@ int ntrace_dec_message(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	    m->val[NTRACE_FLD_SRC] != (uint64_t)d->cfg.src_id)
 		return 0; /* 11.2: another hart's message */
 	d->stats.messages++;
+	if (d->cfg.inst_mode == NTRACE_INST_MODE_AUTO)
+		follow_mode(d, m, tcode);
 	update_tstamp(d, m, tcode);
 	d->walk_budget = d->cfg.max_walk;
 	if (ntrace_is_sync_tcode(tcode))
@@ -606,14 +661,20 @@ int ntrace_dec_message(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
 		if (d->synced)
 			err = on_branch(d, m);
+		else
+			d->unsynced_skipped++;
 		break;
 	case NTRACE_TCODE_RESOURCE_FULL:
 		if (d->synced)
 			err = on_resource_full(d, m);
+		else
+			d->unsynced_skipped++;
 		break;
 	case NTRACE_TCODE_REPEAT_BRANCH:
 		if (d->synced)
 			err = on_repeat(d, m);
+		else
+			d->unsynced_skipped++;
 		break;
 	default:
 		err = NTRACE_ERR_RESERVED_TCODE;
@@ -655,6 +716,18 @@ int ntrace_dec_decode(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 	return (int)(d->stats.errors - errors_before);
 }
 
+int ntrace_dec_finish(struct ntrace_decoder *d)
+{
+	int errors = 0;
+
+	if (!d->stats.syncs && d->unsynced_skipped) {
+		dec_error(d, NTRACE_ERR_NO_SYNC, d->base_offset, 0);
+		errors = 1;
+	}
+	ntrace_dec_flush(d);
+	return errors;
+}
+
 int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_dec_config *cfg,
 		    const struct ntrace_dec_ops *ops)
 {
@@ -662,13 +735,15 @@ int ntrace_dec_init(struct ntrace_decoder *d, const struct ntrace_dec_config *cf
 		return -NTRACE_ERR_ARG;
 	if ((cfg->fmt.xlen != 32 && cfg->fmt.xlen != 64) || cfg->fmt.src_bits > NTRACE_MAX_SRC)
 		return -NTRACE_ERR_ARG;
-	if (cfg->inst_mode != NTRACE_INST_MODE_BTM && cfg->inst_mode != NTRACE_INST_MODE_HTM)
+	if (cfg->inst_mode != NTRACE_INST_MODE_BTM && cfg->inst_mode != NTRACE_INST_MODE_HTM &&
+	    cfg->inst_mode != NTRACE_INST_MODE_AUTO)
 		return -NTRACE_ERR_ARG;
 	if (cfg->call_stack_depth > NTRACE_MAX_CALL_STACK)
 		return -NTRACE_ERR_ARG;
 	memset(d, 0, sizeof(*d));
 	d->cfg = *cfg;
 	d->ops = *ops;
+	d->htm = cfg->inst_mode == NTRACE_INST_MODE_HTM;
 	if (!d->cfg.call_stack_depth)
 		d->cfg.call_stack_depth = NTRACE_MAX_CALL_STACK;
 	if (!d->cfg.max_walk)

@@ -23,7 +23,7 @@ enum pending_kind {
 };
 
 #define NO_ADDR (~0ull)
-#define MAX_REPEAT 0xFFFFFFFFu /* B-CNT / HREPEAT limit: 32-bit fields   */
+#define MAX_REPEAT NTRACE_MAX_REPEAT /* B-CNT / HREPEAT: 18-bit fields */
 #define SYNC_NONE 0xFF
 
 /* ------------------------------------------------------------ output */
@@ -103,6 +103,7 @@ static void flush_held_hist(struct ntrace_encoder *e)
 	if (!n)
 		return;
 	e->held_count = 0;
+	e->hist_limit = e->hist_full;
 	if (n == 1)
 		emit_resource_full(e, NTRACE_RCODE_HIST, e->held_hist, 0, e->held_tstamp);
 	else
@@ -124,6 +125,7 @@ static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 /* Anything held back for compression goes out before another message, so
  * the order of messages is the order of events. */
 static void flush_held(struct ntrace_encoder *e, uint64_t tstamp);
+static void hist_uncut(struct ntrace_encoder *e);
 
 static inline __attribute__((always_inline)) void
 emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
@@ -295,6 +297,8 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 static void emit_standalone_sync(struct ntrace_encoder *e, unsigned sync, uint64_t addr,
 				 uint64_t tstamp)
 {
+	if (e->held_cut)
+		hist_uncut(e);
 	if (e->htm && e->hist != 1)
 		emit_sync(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, sync, NTRACE_BTYPE_INDIRECT, addr,
 			  tstamp);
@@ -333,6 +337,8 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 	uint64_t *v = e->msgv; /* no clearing: the writer reads only the layout's fields */
 	unsigned tcode;
 
+	if (e->held_cut)
+		hist_uncut(e);
 	if (e->sync_due) {
 		/* Periodic sync rides on the branch message (Table 25, SYNC=2). */
 		if (direct)
@@ -372,20 +378,9 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
 }
 
-/* 8.3.1: the HIST register is full when its stop bit reached the MSB. */
-static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
+/* Hold the HIST record h (with its stop bit) for repeat detection (9.3). */
+static void hist_hold(struct ntrace_encoder *e, uint32_t h, uint64_t tstamp)
 {
-	uint32_t h = e->hist;
-
-	e->hist = 1;
-	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-
-		v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
-		v[NTRACE_FLD_RDATA] = h;
-		emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
-		return;
-	}
 	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
 		e->held_count++;
 		return;
@@ -394,12 +389,132 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 	flush_repeat_branch(e, tstamp);
 	e->held_hist = h;
 	e->held_count = 1;
+	e->held_cut = 0;
 	e->held_tstamp = tstamp;
+}
+
+/*
+ * The length of the first record of a full HIST register of `bits` bits
+ * (value h with its stop bit) under repeated history.  9.3 leaves open how
+ * repeats are found: when the branch pattern is periodic with a period p
+ * that does not divide `bits` (a loop of 3 branches in a 31-bit register),
+ * full records are rotations of each other and never repeat, so only the
+ * largest multiple of p that fits is sent; the records after it then match
+ * it while the pattern lasts.  Only periods seen at least twice count.
+ */
+static unsigned hist_record_bits(uint32_t h, unsigned bits)
+{
+	uint32_t x = h & ((1u << bits) - 1);
+
+	for (unsigned p = 1; p < bits; p++) {
+		uint32_t low = (1u << (bits - p)) - 1;
+
+		if ((((x >> p) ^ x) & low) == 0)
+			return bits - bits % p;
+	}
+	return bits;
+}
+
+/*
+ * Undo the cut of the held record (seen once): it and the bits in HIST
+ * after it become one run again, sent as a full record and the rest in
+ * HIST, or all in HIST when they fit.  Called when the record did not
+ * repeat and before a message takes HIST, so a cut that found no repeat
+ * costs nothing.
+ */
+static void hist_uncut(struct ntrace_encoder *e)
+{
+	unsigned bits = e->cfg.hist_bits - 1u, held_len = bits - e->held_cut;
+	unsigned len = 31u - (unsigned)__builtin_clz(e->hist), total = held_len + len;
+	uint64_t run = (uint64_t)(e->held_hist ^ (1u << held_len)) << len | (e->hist ^ (1u << len));
+
+	e->held_cut = 0;
+	e->hist_limit = e->hist_full;
+	if (total <= bits) {
+		e->held_count = 0;
+		e->hist = (uint32_t)((1ull << total) | run);
+		return;
+	}
+	e->held_hist = (uint32_t)((1ull << bits) | run >> (total - bits));
+	e->hist = (uint32_t)((1ull << (total - bits)) | (run & ((1ull << (total - bits)) - 1)));
+}
+
+/*
+ * A full record held once and the full register after it: when the 2 x
+ * `bits` run starts with a record of len < bits seen twice (a loop whose
+ * period does not divide the register that began inside the held record),
+ * that record is held twice instead and the rest stays in HIST.  Only
+ * lengths whose rest is shorter than the record are tried, so the next
+ * compare happens at the limit as usual.
+ */
+static bool hist_repeat_across(struct ntrace_encoder *e, uint32_t h)
+{
+	unsigned bits = e->cfg.hist_bits - 1u;
+
+	if (e->held_count != 1 || e->held_cut || !(e->held_hist & e->hist_full))
+		return false;
+	uint64_t run = (uint64_t)(e->held_hist ^ e->hist_full) << bits | (h ^ e->hist_full);
+	for (unsigned len = bits - 1; 3 * len > 2 * bits; len--) {
+		unsigned rest = 2 * bits - 2 * len;
+		uint64_t first = run >> (2 * bits - len), second = (run >> rest) & ((1ull << len) - 1);
+
+		if (first != second)
+			continue;
+		e->held_hist = (uint32_t)((1ull << len) | first);
+		e->held_count = 2;
+		e->hist = (uint32_t)((1ull << rest) | (run & ((1ull << rest) - 1)));
+		e->hist_limit = 1u << len;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The HIST register reached e->hist_limit (8.3.1: full when its stop bit
+ * reached the MSB).  With repeated history and a held record shorter than
+ * the register, the limit is that record's length: a match counts one more
+ * repeat; otherwise the register fills up before anything is decided.
+ */
+static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
+{
+	uint32_t h = e->hist;
+	unsigned bits = e->cfg.hist_bits - 1u, keep;
+
+	if (!e->cfg.trTeInstEnRepeatedHistory) {
+		uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+
+		e->hist = 1;
+		v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
+		v[NTRACE_FLD_RDATA] = h;
+		emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
+		return;
+	}
+	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
+		e->held_count++;
+		e->held_cut = 0;
+		e->hist = 1;
+		return;
+	}
+	if (!(h & e->hist_full)) {
+		/* A shorter record did not repeat: right after the cut that
+		 * made it, the cut is undone. */
+		if (e->held_cut)
+			hist_uncut(e);
+		e->hist_limit = e->hist_full;
+		return;
+	}
+	if (hist_repeat_across(e, h))
+		return;
+	keep = bits - hist_record_bits(h, bits);
+	hist_hold(e, (h >> keep), tstamp);
+	e->held_cut = e->held_count == 1 ? (uint8_t)keep : 0;
+	e->hist = (1u << keep) | (h & ((1u << keep) - 1));
+	e->hist_limit = 1u << (bits - keep);
 }
 
 static void add_hist_bit(struct ntrace_encoder *e, unsigned bit, uint64_t tstamp)
 {
-	if (e->hist & e->hist_full)
+	if (e->hist & e->hist_limit)
 		hist_overflow(e, tstamp);
 	e->hist = (e->hist << 1) | bit; /* 8.3: LSB is the latest branch */
 }
@@ -423,8 +538,21 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 		} else {
 			uint64_t v[NTRACE_FLD_COUNT] = { 0 };
 
-			if (e->htm && e->hist != 1)
-				hist_overflow(e, tstamp); /* HIST bits precede the I-CNT ones */
+			if (e->held_cut)
+				hist_uncut(e);
+			if (e->htm && e->hist != 1) {
+				/* HIST bits precede the I-CNT ones */
+				if (e->cfg.trTeInstEnRepeatedHistory) {
+					hist_hold(e, e->hist, tstamp);
+				} else {
+					uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+
+					v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
+					v[NTRACE_FLD_RDATA] = e->hist;
+					emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
+				}
+				e->hist = 1;
+			}
 			v[NTRACE_FLD_RCODE] = NTRACE_RCODE_ICNT;
 			v[NTRACE_FLD_RDATA] = e->icnt;
 			emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
@@ -636,6 +764,7 @@ static void drop_state(struct ntrace_encoder *e)
 {
 	e->pending = PEND_NONE;
 	e->held_count = 0;
+	e->hist_limit = e->hist_full;
 	e->repeat_count = 0;
 	e->repeat_tcode = 0;
 	e->hist = 1;
@@ -735,7 +864,7 @@ static inline __attribute__((always_inline)) void
 retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n, const bool check_ctx)
 {
 	const struct ntrace_retired *end = rec + n;
-	const uint32_t hist_full = e->hist_full;
+	uint32_t hist_limit = e->hist_limit;
 	const uint32_t jump_mask = e->plain_jump_mask;
 	const bool htm = e->htm;
 	/* 9.2 calls and returns inline unless all-jumps makes calls branches */
@@ -761,7 +890,7 @@ again:
 				continue;
 			}
 		} else if ((it == RV_ITYPE_NOT_TAKEN_BRANCH || (htm && it == RV_ITYPE_TAKEN_BRANCH)) &&
-			   next < check && !(htm && (hist & hist_full))) {
+			   next < check && !(htm && (hist & hist_limit))) {
 			if (htm)
 				hist = (hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
 			icnt = next;
@@ -822,11 +951,13 @@ slow_path:
 				record_after_message(e, rec);
 				icnt = e->icnt;
 				hist = e->hist;
+				hist_limit = e->hist_limit;
 				check = e->slow ? 0 : e->icnt_check;
 				continue;
 			}
 			icnt = e->icnt;
 			hist = e->hist;
+			hist_limit = e->hist_limit;
 			check = e->icnt_check;
 			goto again;
 		}
@@ -835,6 +966,7 @@ slow_path:
 		slow_record(e, rec);
 		icnt = e->icnt;
 		hist = e->hist;
+		hist_limit = e->hist_limit;
 		check = e->slow ? 0 : e->icnt_check;
 		priv = e->cur_priv;
 		context = e->cur_context;
@@ -880,6 +1012,8 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_ad
 		e->icnt = 0;
 		e->hist = 1;
 	}
+	if (e->held_cut)
+		hist_uncut(e);
 	/* Table 23: CDF=1 with HIST in HTM (even when empty), CDF=0 in BTM */
 	v[NTRACE_FLD_EVCODE] = evcode & 0xF;
 	v[NTRACE_FLD_CDF] = e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY;
@@ -954,6 +1088,7 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	e->htm = cfg->trTeInstMode == NTRACE_INST_MODE_HTM;
 	e->hist = 1;
 	e->hist_full = 1u << (e->cfg.hist_bits - 1);
+	e->hist_limit = e->hist_full;
 	e->sync_limit = cfg->trTeInstSyncMode ? 1ull << (cfg->trTeInstSyncMax + 4) : ~0ull;
 	e->pending_sync = SYNC_NONE;
 	e->sync_reason = NTRACE_SYNC_PERIODIC;
@@ -1130,7 +1265,7 @@ static inline bool end_inline(struct ntrace_encoder *e, const struct ntrace_reti
 		return false;
 	if (it == RV_ITYPE_NOT_TAKEN_BRANCH || (e->htm && it == RV_ITYPE_TAKEN_BRANCH)) {
 		if (e->htm) {
-			if (e->hist & e->hist_full)
+			if (e->hist & e->hist_limit)
 				return false;
 			e->hist = (e->hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
 		}

@@ -21,7 +21,7 @@
 #define MAX_PROCESS_BITS 64
 #define MAX_ECODE_BITS   32
 #define MAX_RDATA_BITS   NTRACE_MAX_HIST /* RDATA is I-CNT (22) or HIST (32) */
-#define MAX_COUNT_BITS   32              /* HREPEAT, B-CNT                  */
+#define MAX_COUNT_BITS   NTRACE_MAX_REPEAT_BITS /* HREPEAT, B-CNT            */
 
 /* Table 8 "Fields in Messages" (chapter 7 tables for each message). */
 static const struct ntrace_msg_layout ntrace_layouts[] = {

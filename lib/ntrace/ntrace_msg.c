@@ -64,6 +64,7 @@ static const char *const err_text[NTRACE_ERR_COUNT] = {
 	[NTRACE_ERR_NO_TARGET] = "no address for an indirect jump",
 	[NTRACE_ERR_REPEAT] = "RepeatBranch without a preceding branch message",
 	[NTRACE_ERR_WALK_LIMIT] = "instruction walk exceeded its bound",
+	[NTRACE_ERR_NO_SYNC] = "no sync message in the stream: nothing can be decoded",
 };
 
 const char *ntrace_strerror(int err)

@@ -23,6 +23,8 @@
 #define NTRACE_MAX_ICNT        22
 #define NTRACE_MAX_ADDR        63
 #define NTRACE_MAX_HIST        32
+#define NTRACE_MAX_REPEAT_BITS 18 /* B-CNT, HREPEAT (ratified Table 10) */
+#define NTRACE_MAX_REPEAT      ((1u << NTRACE_MAX_REPEAT_BITS) - 1)
 #define NTRACE_MAX_TSTAMP      64
 
 /* Table 8: TCODE values. */
@@ -95,6 +97,7 @@
 #define NTRACE_PRV_V 4 /* V above PRV[1:0], as in struct ntrace_retired.priv */
 
 /* Table 7 / Trace Control Interface: trTeInstMode values for N-Trace. */
+#define NTRACE_INST_MODE_AUTO 0 /* decoder: BTM or HTM as the messages tell */
 #define NTRACE_INST_MODE_BTM 3
 #define NTRACE_INST_MODE_HTM 6
 

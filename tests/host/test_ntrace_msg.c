@@ -14,42 +14,10 @@
 
 #include "ntrace.h"
 
-#ifndef NTRACE_GOLDEN_DIR
-#define NTRACE_GOLDEN_DIR "tests/data/ntrace/golden"
-#endif
+#include "test_ntrace_golden.h"
 
 static const struct ntrace_format fmt64 = { .xlen = 64 };
 static const struct ntrace_format fmt64_ext = { .xlen = 64, .extend_addr_msb = true };
-
-/* Read a golden .hex file into buf; returns the number of bytes. */
-static size_t load_golden(const char *name, uint8_t *buf, size_t cap)
-{
-	char path[512], line[512];
-	size_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", NTRACE_GOLDEN_DIR, name);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-
-		if (strchr(line, '#'))
-			*strchr(line, '#') = 0;
-		for (;;) {
-			unsigned long v = strtoul(p, &end, 16);
-
-			if (end == p)
-				break;
-			assert_true(n < cap);
-			buf[n++] = (uint8_t)v;
-			p = end;
-		}
-	}
-	fclose(f);
-	return n;
-}
 
 static int parse_one(const struct ntrace_format *fmt, const uint8_t *b, size_t len, size_t *pos,
 		     struct ntrace_msg *m, struct ntrace_error *err)

@@ -60,6 +60,18 @@ print(n)' "$nex")
     run "ntrace malformed $x: decode of a stream cut inside a message" 1 \
         "byte offset [0-9]+: input ends inside a message" \
         "$tool" decode --elf "$elf" "$tmp/trunc.nex" --out "$tmp/x.pcs"
+    # No sync message at all: the stream without its first message (the
+    # only sync message of the htm round trip): nothing can be decoded.
+    python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read()
+n = 0
+while d[n] & 3 != 3:
+    n += 1
+open(sys.argv[2], "wb").write(d[n + 1:])' "$nex" "$tmp/nosync.nex"
+    run "ntrace malformed $x: decode of a stream without any sync message" 1 \
+        "byte offset [0-9]+: no sync message in the stream" \
+        "$tool" decode --elf "$elf" "$tmp/nosync.nex" --out "$tmp/x.pcs"
     # Not N-Trace at all: the ELF file itself.
     run "ntrace malformed $x: decode of non-N-Trace bytes" 1 "byte offset [0-9]+: " \
         "$tool" decode --elf "$elf" "$elf" --out "$tmp/x.pcs"

@@ -18,31 +18,34 @@ tool=$1
 outdir=$2
 shift 2
 
-# name|options (given to both the encoder and the decoder)
+# name|options (given to both the encoder and the decoder)|what a decoder
+# given no codec options still needs (lib/ntrace/README.md, "Decoding
+# without options"): the SRC width, the address-MSB extension and, in HTM,
+# all-jumps; everything else it infers.
 OPTSETS=(
-    "btm|--mode btm"
-    "btm-repeat-branch|--mode btm --repeat-branch"
-    "btm-sync16|--mode btm --sync-period 16"
-    "htm|--mode htm"
-    "htm-cs8-irm1|--mode htm --callstack 8 --implicit-return-mode 1"
-    "htm-cs8-irm2|--mode htm --callstack 8 --implicit-return-mode 2"
-    "htm-cs8-irm3|--mode htm --callstack 8 --implicit-return-mode 3"
-    "htm-cs8-irm1-repeat-history|--mode htm --callstack 8 --implicit-return-mode 1 --repeat-history"
-    "htm-repeat-history|--mode htm --repeat-history"
-    "htm-seq-jump|--mode htm --seq-jump"
-    "htm-repeat-branch|--mode htm --repeat-branch"
-    "htm-ext-addr|--mode htm --ext-addr"
-    "htm-src|--mode htm --src 5 --src-bits 4"
-    "htm-timestamp|--mode htm --timestamp"
-    "htm-sync64|--mode htm --sync-period 64"
-    "all-opt|--all-opt"
-    "all-opt-src-ts-sync|--all-opt --src 2 --src-bits 3 --timestamp --sync-period 256"
-    "htm-all-jumps|--mode htm --all-jumps"
-    "btm-all-jumps|--mode btm --all-jumps"
-    "htm-irm3-all-jumps|--mode htm --callstack 32 --all-jumps"
-    "tci-htm-opt|--tci 0x100006b,0x5cc"
-    "tci-btm-ctx-sync3|--tci 0x1030239,0x7c8"
-    "tci-htm-sync1-src|--tci 0x1010069,0x300502c8"
+    "btm|--mode btm|"
+    "btm-repeat-branch|--mode btm --repeat-branch|"
+    "btm-sync16|--mode btm --sync-period 16|"
+    "htm|--mode htm|"
+    "htm-cs8-irm1|--mode htm --callstack 8 --implicit-return-mode 1|"
+    "htm-cs8-irm2|--mode htm --callstack 8 --implicit-return-mode 2|"
+    "htm-cs8-irm3|--mode htm --callstack 8 --implicit-return-mode 3|"
+    "htm-cs8-irm1-repeat-history|--mode htm --callstack 8 --implicit-return-mode 1 --repeat-history|"
+    "htm-repeat-history|--mode htm --repeat-history|"
+    "htm-seq-jump|--mode htm --seq-jump|"
+    "htm-repeat-branch|--mode htm --repeat-branch|"
+    "htm-ext-addr|--mode htm --ext-addr|--ext-addr"
+    "htm-src|--mode htm --src 5 --src-bits 4|--src-bits 4"
+    "htm-timestamp|--mode htm --timestamp|"
+    "htm-sync64|--mode htm --sync-period 64|"
+    "all-opt|--all-opt|"
+    "all-opt-src-ts-sync|--all-opt --src 2 --src-bits 3 --timestamp --sync-period 256|--src-bits 3"
+    "htm-all-jumps|--mode htm --all-jumps|--all-jumps"
+    "btm-all-jumps|--mode btm --all-jumps|"
+    "htm-irm3-all-jumps|--mode htm --callstack 32 --all-jumps|--all-jumps"
+    "tci-htm-opt|--tci 0x100006b,0x5cc|--ext-addr"
+    "tci-btm-ctx-sync3|--tci 0x1030239,0x7c8|--ext-addr"
+    "tci-htm-sync1-src|--tci 0x1010069,0x300502c8|--src-bits 3 --all-jumps"
 )
 
 mkdir -p "$outdir"
@@ -100,7 +103,9 @@ for pcs in "$@"; do
     for entry in "${OPTSETS[@]}"; do
         name=${entry%%|*}
         selected "$name" || continue
-        read -r -a opts <<<"${entry#*|}"
+        rest=${entry#*|}
+        read -r -a opts <<<"${rest%%|*}"
+        read -r -a needed <<<"${rest#*|}"
         id="ntrace $prog rv$xlen $name"
         base=$outdir/$prog-rv$xlen-$name
         err=$base.err
@@ -143,6 +148,21 @@ for pcs in "$@"; do
             show_err "$err"
         fi
         rm -f "$err" "$base.dump"
+        # The same stream decoded with only what cannot be inferred.
+        "$tool" decode --elf "$elf" "$base.nex" --out "$base.inferred.pcs" \
+            ${needed[@]+"${needed[@]}"} 2>"$err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            fail "$id: decode without codec options (${needed[*]:-none}) exited with status $rc"
+            show_err "$err"
+        elif ! cmp -s "$pcs" "$base.inferred.pcs"; then
+            line=$(cmp "$pcs" "$base.inferred.pcs" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+            fail "$id: decode without codec options differs from the input at line ${line:-?}"
+        else
+            pass "$id: decode without codec options (given: ${needed[*]:-none})"
+            rm -f "$base.inferred.pcs"
+        fi
+        rm -f "$err"
         check_blocks "$id" "$elf" "$pcs" "$xlen" "$base" "${opts[@]}"
     done
 done

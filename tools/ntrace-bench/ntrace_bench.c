@@ -44,12 +44,14 @@ struct bench_config {
 	bool ext_addr;
 };
 
-/* "all" mirrors `ntrace --all-opt` in HTM mode. */
+/* "all" and "btm-all" mirror `ntrace --all-opt` in HTM and BTM mode (the
+ * repeat bit is RepeatBranch in BTM). */
 static const struct bench_config configs[] = {
 	{ "btm", NT_TOOL_BTM, 0, 0, false, false, false },
 	{ "htm", NT_TOOL_HTM, 0, 0, false, false, false },
 	{ "htm-ir8-rh", NT_TOOL_HTM, 8, NTRACE_IMPLICIT_RETURN_FULL, true, false, false },
-	{ "all", NT_TOOL_HTM, NTRACE_MAX_CALL_STACK, NTRACE_IMPLICIT_RETURN_FULL, true, true, true },
+	{ "all", NT_TOOL_HTM, NTRACE_MAX_CALL_STACK, NTRACE_IMPLICIT_RETURN_FULL, true, true, false },
+	{ "btm-all", NT_TOOL_BTM, NTRACE_MAX_CALL_STACK, NTRACE_IMPLICIT_RETURN_FULL, true, true, false },
 };
 #define NCONFIGS (sizeof(configs) / sizeof(configs[0]))
 
@@ -135,6 +137,7 @@ static void tool_config(const struct bench_config *bc, unsigned xlen, struct nt_
 	cfg->callstack = bc->callstack;
 	cfg->implicit_return_mode = bc->implicit_return_mode;
 	cfg->repeat_history = bc->repeat_history;
+	cfg->repeat_branch = bc->repeat_history;
 	cfg->seq_jump = bc->seq_jump;
 	cfg->ext_addr = bc->ext_addr;
 	cfg->xlen = xlen;
@@ -434,7 +437,7 @@ static int usage(void)
 		"usage: ntrace-bench --elf P.elf --pcs P.pcs [--reps N] [--min-ms MS]\n"
 		"       ntrace-bench --elf P.elf --pcs P.pcs --encode-only CONFIG --iters N\n"
 		"                    [--entry retire|block]\n"
-		"CONFIG: btm, htm, htm-ir8-rh, all\n");
+		"CONFIG: btm, htm, htm-ir8-rh, all, btm-all\n");
 	return 2;
 }
 

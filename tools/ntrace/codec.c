@@ -77,16 +77,31 @@ void nt_tool_enc_config(const struct nt_tool_config *cfg, struct ntrace_enc_conf
 	out->btype_trap_as_1 = false;
 }
 
+/*
+ * What the decoder is not told it infers, as the spec lets a decoder do
+ * unaided (lib/ntrace/README.md, "Decoding without options"):
+ *  - the mode, from the messages only one mode has;
+ *  - implicit returns, with the largest stack (9.2: a decoder that does not
+ *    know the depth assumes the maximum): a return inside a block can only
+ *    have been implicit, and a deeper stack than the encoder's holds the
+ *    same top entries;
+ *  - sequential jumps (9.1): likewise, a jalr inside a block after a
+ *    constant was loaded into its rs1 can only have been inferred.
+ * Repeated history and RepeatBranch are messages of their own.
+ */
 void nt_tool_dec_config(const struct nt_tool_config *cfg, struct ntrace_dec_config *out)
 {
 	memset(out, 0, sizeof(*out));
 	nt_tool_format(cfg, &out->fmt);
 	out->src_id = cfg->src_bits && cfg->src_id_set ? (int32_t)cfg->src_id : -1;
-	out->inst_mode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	if (!cfg->mode_set)
+		out->inst_mode = NTRACE_INST_MODE_AUTO;
+	else
+		out->inst_mode = cfg->mode == NT_TOOL_BTM ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
 	out->isa_ext = RV_EXT_C;
-	out->implicit_return = implicit_return_on(cfg);
-	out->call_stack_depth = (uint8_t)cfg->callstack;
-	out->sequential_jump = cfg->seq_jump;
+	out->implicit_return = cfg->return_set ? implicit_return_on(cfg) : true;
+	out->call_stack_depth = cfg->return_set ? (uint8_t)cfg->callstack : NTRACE_MAX_CALL_STACK;
+	out->sequential_jump = true;
 	out->all_jumps = cfg->all_jumps;
 }
 
@@ -888,7 +903,7 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 		len -= start;
 	}
 	ntrace_dec_decode(d, nex, len);
-	ntrace_dec_flush(d);
+	ntrace_dec_finish(d);
 	if (text)
 		text_flush_last(&ctx);
 	if (stats)

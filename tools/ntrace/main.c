@@ -36,7 +36,8 @@ static const char tool_usage[] =
 	"Exit status: 0 ok, 1 error in the input or while decoding, 2 usage error.\n";
 
 static const char codec_options_help[] =
-	"codec options (the decoder must be given the same ones as the encoder):\n"
+	"codec options (encode: what the encoder does; decode and stats: see\n"
+	"'Decoding without codec options' in 'ntrace decode --help'):\n"
 	"  --mode htm|btm            history (default) or branch trace messaging\n"
 	"  --callstack N             implicit return with an N-entry call stack, 1..32\n"
 	"                            (alone: mode 3; 0 = off)\n"
@@ -56,9 +57,11 @@ static const char codec_options_help[] =
 	"  --all-jumps               report inferable jumps (jal, c.j, c.jal) like taken\n"
 	"                            branches (trTeInstEnAllJumps)\n"
 	"  --xlen 32|64              address width (default: ELF class, else 64)\n"
-	"  --all-opt                 every optional compression: repeat history,\n"
-	"                            implicit return mode 3 with a 32-entry call stack,\n"
-	"                            seq jump, ext addr, and repeat branch in BTM mode\n"
+	"  --all-opt                 every compression that never makes a trace larger:\n"
+	"                            repeat history, implicit return mode 3 with a\n"
+	"                            32-entry call stack, seq jump, and repeat branch in\n"
+	"                            BTM mode (not --ext-addr: it can add a byte to an\n"
+	"                            address, so it is left to the user)\n"
 	"  --tci CONTROL,FEATURES[,TSCONTROL]\n"
 	"                            every codec option from Trace Control Interface\n"
 	"                            register values (trTeControl, trTeInstFeatures,\n"
@@ -137,6 +140,23 @@ static const char decode_usage[] =
 	"  --symbols     a listing for people instead of .pcs: 'pc[ exc|int]  sym+0xoff'\n"
 	"                with the nearest function or label at or below pc in the\n"
 	"                symbol tables of the --elf files ('?' when there is none)\n"
+	"\n"
+	"Decoding without codec options: the decoder infers what the spec lets it\n"
+	"infer from the stream, and codec options given override it:\n"
+	"  - the mode: DirectBranch messages only BTM has; IndirectBranchHist,\n"
+	"    ResourceFull with HIST and ProgTraceCorrelation with HIST only HTM has;\n"
+	"    the other messages decode the same either way;\n"
+	"  - implicit return (any depth, any trTeInstImplicitReturnMode): a 32-entry\n"
+	"    call stack, the largest (9.2); a return inside a block was implicit;\n"
+	"  - sequential jumps: a jalr inside a block after a constant was loaded into\n"
+	"    its rs1 was inferred (9.1);\n"
+	"  - repeated history and RepeatBranch: messages of their own;\n"
+	"  - --all-jumps in BTM: only then does a DirectBranch end on a jump.\n"
+	"Still needed when the encoder used them, because the bytes do not tell:\n"
+	"  --src-bits B  the SRC field's width (a wrong width can still parse)\n"
+	"  --ext-addr    how the last address byte extends (8.2)\n"
+	"  --all-jumps   in HTM: a jump's HIST bit looks like a branch's\n"
+	"A stream with no sync message at all cannot be decoded: that is an error.\n"
 	"\n";
 
 static const char dump_usage[] =
@@ -157,9 +177,9 @@ static const char stats_usage[] =
 	"usage: ntrace stats FILE.nex [--elf FILE | --raw FILE@ADDR]... [codec options]\n"
 	"\n"
 	"Prints the size, the number of messages per TCODE and, with program images,\n"
-	"the number of decoded instructions and bits per instruction (decoding needs\n"
-	"the encoder's codec options).  Without --src-bits or --tci the SRC width is\n"
-	"detected.\n"
+	"the number of decoded instructions and bits per instruction (decoding\n"
+	"infers what it can, as 'ntrace decode' does).  Without --src-bits or --tci\n"
+	"the SRC width is detected.\n"
 	"Exit status 1 when a message is malformed or decoding reports an error.\n"
 	"\n";
 
@@ -382,7 +402,10 @@ static void apply_all_opt(struct nt_tool_config *cfg, const struct explicit_opts
 {
 	cfg->repeat_history = true;
 	cfg->seq_jump = true;
-	cfg->ext_addr = true;
+	cfg->return_set = true;
+	/* Not ext_addr: it makes some messages a byte longer (an address
+	 * whose top bit lands on a byte's top bit), and as a control bit it
+	 * holds for the whole trace, so it cannot be chosen per message. */
 	if (!set->callstack)
 		cfg->callstack = NTRACE_MAX_CALL_STACK;
 	if (!set->irmode)       /* full addresses: exact, so never a wrong guess */
@@ -420,17 +443,20 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 			a->cfg.mode = NT_TOOL_BTM;
 		else
 			return usage_error(cmd, "--mode must be htm or btm, not '%s'", arg);
+		a->cfg.mode_set = true;
 		return 0;
 	case OPT_CALLSTACK:
 		if (parse_uint(arg, NTRACE_MAX_CALL_STACK, &v))
 			return usage_error(cmd, "--callstack needs a depth 0..32, not '%s'", arg);
 		a->cfg.callstack = (unsigned)v;
+		a->cfg.return_set = true;
 		set->callstack = true;
 		return 0;
 	case OPT_IRMODE:
 		if (parse_uint(arg, 3, &v))
 			return usage_error(cmd, "--implicit-return-mode must be 0..3, not '%s'", arg);
 		a->cfg.implicit_return_mode = (unsigned)v;
+		a->cfg.return_set = true;
 		set->irmode = true;
 		return 0;
 	case OPT_REPEAT_HISTORY:

@@ -170,6 +170,10 @@ enum nt_feed {
 
 struct nt_tool_config {
 	int mode;                       /* enum nt_tool_mode */
+	/* decode: what was given; the rest is inferred (nt_tool_dec_config) */
+	bool mode_set;                  /* --mode or --tci: else told by the messages */
+	bool return_set;                /* --callstack, --implicit-return-mode, --tci,
+					   --all-opt: else a 32-entry stack */
 	unsigned callstack;             /* implicit-return stack depth, 0 = off */
 	unsigned implicit_return_mode;  /* trTeInstImplicitReturnMode, 0..3 */
 	bool repeat_history;            /* trTeInstEnRepeatedHistory */

@@ -71,6 +71,8 @@ int nt_tool_config_from_tci(struct nt_tool_config *cfg, uint32_t control, uint32
 		return -1;
 	}
 	cfg->mode = mode == TRTE_INST_MODE_BASELINE ? NT_TOOL_BTM : NT_TOOL_HTM;
+	cfg->mode_set = true;
+	cfg->return_set = true;
 	cfg->context = control & TRTE_CONTEXT;
 	cfg->sync_mode = (uint8_t)field(control, TRTE_INST_SYNC_MODE_MASK, TRTE_INST_SYNC_MODE_SHIFT);
 	cfg->sync_max = (uint8_t)field(control, TRTE_INST_SYNC_MAX_MASK, TRTE_INST_SYNC_MAX_SHIFT);
