@@ -3,7 +3,8 @@
  * a fixed program image (the corpus program "interp", RV64 or RV32, embedded
  * by tests/fuzz/bin2c.py: calls, returns, a jump table, indirect calls).
  *
- * Input: byte 0 = decoder options, byte 1 = call-stack depth, then the
+ * Input: byte 0 = decoder options, byte 1 = call-stack depth (bit 7: mode
+ * told by the messages, NTRACE_INST_MODE_AUTO), then the
  * stream.  The seed corpus holds real encodings of that program with the
  * matching option bytes (tests/fuzz/make-seeds.sh).
  *
@@ -27,6 +28,8 @@
 #define OPT_EXT_ADDR      (1u << 4)
 #define OPT_ALL_JUMPS     (1u << 5)
 #define OPT_SRC_SHIFT     6
+/* second byte: bit 7 selects NTRACE_INST_MODE_AUTO, the rest the depth */
+#define DEPTH_AUTO_MODE   0x80u
 static const uint8_t src_bits_choice[4] = { 0, 3, 4, 12 };
 
 struct image {
@@ -99,9 +102,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.fmt.extend_addr_msb = opt & OPT_EXT_ADDR;
 	cfg.src_id = -1;
 	cfg.inst_mode = (opt & OPT_BTM) ? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	if (depth & DEPTH_AUTO_MODE)
+		cfg.inst_mode = NTRACE_INST_MODE_AUTO; /* told by the messages */
 	cfg.isa_ext = RV_EXT_C;
 	cfg.implicit_return = opt & OPT_IMPLICIT_RET;
-	cfg.call_stack_depth = depth % (NTRACE_MAX_CALL_STACK + 1);
+	cfg.call_stack_depth = (depth & ~DEPTH_AUTO_MODE) % (NTRACE_MAX_CALL_STACK + 1);
 	cfg.sequential_jump = opt & OPT_SEQ_JUMP;
 	cfg.all_jumps = opt & OPT_ALL_JUMPS;
 	cfg.max_walk = 1u << 16;         /* keep single inputs fast */
@@ -115,7 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();        /* every configuration built above is valid */
 	if (ntrace_dec_decode(&dec, data, size) < 0)
 		abort();        /* errors are events, the count is >= 0 */
-	ntrace_dec_flush(&dec);
+	if (ntrace_dec_finish(&dec) > 1)
+		abort();        /* at most the one no-sync error */
 	if (dec.stats.instructions != run.delivered)
 		abort();
 	return 0;

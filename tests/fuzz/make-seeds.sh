@@ -14,7 +14,7 @@ mkdir -p "$out/decoder" "$out/parser"
 rm -f "$out"/decoder/* "$out"/parser/*
 
 # name|decoder option byte (see fuzz_ntrace_decoder.c, without the RV32
-# bit)|call-stack depth|parser format byte (fuzz_ntrace_parser.c, without
+# bit)|call-stack depth byte (128: mode told by the messages, 32 entries)|parser format byte (fuzz_ntrace_parser.c, without
 # the RV32 bit)|encoder options
 SETS=(
     "btm|2|0|0|--mode btm"
@@ -27,6 +27,8 @@ SETS=(
     "htm-timestamp|0|0|0|--mode htm --timestamp"
     "htm-repeat-history|0|0|0|--mode htm --repeat-history"
     "btm-repeat-branch|2|0|0|--mode btm --repeat-branch"
+    "auto-htm-all-opt|4|128|0|--all-opt"
+    "auto-btm-all-opt|4|128|0|--mode btm --all-opt"
 )
 made=0
 failed=""
