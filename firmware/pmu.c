@@ -305,7 +305,7 @@ static void hw_counter_reset(struct pmu_hart *p, unsigned int i)
 
 /* OF bits by hardware number → by logical index.  With mhpmcounter3..N
  * all present (the usual case) logical index = hardware number − 1. */
-static uint64_t overflowed_counters(const struct pmu_hart *p, uint32_t hw_overflow)
+static uint64_t overflowed_counters(const struct pmu_hart *p, unsigned long hw_overflow)
 {
 	uint64_t logical = 0;
 
@@ -501,34 +501,39 @@ pmu_counter_start_set(unsigned long base, unsigned long mask,
 /*
  * Stop a set of HPM counters (hardware numbers `hwset`, all within 3..31,
  * mhpmcounter3..N contiguous so logical index = number − 1), optionally
- * writing each value to page[n] (the caller offsets the page): straight-
- * line code, one block per counter number with the CSR numbers in the
- * instructions, entered at the highest block the set can need.  A block
- * whose bit is clear costs two instructions.  A stopped counter goes
- * through the stop sequence too, which leaves its value as it is, and
- * keeps its state (RUNNING 2 → CONFIGURED 1, others unchanged: st − st/2).
- * Returns whether every counter of the set was running.
+ * writing each value to page[n] (the caller offsets the page): one
+ * mcountinhibit write stops them all at once, then straight-line code, one
+ * block per counter number with the CSR numbers in the instructions,
+ * entered at the highest block the set can need, reads each value and
+ * writes it back.  A block whose bit is clear costs two instructions.  A
+ * stopped counter goes through it too, which leaves its value as it is.
+ * States: RUNNING 2 → CONFIGURED 1, CONFIGURED stays, FREE 0 stays, which
+ * is "state != 0"; the AND of the old states keeps bit 1 (RUNNING) only
+ * when every counter was running.  Returns whether every counter of the
+ * set was running.
  */
+_Static_assert(PMU_RUNNING == 2 && PMU_CONFIGURED == 1 && PMU_FREE == 0, "stop_hpm_blocks");
 #define STOP_HPM_BLOCK(i)                                                      \
 	do {                                                                   \
 		if ((int64_t)bits < 0) {                                       \
 			uint64_t v;                                            \
-			unsigned int st = p->state[(i) - 1], was_running = st >> 1; \
-			PMU_HW_STOP_N(i, v);                                   \
+			unsigned long st = p->state[(i) - 1];                  \
+			PMU_HW_FREEZE_N(i, v);                                 \
 			if (snapshot)                                          \
 				page[i] = v;                                   \
-			p->state[(i) - 1] = (uint8_t)(st - was_running);       \
-			all_running &= was_running;                            \
+			states &= st;                                          \
+			p->state[(i) - 1] = st != 0;                           \
 		}                                                              \
 		bits <<= 1;                                                    \
 	} while (0)
 
-static inline __attribute__((always_inline)) unsigned int
-stop_hpm_blocks(struct pmu_hart *p, uint32_t hwset, bool snapshot, volatile uint64_t *page)
+static inline __attribute__((always_inline)) unsigned long
+stop_hpm_blocks(struct pmu_hart *p, unsigned long hwset, bool snapshot, volatile uint64_t *page)
 {
 	uint64_t bits = (uint64_t)hwset << 32;   /* bit 31 at the top */
-	unsigned int all_running = 1;
+	unsigned long states = PMU_RUNNING;
 
+	pmu_hw_inhibit_set(hwset);
 	if (!(hwset >> 16)) {
 		if (!(hwset >> 12)) {
 			bits <<= 20;
@@ -547,7 +552,7 @@ from_11:
 	STOP_HPM_BLOCK(11); STOP_HPM_BLOCK(10); STOP_HPM_BLOCK(9); STOP_HPM_BLOCK(8);
 	STOP_HPM_BLOCK(7); STOP_HPM_BLOCK(6); STOP_HPM_BLOCK(5); STOP_HPM_BLOCK(4);
 	STOP_HPM_BLOCK(3);
-	return all_running;
+	return states >> 1;
 }
 
 /* Whether counter_stop of (base, mask) may take stop_hpm_set: several HPM
@@ -566,10 +571,11 @@ hpm_set_fast(const struct pmu_hart *p, unsigned long base, unsigned long mask)
 static __attribute__((noinline)) struct sbiret
 stop_hpm_set(struct pmu_hart *p, unsigned long base, unsigned long mask, unsigned long flags)
 {
-	uint32_t hwset = (uint32_t)(mask << (base + 1));
+	/* below bit 32: hpm_set_fast checked the mask against hw_count */
+	unsigned long hwset = mask << (base + 1);
 	unsigned long hw_overflow = 0;
 	volatile uint64_t *page;
-	unsigned int all_running;
+	unsigned long all_running;
 
 	if (!flags)
 		return SBI_ERR(stop_hpm_blocks(p, hwset, false, NULL) ?
@@ -581,7 +587,7 @@ stop_hpm_set(struct pmu_hart *p, unsigned long base, unsigned long mask, unsigne
 	page = snapshot_page(p);
 	all_running = stop_hpm_blocks(p, hwset, true,
 				      (volatile uint64_t *)(uintptr_t)(p->snapshot_addr - 8 * base));
-	page[0] = overflowed_counters(p, (uint32_t)hw_overflow) >> base;
+	page[0] = overflowed_counters(p, hw_overflow) >> base;
 	return SBI_ERR(all_running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
 }
 
@@ -592,7 +598,7 @@ pmu_counter_stop_set(unsigned long base, unsigned long mask,
 	volatile uint64_t *page = snapshot_page(p);
 	bool snapshot = flags & PMU_STOP_TAKE_SNAPSHOT;
 	uint64_t set, s;
-	uint32_t hw_overflow = 0;
+	unsigned long hw_overflow = 0;
 	long ret = SBI_SUCCESS;
 
 	if (flags & ~(PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
@@ -841,7 +847,7 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
  * (whole, as pmu_counter_stop_set writes it). */
 static inline __attribute__((always_inline)) void
 snapshot_one(struct pmu_hart *p, unsigned long base, unsigned long idx, uint64_t value,
-	     uint32_t hw_overflow)
+	     unsigned long hw_overflow)
 {
 	volatile uint64_t *page = snapshot_page(p);
 
@@ -852,7 +858,7 @@ snapshot_one(struct pmu_hart *p, unsigned long base, unsigned long idx, uint64_t
 /* Stop (if running), snapshot, reset of one firmware counter. */
 static __attribute__((noinline)) struct sbiret
 fw_counter_stop_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
-		      unsigned long flags, uint32_t hw_overflow)
+		      unsigned long flags, unsigned long hw_overflow)
 {
 	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
 	bool running = p->state[idx] == PMU_RUNNING;
@@ -882,7 +888,7 @@ stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned
 	     bool running)
 {
 	unsigned int n = p->hw_num[idx];
-	uint32_t hw_overflow = 0;
+	unsigned long hw_overflow = 0;
 	uint64_t value;
 
 	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
@@ -910,7 +916,7 @@ stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned
 static __attribute__((noinline)) struct sbiret
 stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
 {
-	uint32_t hw_overflow = 0;
+	unsigned long hw_overflow = 0;
 
 	if (idx >= counter_total(p))
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);

@@ -146,11 +146,23 @@ static inline __attribute__((always_inline)) uint64_t pmu_hw_counter_stop_free(u
 #define PMU_HW_STOP_N(i, v) __asm__ __volatile__( \
 	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
 	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory")
+/* Counter i (3..31), already inhibited, read and written back: S-mode
+ * reads of a stopped counter then return that value (what the write-back
+ * of the stop sequence is for). */
+#define PMU_HW_FREEZE_N(i, v) __asm__ __volatile__( \
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrw " PMU_HW_STR(0xB00 + i) ", %0" \
+	: "=&r"(v) :: "memory")
 // NOLINTEND(bugprone-macro-parentheses)
 
 static inline void pmu_hw_inhibit(uint32_t counters)
 {
 	__asm__ __volatile__("csrs 0x320, %0" :: "r"((unsigned long)counters) : "memory");
+}
+
+/* pmu_hw_inhibit of a set already below bit 32 (no zero extension). */
+static inline void pmu_hw_inhibit_set(unsigned long counters)
+{
+	__asm__ __volatile__("csrs 0x320, %0" :: "r"(counters) : "memory");
 }
 
 static inline void pmu_hw_uninhibit(uint32_t counters)
@@ -160,12 +172,12 @@ static inline void pmu_hw_uninhibit(uint32_t counters)
 
 /* Sscofpmf: bit n set when mhpmeventN.OF is (scountovf as M-mode sees it:
  * every bit, mcounteren masks S-mode reads only). */
-static inline uint32_t pmu_hw_overflowed(void)
+static inline unsigned long pmu_hw_overflowed(void)
 {
 	unsigned long v;
 
 	__asm__ __volatile__("csrr %0, 0xDA0" : "=r"(v));
-	return (uint32_t)v;
+	return v;
 }
 #else
 uint64_t pmu_hw_event_read(unsigned int n);          /* n >= 3 */
@@ -173,8 +185,9 @@ void pmu_hw_event_write(unsigned int n, uint64_t value);
 uint64_t pmu_hw_counter_read(unsigned int n);
 void pmu_hw_counter_write(unsigned int n, uint64_t value);
 void pmu_hw_inhibit(uint32_t counters);
+#define pmu_hw_inhibit_set(counters) pmu_hw_inhibit((uint32_t)(counters))
 void pmu_hw_uninhibit(uint32_t counters);
-uint32_t pmu_hw_overflowed(void);
+unsigned long pmu_hw_overflowed(void);
 
 static inline void pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
 {
@@ -199,6 +212,7 @@ static inline uint64_t pmu_hw_counter_stop(unsigned int n)
 }
 
 #define PMU_HW_STOP_N(i, v) ((v) = pmu_hw_counter_stop(i))
+#define PMU_HW_FREEZE_N(i, v) ((v) = pmu_hw_counter_read(i), pmu_hw_counter_write(i, v))
 
 static inline uint64_t pmu_hw_counter_stop_free(unsigned int n)
 {

@@ -67,7 +67,7 @@ void pmu_hw_uninhibit(uint32_t counters)
 	hw_inhibit &= ~counters;
 }
 
-uint32_t pmu_hw_overflowed(void)
+unsigned long pmu_hw_overflowed(void)
 {
 	uint32_t of = 0;
 
