@@ -18,3 +18,10 @@ $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(
 		tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr
+
+$(BUILD)/host/test_ctr_hw: tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CTR_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -DCTR_HW_FAKE -o $@ \
+		tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CMOCKA_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_ctr_hw

@@ -6,8 +6,8 @@
  * CLR in the control register), with the specs' names.  Sscsrind's
  * siselect/sireg* numbers are here too: CTR's entries live behind them.
  */
-#ifndef TRACE_CTR_SPEC_H
-#define TRACE_CTR_SPEC_H
+#ifndef DRIVERS_CTR_SPEC_H
+#define DRIVERS_CTR_SPEC_H
 
 /* ---- Ratified 1.0, "CSR Listing" ---------------------------------------- */
 #define CSR_SCTRCTL     0x14E
