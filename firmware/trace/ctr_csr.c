@@ -21,35 +21,49 @@ struct reg_ref {
 
 #define OPCODE_SYSTEM 0x73u
 
-/* CSR number -> register of the layout in use; false when not CTR's. */
+/* The layout's registers: kind, and whether the layout has the CSR. */
+static bool layout_reg(struct reg_ref *r, enum reg_kind kind, bool present)
+{
+	r->kind = kind;
+	return present;
+}
+
+/* CSR number -> register of the layout in use; false when not CTR's.  A
+ * switch, not a table walk: this runs on every illegal instruction. */
 static bool reg_of_csr(const struct ctr_state *s, unsigned int csr, struct reg_ref *r)
 {
-	static const struct { uint16_t csr; uint8_t kind, entry; bool draft; } map[] = {
-		{ CSR_SCTRCTL, REG_CTL, 0, false }, { CSR_VSCTRCTL, REG_VSCTL, 0, false },
-		{ CSR_SCTRSTATUS, REG_STATUS, 0, false }, { CSR_SCTRDEPTH, REG_DEPTH, 0, false },
-		{ CSR_SCTRCONTROL, REG_DRAFT_CTL, 0, true },
-		{ CSR_VSCTRCONTROL, REG_DRAFT_VSCTL, 0, true },
-		{ CSR_SCTRSTATUS_DRAFT, REG_DRAFT_STATUS, 0, true },
-		{ CSR_SISELECT, REG_ISELECT, 0, false }, { CSR_SISELECT, REG_ISELECT, 0, true },
-		{ CSR_SIREG, REG_IREG, CTR_SOURCE, false }, { CSR_SIREG, REG_IREG, CTR_SOURCE, true },
-		{ CSR_SIREG2, REG_IREG, CTR_TARGET, false }, { CSR_SIREG2, REG_IREG, CTR_TARGET, true },
-		{ CSR_SIREG3, REG_IREG, CTR_DATA, false }, { CSR_SIREG3, REG_IREG, CTR_DATA, true },
-	};
 	bool draft = s->layout == CTR_LAYOUT_DRAFT;
-	unsigned int i;
 
-	if (csr >= CSR_SIREG4 && csr <= CSR_SIREG6) {
-		r->kind = REG_IREG_ZERO;   /* "sireg4, sireg5 and sireg6 are read-only 0" */
-		return true;
+	switch (csr) {
+	case CSR_SISELECT:
+		return layout_reg(r, REG_ISELECT, true);
+	case CSR_SIREG:
+	case CSR_SIREG2:
+	case CSR_SIREG3:
+		r->entry = (enum ctr_entry_reg)(csr - CSR_SIREG);
+		return layout_reg(r, REG_IREG, true);
+	case CSR_SIREG4:
+	case CSR_SIREG5:
+	case CSR_SIREG6:
+		/* "sireg4, sireg5, and sireg6 are read-only 0" */
+		return layout_reg(r, REG_IREG_ZERO, true);
+	case CSR_SCTRCTL:
+		return layout_reg(r, REG_CTL, !draft);
+	case CSR_VSCTRCTL:
+		return layout_reg(r, REG_VSCTL, !draft);
+	case CSR_SCTRSTATUS:
+		return layout_reg(r, REG_STATUS, !draft);
+	case CSR_SCTRDEPTH:
+		return layout_reg(r, REG_DEPTH, !draft);
+	case CSR_SCTRCONTROL:
+		return layout_reg(r, REG_DRAFT_CTL, draft);
+	case CSR_VSCTRCONTROL:
+		return layout_reg(r, REG_DRAFT_VSCTL, draft);
+	case CSR_SCTRSTATUS_DRAFT:
+		return layout_reg(r, REG_DRAFT_STATUS, draft);
+	default:
+		return false;
 	}
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		if (map[i].csr == csr && map[i].draft == draft) {
-			r->kind = (enum reg_kind)map[i].kind;
-			r->entry = (enum ctr_entry_reg)map[i].entry;
-			return true;
-		}
-	}
-	return false;
 }
 
 static bool is_hypervisor_csr(enum reg_kind k)

@@ -27,21 +27,12 @@ static struct {
 /* tracesbi.ctr=<ratified|draft|off> among /chosen/bootargs. */
 void ctr_cold_init(const struct fdt *fdt)
 {
-	static const char key[] = "tracesbi.ctr=";
-	int chosen = fdt_path_offset(fdt, "/chosen"), len;
-	const char *args = chosen >= 0 ? fdt_getprop(fdt, chosen, "bootargs", &len) : NULL;
-	const char *p;
+	const char *p = fdt_chosen_bootarg(fdt, "tracesbi.ctr=");
 	size_t n;
 
 	boot.layout = CTR_LAYOUT_RATIFIED;
-	if (!args || len <= 0 || args[len - 1])
-		return;
-	for (p = args; (p = strstr(p, key)); p++)
-		if (p == args || p[-1] == ' ')
-			break;
 	if (!p)
 		return;
-	p += sizeof(key) - 1;
 	n = strcspn(p, " ");
 	if (n == 5 && !memcmp(p, "draft", 5))
 		boot.layout = CTR_LAYOUT_DRAFT;

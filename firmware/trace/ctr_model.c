@@ -161,26 +161,19 @@ static uint64_t draft_depth_field(const struct ctr_state *s)
 	return ((1ULL << s->depth_code) - 1) << DRAFT_CTL_DEPTH_SHIFT;
 }
 
-static uint64_t draft_from_model(uint64_t model)
+/* Control bits between the layouts: to the draft, or back to the model. */
+static uint64_t draft_translate(uint64_t value, bool to_draft)
 {
-	uint64_t draft = model & DRAFT_CTL_KEPT;
+	uint64_t out = value & DRAFT_CTL_KEPT;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(draft_moved) / sizeof(draft_moved[0]); i++)
-		if (model & draft_moved[i].model)
-			draft |= draft_moved[i].draft;
-	return draft;
-}
+	for (i = 0; i < sizeof(draft_moved) / sizeof(draft_moved[0]); i++) {
+		uint64_t from = to_draft ? draft_moved[i].model : draft_moved[i].draft;
 
-static uint64_t model_from_draft(uint64_t draft)
-{
-	uint64_t model = draft & DRAFT_CTL_KEPT;
-	unsigned int i;
-
-	for (i = 0; i < sizeof(draft_moved) / sizeof(draft_moved[0]); i++)
-		if (draft & draft_moved[i].draft)
-			model |= draft_moved[i].model;
-	return model;
+		if (value & from)
+			out |= to_draft ? draft_moved[i].draft : draft_moved[i].model;
+	}
+	return out;
 }
 
 /* Draft "sctrcontrol": bits 0 (M) and 8 (MTE) read-only 0; the same for
@@ -196,7 +189,7 @@ uint64_t ctr_draft_control_read(const struct ctr_state *s, enum ctr_mode who)
 {
 	uint64_t ctl = who == CTR_MODE_VS ? s->vsctrctl : s->mctrctl;
 
-	return draft_from_model(ctl & draft_writable(who)) | draft_depth_field(s);
+	return draft_translate(ctl & draft_writable(who), true) | draft_depth_field(s);
 }
 
 void ctr_draft_control_write(struct ctr_state *s, enum ctr_mode who, uint64_t value)
@@ -204,7 +197,7 @@ void ctr_draft_control_write(struct ctr_state *s, enum ctr_mode who, uint64_t va
 	uint64_t *ctl = who == CTR_MODE_VS ? &s->vsctrctl : &s->mctrctl;
 	uint64_t writable = draft_writable(who);
 
-	*ctl = (*ctl & ~writable) | (model_from_draft(value) & writable);
+	*ctl = (*ctl & ~writable) | (draft_translate(value, false) & writable);
 	reset_cycle_counter(s);
 	if (who != CTR_MODE_VS)
 		set_depth_code(s, draft_depth_code((value & DRAFT_CTL_DEPTH_MASK) >>
