@@ -19,7 +19,7 @@
 /* One case per CSR: the number is an operand of the instruction. */
 // NOLINTBEGIN(bugprone-macro-parentheses)
 #define CTR_HW_CSRS(X) X(0x14E) X(0x14F) X(0x15F) X(0x24E) X(0x34E) X(0x150) X(0x151) \
-	X(0x152) X(0x153) X(0x30C) X(0x60C)
+	X(0x152) X(0x153) X(0x250) X(0x30C) X(0x60C)
 #define CTR_HW_READ_CASE(n) case n: return csr_read_guarded(n, v);
 #define CTR_HW_WRITE_CASE(n) case n: return csr_write_guarded(n, v);
 

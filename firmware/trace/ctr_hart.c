@@ -7,6 +7,7 @@
 #include <string.h>
 #include "ctr.h"
 #include "ctr_csr.h"
+#include "ctr_hw_csr.h"
 #include "hart.h"
 #include "console.h"
 #include "trap.h"
@@ -85,28 +86,47 @@ static enum ctr_mode trapped_mode(unsigned long mstatus)
 	return s ? CTR_MODE_S : CTR_MODE_U;
 }
 
-/* mtval holds the instruction on harts that report it; else fetch it. */
+/* mtval holds the instruction on harts that report it (0 on others: then
+ * fetch it).  A 16-bit instruction is never CTR's. */
 static bool trapped_insn(const struct trap_regs *regs, unsigned long tval, uint32_t *insn)
 {
 	struct trap_info fault;
 
-	if ((tval & 3) == 3) {
+	if (tval) {
 		*insn = (uint32_t)tval;
-		return true;
+		return (tval & 3) == 3;
 	}
-	return umem_fetch_insn(regs->mstatus, regs->mepc, insn, &fault) == 0;
+	return umem_fetch_insn(regs->mstatus, regs->mepc, insn, &fault) == 0 && (*insn & 3) == 3;
+}
+
+/* On a hart whose Sscsrind is hardware (with AIA, say) but that has no
+ * CTR, siselect / vsiselect are the hardware's: writing them never traps,
+ * so the emulation takes the select from the CSR at each access. */
+static void select_from_hardware(struct ctr_hart *c, enum ctr_mode mode)
+{
+	unsigned long v;
+
+	if (!c->hw.sscsrind)
+		return;
+	if (mode == CTR_MODE_VS) {
+		if (!ctr_hw_csr_read(CSR_VSISELECT, &v))
+			c->emul.vsiselect = v;
+	} else if (!ctr_hw_csr_read(CSR_SISELECT, &v)) {
+		c->emul.siselect = v;
+	}
 }
 
 bool ctr_emulate_illegal(struct trap_regs *regs, struct trap_info *trap)
 {
 	struct hart *self = hart_self();
 	struct ctr_hart *c = self->ctr;
+	enum ctr_mode mode = trapped_mode(regs->mstatus);
 	uint32_t insn;
 
 	if (!c || c->kind != CTR_KIND_EMULATED || !trapped_insn(regs, trap->tval, &insn))
 		return false;
-	switch (ctr_csr_emulate(&c->emul, insn, trapped_mode(regs->mstatus), self->feat.h,
-				regs->x)) {
+	select_from_hardware(c, mode);
+	switch (ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x)) {
 	case CTR_CSR_DONE:
 		regs->mepc += 4;
 		return true;
