@@ -23,6 +23,7 @@
 #include "guard.h"
 #include "pmu.h"
 #include "trace.h"
+#include "trace/ctr.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -144,6 +145,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 		boot_fail(pd, "devices", err);
 	pmu_map_error = pmu_map_from_fdt(&pmu_event_map, &fdt);
 	trace_cold_init(&fdt);
+	ctr_cold_init(&fdt);
 	choose_next_stage(info, hartid);
 	if (!hart_by_id(platform.next_hartid))
 		platform.next_hartid = hart_ids[0];
@@ -205,6 +207,7 @@ static void print_banner(const struct hart *self)
 		       "protected from S-mode\n");
 	print_pmu_map();
 	trace_print_banner();
+	ctr_print_banner();
 	printf("SBI extensions   :");
 	sbi_ecall_print_extensions();
 	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,
@@ -288,6 +291,7 @@ void hart_warm_boot(void)
 	features_probe(&self->feat);
 	hart_setup_csrs(self);
 	trace_hart_init(self);
+	ctr_hart_init(self);
 	if (self->hartid == boot_hartid) {
 		print_banner(self);
 		next = hart_by_id(platform.next_hartid);

@@ -15,6 +15,7 @@
 #include "misaligned.h"
 #include "pmu.h"
 #include "trace.h"
+#include "trace/ctr.h"
 #include "riscv_csr.h"
 
 /* The causes whose tval is an address (GVA applies to them). */
@@ -168,6 +169,10 @@ enum trap_result trap_handler(struct trap_regs *regs)
 			return TRAP_HANDLED;
 		break;
 	case CAUSE_ILLEGAL_INSN:
+		/* CTR's CSRs and SCTRCLR on harts without CTR (may turn the
+		 * trap into a virtual-instruction exception). */
+		if (ctr_emulate_illegal(regs, &trap))
+			return TRAP_HANDLED;
 		if (trap_emulate_illegal_insn(regs, trap.tval))
 			return TRAP_HANDLED;
 		break;

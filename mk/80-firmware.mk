@@ -2,7 +2,7 @@
 # The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
 FW_BUILD   := $(BUILD)/fw
 PICOLIBC   := /usr/lib/picolibc/riscv64-unknown-elf
-FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace \
+FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr \
               -I$(PICOLIBC)/include
 
 # The trace engine encodes with the N-Trace library (no decoder in M-mode).

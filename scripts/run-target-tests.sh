@@ -106,6 +106,9 @@ run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \
     "DONE: target-tests icount-nosscofpmf" --icount
 run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: target-tests 3harts"
+# CTR's draft v0.1.4 layout, chosen by the firmware's boot option.
+run ctr-draft 1 "$CPU_SSTC" "$fwarg tracesbi.ctr=draft groups=ctr variant=draft" \
+    "DONE: target-tests draft"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 
 # The failure shutdown: only the exit status says whether it worked.

@@ -50,6 +50,7 @@ enum fence_kind {
 
 struct pmu_hart;
 struct trace_hart;
+struct ctr_hart;
 
 /* A trace register access one hart asks another to make (trace/mmio.c). */
 struct trace_access {
@@ -105,6 +106,8 @@ struct hart {
 	volatile uint64_t trace_from;    /* bit i: hart i posted a trace access */
 	struct trace_access trace_req;   /* this hart's access on another hart */
 	volatile uint32_t trace_req_done;
+
+	struct ctr_hart *ctr;            /* Control Transfer Records (trace/ctr.h) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");

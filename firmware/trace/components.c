@@ -286,22 +286,14 @@ static bool parse_option(const char *w, size_t n)
 
 static void parse_boot_option(const struct fdt *fdt)
 {
-	static const char key[] = "tracesbi.trace=";
-	int chosen = fdt_path_offset(fdt, "/chosen"), len;
-	const char *args = chosen >= 0 ? fdt_getprop(fdt, chosen, "bootargs", &len) : NULL;
-	const char *p, *end;
+	const char *p = fdt_chosen_bootarg(fdt, "tracesbi.trace="), *end;
 
-	if (!args || len <= 0 || args[len - 1])
-		return;
-	for (p = args; (p = strstr(p, key)); p++)
-		if (p == args || p[-1] == ' ')
-			break;
 	if (!p)
 		return;
 	boot.on = true;
 	boot.harts = ~0ULL;
 	boot.enc.inst_mode = TRTE_INST_MODE_OPTIMIZED;
-	for (p += sizeof(key) - 1; *p && *p != ' '; p = *end == ',' ? end + 1 : end) {
+	for (; *p && *p != ' '; p = *end == ',' ? end + 1 : end) {
 		for (end = p; *end && *end != ' ' && *end != ','; end++)
 			;
 		if (!parse_option(p, (size_t)(end - p))) {

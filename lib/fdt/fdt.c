@@ -999,3 +999,17 @@ int fdt_get_mem_rsv(const struct fdt *fdt, int index, uint64_t *addr, uint64_t *
 		}
 	}
 }
+
+const char *fdt_chosen_bootarg(const struct fdt *fdt, const char *key)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen"), len;
+	const char *args = chosen >= 0 ? fdt_getprop(fdt, chosen, "bootargs", &len) : NULL;
+	const char *p;
+
+	if (!args || len <= 0 || args[len - 1])
+		return NULL;
+	for (p = args; (p = strstr(p, key)); p++)
+		if (p == args || p[-1] == ' ')
+			return p + strlen(key);
+	return NULL;
+}

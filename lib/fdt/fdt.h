@@ -158,6 +158,12 @@ int fdt_get_reg_under(const struct fdt *fdt, int parent, int node, int index,
 /* Memory reservation block entries (index from 0); -FDT_ERR_NOTFOUND at end. */
 int fdt_get_mem_rsv(const struct fdt *fdt, int index, uint64_t *addr, uint64_t *size);
 
+/* The value of the word `key` (e.g. "tracesbi.ctr=") in /chosen/bootargs:
+ * the text just after the key, where the key starts the string or follows
+ * a space (the value runs to the next space or the end); NULL when there
+ * is none or bootargs is not a NUL-terminated string. */
+const char *fdt_chosen_bootarg(const struct fdt *fdt, const char *key);
+
 /*
  * In-place writer.  `buf` holds a valid blob at its start and has `capacity`
  * bytes in all; edits grow the blob inside the buffer and keep totalsize

@@ -1457,6 +1457,32 @@ static void corrupted_blob_still_safe_to_edit(void **state)
 	free(b.data);
 }
 
+/* fdt_chosen_bootarg: a key counts only at the start of a word. */
+static void chosen_bootarg_finds_word_keys(void **state)
+{
+	(void)state;
+	struct blob b = load_blob("basic.dtb", 0);
+	struct fdt_rw rw;
+	int chosen;
+
+	b.data = realloc(b.data, b.size + 256);
+	assert_non_null(b.data);
+	assert_int_equal(fdt_rw_open(&rw, b.data, b.size + 256), 0);
+	assert_null(fdt_chosen_bootarg(&rw.fdt, "a.b="));   /* no bootargs */
+	chosen = fdt_path_offset(&rw.fdt, "/chosen");
+	assert_true(chosen > 0);
+	assert_int_equal(fdt_rw_setprop_string(&rw, chosen, "bootargs",
+					       "xa.b=1 a.b=two c=3"), 0);
+	assert_string_equal(fdt_chosen_bootarg(&rw.fdt, "a.b="), "two c=3");
+	assert_string_equal(fdt_chosen_bootarg(&rw.fdt, "xa.b="), "1 a.b=two c=3");
+	assert_string_equal(fdt_chosen_bootarg(&rw.fdt, "c="), "3");
+	assert_null(fdt_chosen_bootarg(&rw.fdt, "b="));
+	/* Not NUL-terminated: ignored. */
+	assert_int_equal(fdt_rw_setprop(&rw, chosen, "bootargs", "a.b=1", 5), 0);
+	assert_null(fdt_chosen_bootarg(&rw.fdt, "a.b="));
+	free(b.data);
+}
+
 /* ---- QEMU's own device trees ------------------------------------------------ */
 
 static void qemu_virt_dtb_describes_machine(void **state)
@@ -1997,6 +2023,7 @@ int main(void)
 		cmocka_unit_test(truncated_struct_block_rejected),
 		cmocka_unit_test(corrupted_byte_anywhere_never_crashes),
 		cmocka_unit_test(corrupted_blob_still_safe_to_edit),
+		cmocka_unit_test(chosen_bootarg_finds_word_keys),
 		cmocka_unit_test(qemu_virt_dtb_describes_machine),
 		cmocka_unit_test(qemu_virt_aclint_dtb_describes_mswi_mtimer),
 		cmocka_unit_test(writer_adds_reserved_memory_node_dtc_equal),

@@ -29,7 +29,7 @@ struct run_state run;
 
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
-	group_redirect, group_pmu, group_trace;
+	group_redirect, group_pmu, group_trace, group_ctr;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE/PMU (PMU stops, restarts and suspends one),
@@ -38,7 +38,7 @@ extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 static const struct test_group *const groups[] = {
 	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
 	&group_ipi, &group_rfence, &group_pmu, &group_trace, &group_dbcn, &group_suspend,
-	&group_srst,
+	&group_ctr, &group_srst,
 };
 
 static const char *const deviation_text[DEV_COUNT] = {

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Control Transfer Records from S-mode (Smctr/Ssctr 1.0, and the draft
+ * v0.1.4 layout when bootargs say tracesbi.ctr=draft): every CSR and field
+ * reachable without recording — WARL read-back, depth changes, WRPTR,
+ * FROZEN, the entries through siselect/sireg*, SCTRCLR / CLR, the CSR
+ * instruction forms, and the accesses that stay illegal.  On tracesbi the
+ * hart has no CTR hardware, so this is the firmware's emulation
+ * (docs/CTR.md); a firmware that has none (OpenSBI 1.1) gets every test
+ * reported not applicable.
+ */
+#include "testlib.h"
+
+/* CSR access by number (the assembler takes numbers for CSR operands). */
+#define CSRR(csr) ({ unsigned long __v; \
+	__asm__ __volatile__("csrr %0, " #csr : "=r"(__v) :: "memory"); __v; })
+#define CSRW(csr, val) \
+	__asm__ __volatile__("csrw " #csr ", %0" :: "r"((unsigned long)(val)) : "memory")
+#define CSRRW(csr, val) ({ unsigned long __v; __asm__ __volatile__("csrrw %0, " #csr ", %1" \
+	: "=r"(__v) : "r"((unsigned long)(val)) : "memory"); __v; })
+#define CSRRS(csr, val) ({ unsigned long __v; __asm__ __volatile__("csrrs %0, " #csr ", %1" \
+	: "=r"(__v) : "r"((unsigned long)(val)) : "memory"); __v; })
+#define CSRRC(csr, val) ({ unsigned long __v; __asm__ __volatile__("csrrc %0, " #csr ", %1" \
+	: "=r"(__v) : "r"((unsigned long)(val)) : "memory"); __v; })
+#define SCTRCLR() __asm__ __volatile__(".word 0x10400073" ::: "memory")
+
+/* CSR numbers appear as literals in the accesses below (an operand of
+ * the instruction): sctrctl 0x14E, sctrstatus 0x14F, sctrdepth 0x15F,
+ * siselect 0x150, sireg..sireg3 0x151-0x153, sireg4..6 0x155-0x157,
+ * mctrctl 0x34E; draft sctrcontrol 0x181, sctrstatus 0x183. */
+
+#define CTL_U (1UL << 0)
+#define CTL_S (1UL << 1)
+#define CTL_RASEMU (1UL << 7)
+#define CTL_STE (1UL << 8)
+#define CTL_BPFRZ (1UL << 11)
+#define CTL_LCOFIFRZ (1UL << 12)
+#define CTL_TYPE_FILTERS 0x0000FF3E00000000UL
+#define CTL_SUPERVISOR (CTL_U | CTL_S | CTL_RASEMU | CTL_STE | CTL_BPFRZ | CTL_LCOFIFRZ | \
+			CTL_TYPE_FILTERS)
+#define STATUS_FROZEN (1UL << 31)
+
+#define DRAFT_S (1UL << 1)
+#define DRAFT_U (1UL << 2)
+#define DRAFT_CLR (1UL << 7)
+#define DRAFT_STE (1UL << 9)
+#define DRAFT_RASEMU (1UL << 10)
+#define DRAFT_DEPTH_SHIFT 16
+#define DRAFT_ETEN (1UL << 38)
+#define DRAFT_WRAP (1UL << 14)
+#define DRAFT_FROZEN (1UL << 15)
+
+#define CAUSE_ILLEGAL 2
+
+static bool draft_layout(void)
+{
+	char v[16];
+
+	return bootarg("tracesbi.ctr", v, sizeof(v)) && !strcmp(v, "draft");
+}
+
+/* Whether CTR answers at all: on tracesbi it must; elsewhere (OpenSBI
+ * 1.1, no CTR hardware on QEMU 7.2) the test is not applicable. */
+static bool ctr_ready(void)
+{
+	unsigned long cause;
+
+	fault_expect(false);
+	if (draft_layout())
+		(void)CSRR(0x181);
+	else
+		(void)CSRR(0x14E);
+	if (!fault_end(&cause, NULL))
+		return true;
+	if (run.opensbi)
+		test_not_applicable("no Control Transfer Records: the control CSR raises cause %lu "
+				    "(QEMU 7.2 has no Smctr, OpenSBI 1.1 emulates none)", cause);
+	else
+		check_failed("the CTR control CSR raises cause %lu on tracesbi", cause);
+	return false;
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+static void select_entry(unsigned long i)
+{
+	CSRW(0x150, 0x200 + i);
+}
+
+static unsigned long entry_source(unsigned long i)
+{
+	select_entry(i);
+	return CSRR(0x151);
+}
+
+static void write_entry(unsigned long i, unsigned long src, unsigned long tgt, unsigned long data)
+{
+	select_entry(i);
+	CSRW(0x151, src);
+	CSRW(0x152, tgt);
+	CSRW(0x153, data);
+}
+
+static bool entries_zero(unsigned long n, const char *when)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		select_entry(i);
+		if (!CHECK_EQ(CSRR(0x151) | CSRR(0x152) | CSRR(0x153), 0,
+			      "entry %lu (source|target|data) %s", i, when))
+			return false;
+	}
+	return true;
+}
+
+static void fill_entries(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		write_entry(i, 0x80001001 + 16 * i, 0x80002000 + 16 * i, 9 | i << 16);
+}
+
+/* ---- ratified layout ---------------------------------------------------- */
+
+static void sctrctl_warl(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x14E, ~0UL);
+	CHECK_EQ(CSRR(0x14E), CTL_SUPERVISOR, "sctrctl after writing all ones (M, MTE, custom "
+		 "and WPRI bits read 0)");
+	CSRW(0x14E, 0);
+	CHECK_EQ(CSRR(0x14E), 0, "sctrctl after writing 0");
+	CSRW(0x14E, CTL_S | CTL_RASEMU);
+	CHECK_EQ(CSRR(0x14E), CTL_S | CTL_RASEMU, "sctrctl after writing S|RASEMU");
+	CSRW(0x14E, 0);
+}
+
+static void sctrdepth_warl(void)
+{
+	unsigned long code;
+
+	if (!ctr_ready())
+		return;
+	for (code = 0; code < 8; code++) {
+		CSRW(0x15F, code | ~7UL);
+		if (!CHECK_EQ(CSRR(0x15F), code < 2 ? code : 2, "sctrdepth after writing DEPTH %lu "
+			      "(16, 32, 64 offered)", code))
+			break;
+	}
+}
+
+static void depth_change_clears(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 2);
+	CSRW(0x14F, 7);
+	fill_entries(64);
+	CSRW(0x15F, 2);   /* the same depth: nothing changes */
+	CHECK_EQ(entry_source(63), 0x80001001 + 16 * 63, "entry 63 after rewriting DEPTH 2");
+	CSRW(0x15F, 0);
+	CHECK_EQ(CSRR(0x14F), 0, "sctrstatus after a depth change (WRPTR 0)");
+	entries_zero(16, "after the depth changed to 16");
+	CSRW(0x15F, 2);
+	entries_zero(64, "after the depth changed back to 64");
+}
+
+static void sctrstatus_wrptr_frozen(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 2);
+	CSRW(0x14F, ~0UL);
+	CHECK_EQ(CSRR(0x14F), 63 | STATUS_FROZEN, "sctrstatus after all ones at depth 64");
+	CSRW(0x15F, 0);
+	CSRW(0x14F, 0xFF);
+	CHECK_EQ(CSRR(0x14F), 15, "sctrstatus after 0xFF at depth 16 (WRPTR 7:4 read 0)");
+	CSRW(0x14F, 0);
+	CHECK_EQ(CSRR(0x14F), 0, "sctrstatus after 0");
+}
+
+/* Logical entry X is physical (WRPTR - X - 1) % depth. */
+static void wrptr_moves_logical_entries(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 0);
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	write_entry(0, 0xA001, 0xA100, 5);   /* physical 15 */
+	CSRW(0x14F, 5);
+	CHECK_EQ(entry_source(5), 0xA001, "logical 5 with WRPTR 5 (physical 15)");
+	CHECK_EQ(entry_source(0), 0, "logical 0 with WRPTR 5 (physical 4)");
+	CSRW(0x14F, 1);
+	write_entry(0, 0xB001, 0xB100, 9);   /* physical 0 */
+	CSRW(0x14F, 2);
+	CHECK_EQ(entry_source(1), 0xB001, "logical 1 with WRPTR 2 (physical 0)");
+	CHECK_EQ(entry_source(2), 0xA001, "logical 2 with WRPTR 2 (physical 15)");
+}
+
+static void entry_warl(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 0);
+	write_entry(3, ~0UL, ~0UL, ~0UL);
+	select_entry(3);
+	CHECK_EQ(CSRR(0x151), ~0UL, "ctrsource after all ones (V + PC)");
+	CHECK_EQ(CSRR(0x152), ~1UL, "ctrtarget after all ones (MISP not implemented)");
+	CHECK_EQ(CSRR(0x153), 0xFFFF800FUL, "ctrdata after all ones (TYPE, CCV, CC)");
+	CHECK_EQ(CSRR(0x155) | CSRR(0x156) | CSRR(0x157), 0, "sireg4..6 in CTR's range");
+	CSRW(0x155, ~0UL);
+	CHECK_EQ(CSRR(0x155), 0, "sireg4 after a write (read-only 0)");
+}
+
+static void entries_past_depth_read_zero(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 0);
+	write_entry(16, 0x1235, 0x2000, 9);
+	write_entry(255, 0x1235, 0x2000, 9);
+	select_entry(16);
+	CHECK_EQ(CSRR(0x151) | CSRR(0x152) | CSRR(0x153), 0, "entry 16 at depth 16");
+	select_entry(255);
+	CHECK_EQ(CSRR(0x151), 0, "entry 255 at depth 16");
+	CHECK_EQ(CSRR(0x150), 0x2FF, "siselect reads back 0x2FF");
+}
+
+static void sctrclr_clears_entries(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x15F, 2);
+	fill_entries(64);
+	CSRW(0x14F, 9 | STATUS_FROZEN);
+	SCTRCLR();
+	entries_zero(64, "after SCTRCLR");
+	CHECK_EQ(CSRR(0x14F), 9 | STATUS_FROZEN, "sctrstatus after SCTRCLR (unchanged)");
+	CSRW(0x14F, 0);
+}
+
+static void csr_instruction_forms(void)
+{
+	unsigned long old;
+
+	if (!ctr_ready())
+		return;
+	CSRW(0x14E, 0);
+	old = CSRRS(0x14E, CTL_U | CTL_S);
+	CHECK_EQ(old, 0, "csrrs sctrctl: old value");
+	old = CSRRC(0x14E, CTL_U);
+	CHECK_EQ(old, CTL_U | CTL_S, "csrrc sctrctl: old value");
+	old = CSRRW(0x14E, CTL_RASEMU);
+	CHECK_EQ(old, CTL_S, "csrrw sctrctl: old value");
+	CHECK_EQ(CSRR(0x14E), CTL_RASEMU, "sctrctl after csrrw");
+	__asm__ __volatile__("csrrwi %0, 0x15F, 1" : "=r"(old) :: "memory");
+	CHECK_EQ(CSRR(0x15F), 1, "sctrdepth after csrrwi 1");
+	__asm__ __volatile__("csrsi 0x14E, 3" ::: "memory");
+	__asm__ __volatile__("csrci 0x14E, 1" ::: "memory");
+	CHECK_EQ(CSRR(0x14E), CTL_S | CTL_RASEMU, "sctrctl after csrsi 3, csrci 1");
+	/* csrrs with rs1 = x0 into a0..: a read, and rd gets the value. */
+	__asm__ __volatile__("csrrs %0, 0x14E, x0" : "=r"(old) :: "memory");
+	CHECK_EQ(old, CTL_S | CTL_RASEMU, "csrrs sctrctl, x0");
+	CSRW(0x14E, 0);
+	CSRW(0x15F, 2);
+}
+
+static unsigned long faulting_sireg_read(void)
+{
+	unsigned long cause;
+
+	fault_expect(false);
+	(void)CSRR(0x151);
+	if (!fault_end(&cause, NULL))
+		return 0;
+	return cause;
+}
+
+static void siselect_outside_ctr_illegal(void)
+{
+	static const unsigned long sel[] = { 0, 0x1FF, 0x300, 0xFFF, 1UL << 63 | 0x200 };
+	unsigned int i;
+
+	if (!ctr_ready())
+		return;
+	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+		CSRW(0x150, sel[i]);
+		CHECK_EQ(CSRR(0x150), sel[i], "siselect read-back");
+		CHECK_EQ(faulting_sireg_read(), CAUSE_ILLEGAL, "sireg with siselect %#lx", sel[i]);
+	}
+	CSRW(0x150, 0x200);
+	CHECK_EQ(faulting_sireg_read(), 0, "sireg with siselect 0x200");
+}
+
+/* Accesses a hart with Ssctr alone refuses to S-mode: mctrctl (M-level),
+ * the draft's CSR numbers, and reserved numbers next to CTR's. */
+static void illegal_accesses(void)
+{
+	unsigned long cause = 0;
+
+	if (!ctr_ready())
+		return;
+	fault_expect(false);
+	(void)CSRR(0x34E);
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL,
+	      "mctrctl from S-mode: cause %lu, want illegal instruction", cause);
+	fault_expect(false);
+	(void)CSRR(0x181);
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL,
+	      "draft sctrcontrol in the ratified layout: cause %lu", cause);
+	fault_expect(false);
+	(void)CSRR(0x154);
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL, "CSR 0x154: cause %lu", cause);
+	/* SCTRCLR with rd != 0 is not SCTRCLR. */
+	fault_expect(false);
+	__asm__ __volatile__(".word 0x104000f3" ::: "memory");
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL,
+	      "SCTRCLR encoding with rd = x1: cause %lu", cause);
+}
+
+/* ---- draft v0.1.4 layout ------------------------------------------------ */
+
+static void draft_control_fields(void)
+{
+	unsigned long cause = 0, v;
+
+	if (!ctr_ready())
+		return;
+	CSRW(0x181, ~0UL & ~DRAFT_CLR);
+	v = CSRR(0x181);
+	CHECK_EQ(v, DRAFT_S | DRAFT_U | DRAFT_STE | DRAFT_RASEMU | (1UL << 11) | (1UL << 12) |
+		 (3UL << DRAFT_DEPTH_SHIFT) | DRAFT_ETEN | CTL_TYPE_FILTERS,
+		 "sctrcontrol after all ones (M, MTE read 0; DEPTH 0011 = 64)");
+	CSRW(0x181, 1UL << DRAFT_DEPTH_SHIFT);
+	CHECK_EQ(CSRR(0x181), 1UL << DRAFT_DEPTH_SHIFT, "sctrcontrol DEPTH 0001 (32)");
+	fault_expect(false);
+	(void)CSRR(0x14E);
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL,
+	      "ratified sctrctl in the draft layout: cause %lu", cause);
+	fault_expect(false);
+	SCTRCLR();
+	CHECK(fault_end(&cause, NULL) && cause == CAUSE_ILLEGAL,
+	      "SCTRCLR in the draft layout: cause %lu", cause);
+}
+
+static void draft_clr_and_status(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x181, 0);   /* depth 16 */
+	fill_entries(16);
+	CSRW(0x183, ~0UL);
+	CHECK_EQ(CSRR(0x183), 15 | DRAFT_WRAP | DRAFT_FROZEN, "sctrstatus after all ones");
+	CSRW(0x181, DRAFT_S | DRAFT_CLR);
+	CHECK_EQ(CSRR(0x181), DRAFT_S, "sctrcontrol after CLR (CLR reads 0)");
+	CHECK_EQ(CSRR(0x183), 0, "sctrstatus after CLR");
+	entries_zero(16, "after CLR");
+	CSRW(0x181, 0);
+}
+
+static void draft_depth_change_clears(void)
+{
+	if (!ctr_ready())
+		return;
+	CSRW(0x181, 3UL << DRAFT_DEPTH_SHIFT);
+	fill_entries(64);
+	CSRW(0x181, 0);
+	entries_zero(16, "after DEPTH 0011 -> 0000");
+	CSRW(0x181, 7UL << DRAFT_DEPTH_SHIFT);
+	CHECK_EQ(CSRR(0x181) >> DRAFT_DEPTH_SHIFT & 0xF, 3, "DEPTH after 0111 (128: 64 offered)");
+	entries_zero(64, "after DEPTH 0000 -> 0011");
+}
+
+/* Every test runs in both layouts' runs; the other layout's tests say why
+ * they do not apply. */
+static bool layout_is(bool draft)
+{
+	if (draft_layout() == draft)
+		return true;
+	test_not_applicable("this run uses the %s layout (bootargs tracesbi.ctr=)",
+			    draft ? "ratified" : "draft");
+	return false;
+}
+
+#define RATIFIED(fn) static void r_##fn(void) { if (layout_is(false)) fn(); }
+#define DRAFT(fn) static void d_##fn(void) { if (layout_is(true)) fn(); }
+RATIFIED(sctrctl_warl)
+RATIFIED(sctrdepth_warl)
+RATIFIED(depth_change_clears)
+RATIFIED(sctrstatus_wrptr_frozen)
+RATIFIED(wrptr_moves_logical_entries)
+RATIFIED(entry_warl)
+RATIFIED(entries_past_depth_read_zero)
+RATIFIED(sctrclr_clears_entries)
+RATIFIED(csr_instruction_forms)
+RATIFIED(siselect_outside_ctr_illegal)
+RATIFIED(illegal_accesses)
+DRAFT(draft_control_fields)
+DRAFT(draft_clr_and_status)
+DRAFT(draft_depth_change_clears)
+DRAFT(siselect_outside_ctr_illegal)
+
+static const struct target_test tests[] = {
+	{ "sctrctl_warl", r_sctrctl_warl, DEV_NONE },
+	{ "sctrdepth_warl", r_sctrdepth_warl, DEV_NONE },
+	{ "depth_change_clears", r_depth_change_clears, DEV_NONE },
+	{ "sctrstatus_wrptr_frozen", r_sctrstatus_wrptr_frozen, DEV_NONE },
+	{ "wrptr_moves_logical_entries", r_wrptr_moves_logical_entries, DEV_NONE },
+	{ "entry_warl", r_entry_warl, DEV_NONE },
+	{ "entries_past_depth_read_zero", r_entries_past_depth_read_zero, DEV_NONE },
+	{ "sctrclr_clears_entries", r_sctrclr_clears_entries, DEV_NONE },
+	{ "csr_instruction_forms", r_csr_instruction_forms, DEV_NONE },
+	{ "siselect_outside_ctr_illegal", r_siselect_outside_ctr_illegal, DEV_NONE },
+	{ "illegal_accesses", r_illegal_accesses, DEV_NONE },
+	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
+	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
+	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
+	{ "draft_siselect_outside_ctr_illegal", d_siselect_outside_ctr_illegal, DEV_NONE },
+};
+
+GROUP(ctr, tests);
