@@ -89,34 +89,79 @@ done:
 	return rc;
 }
 
+/* The symbols of every --elf file (and with disasm, their disassembly). */
+static int load_symbols(struct cli_args *a, struct nt_symtab *symbols, struct nt_disasm *disasm,
+			struct nt_err *err)
+{
+	for (size_t i = 0; i < a->elves.count; i++) {
+		if (nt_symtab_add_elf(symbols, a->elves.v[i], err))
+			return -1;
+		if (disasm && nt_disasm_add_elf(disasm, a->objdump, a->elves.v[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* decode's output forms over one decoded stream. */
+static long decode_as(struct cli_args *a, struct nt_image_set *images,
+		      const struct nt_symtab *symbols, const struct nt_disasm *disasm,
+		      const uint8_t *nex, size_t len, FILE *f, struct nt_err *err)
+{
+	struct nt_visitor v;
+	long errors;
+
+	if (a->listing) {
+		struct nt_listing l = { f, symbols, disasm, false };
+
+		nt_listing_visitor(&l, &v);
+		errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, a->input_path,
+					 stderr, err);
+		if (errors >= 0 && l.write_error)
+			errors = -1, nt_err_set(err, "%s: write error", a->out_path ? a->out_path : "stdout");
+		return errors;
+	}
+	if (a->export_pcseq) {
+		struct nt_pcseq_writer w = { .out = f, .images = images, .xlen = a->cfg.xlen };
+
+		nt_pcseq_writer_visitor(&w, &v);
+		errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, a->input_path,
+					 stderr, err);
+		nt_pcseq_writer_finish(&w);
+		if (errors >= 0 && w.write_error)
+			errors = -1, nt_err_set(err, "%s: write error", a->out_path ? a->out_path : "stdout");
+		return errors;
+	}
+	if (a->symbols)
+		return nt_decode_to_listing(&a->cfg, images, symbols, nex, len, f, NULL,
+					    a->input_path, stderr, err);
+	return nt_decode_to_text(&a->cfg, images, nex, len, f, NULL, a->input_path, stderr, err);
+}
+
 int cli_decode(struct cli_args *a)
 {
 	struct nt_err err = { "" };
 	struct nt_image_set images;
 	struct nt_symtab symbols;
+	struct nt_disasm disasm;
 	uint8_t *nex = NULL;
 	size_t len = 0;
 	int rc = 1;
 
 	nt_symtab_init(&symbols);
+	nt_disasm_init(&disasm);
 	if (load_inputs(a, &images, &nex, &len))
 		goto done;
-	for (size_t i = 0; a->symbols && i < a->elves.count; i++) {
-		if (nt_symtab_add_elf(&symbols, a->elves.v[i], &err)) {
-			fail(&err);
-			goto done;
-		}
+	if ((a->symbols || a->listing) &&
+	    load_symbols(a, &symbols, a->listing ? &disasm : NULL, &err)) {
+		fail(&err);
+		goto done;
 	}
 	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
 		goto done;
 	}
-	long errors = a->symbols
-		? nt_decode_to_listing(&a->cfg, &images, &symbols, nex, len, f, NULL,
-				       a->input_path, stderr, &err)
-		: nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL, a->input_path, stderr,
-				    &err);
+	long errors = decode_as(a, &images, &symbols, &disasm, nex, len, f, &err);
 	int close_rc;
 
 	if (f == stdout)
@@ -137,6 +182,7 @@ int cli_decode(struct cli_args *a)
 	rc = errors ? 1 : 0;
 done:
 	free(nex);
+	nt_disasm_free(&disasm);
 	nt_symtab_free(&symbols);
 	nt_images_free(&images);
 	return rc;

@@ -137,6 +137,19 @@ static const char decode_usage[] =
 	"  --symbols     a listing for people instead of .pcs: 'pc[ exc|int]  sym+0xoff'\n"
 	"                with the nearest function or label at or below pc in the\n"
 	"                symbol tables of the --elf files ('?' when there is none)\n"
+	"  --listing     a listing with disassembly: per instruction '[t=TSTAMP ]pc\n"
+	"                sym+0xoff  instruction' (t= when the messages carry\n"
+	"                timestamps: the one of the message that reported it), and a\n"
+	"                '-- ' line per event: exception/interrupt with its handler,\n"
+	"                trace sync, stop, ownership, lost trace, decoding error\n"
+	"  --objdump PROGRAM\n"
+	"                objdump that disassembles the --elf files for --listing\n"
+	"                (default: $NTRACE_OBJDUMP, else riscv64-unknown-elf-objdump,\n"
+	"                riscv64-linux-gnu-objdump, objdump)\n"
+	"  --export-pcseq\n"
+	"                the N-Trace reference code's pcseq form instead of .pcs:\n"
+	"                '0x<pc>,<class><size>[ exc|int]', classes L B BN J JI C CI R\n"
+	"                E X as 'encode --pcseq' reads them\n"
 	"\n";
 
 static const char dump_usage[] =
@@ -168,7 +181,8 @@ enum {
 	OPT_CALLSTACK, OPT_IRMODE, OPT_REPEAT_HISTORY, OPT_REPEAT_BRANCH,
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
 	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_ALL_JUMPS, OPT_TCI,
-	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_HELP,
+	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_LISTING, OPT_OBJDUMP,
+	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -197,13 +211,20 @@ static const struct option long_options[] = {
 	{ "trace-range", required_argument, NULL, OPT_TRACE_RANGE },
 	{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 	{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+	{ "listing", no_argument, NULL, OPT_LISTING },
+	{ "objdump", required_argument, NULL, OPT_OBJDUMP },
+	{ "export-pcseq", no_argument, NULL, OPT_EXPORT_PCSEQ },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Which options a command accepts (bit per OPT_* - OPT_ELF). */
-#define OPTBIT(o) (1u << ((o) - OPT_ELF))
-_Static_assert(OPT_HELP - OPT_ELF < 32, "OPTBIT needs one bit per option");
+#define OPTBIT(o) (1ull << ((o) - OPT_ELF))
+_Static_assert(OPT_HELP - OPT_ELF < 64, "OPTBIT needs one bit per option");
 #define CODEC_OPTS (OPTBIT(OPT_MODE) | OPTBIT(OPT_CALLSTACK) | OPTBIT(OPT_IRMODE) | \
 		    OPTBIT(OPT_REPEAT_HISTORY) | OPTBIT(OPT_REPEAT_BRANCH) | \
 		    OPTBIT(OPT_SEQ_JUMP) | OPTBIT(OPT_EXT_ADDR) | OPTBIT(OPT_SYNC_PERIOD) | \
@@ -217,7 +238,7 @@ _Static_assert(OPT_HELP - OPT_ELF < 32, "OPTBIT needs one bit per option");
 struct command {
 	const char *name;
 	const char *usage;
-	unsigned accepted;      /* OPTBIT set */
+	unsigned long long accepted;    /* OPTBIT set */
 	int positional;         /* number of positional arguments required */
 	int (*run)(struct cli_args *args);
 };
@@ -227,7 +248,8 @@ static const struct command commands[] = {
 	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED) | OPTBIT(OPT_TRACE_PRIV) |
 	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode },
 	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
-	  OPTBIT(OPT_SYMBOLS), 1, cli_decode },
+	  OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
+	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
 };
@@ -505,6 +527,29 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 	case OPT_SYMBOLS:
 		a->symbols = true;
 		return 0;
+	case OPT_LISTING:
+		a->listing = true;
+		return 0;
+	case OPT_OBJDUMP:
+		a->objdump = arg;
+		return 0;
+	case OPT_EXPORT_PCSEQ:
+		a->export_pcseq = true;
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_FOLDED:
+		a->folded = true;
+		return 0;
+	case OPT_SVG:
+		a->svg = true;
+		return 0;
+	case OPT_TOP:
+		if (parse_uint(arg, 1000000, &v) || v == 0)
+			return usage_error(cmd, "--top needs a count 1..1000000, not '%s'", arg);
+		a->top = (unsigned)v;
+		return 0;
 	case OPT_FEED:
 		if (strcmp(arg, "chunks") == 0)
 			a->cfg.feed = NT_FEED_CHUNKS;
@@ -535,8 +580,13 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 	}
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
-	if (a->symbols && a->elves.count == 0)
-		return usage_error(cmd, "%s", "--symbols needs --elf files (raw images have no symbols)");
+	if ((a->symbols || a->listing) && a->elves.count == 0)
+		return usage_error(cmd, "%s", "--symbols and --listing need --elf files (raw images "
+				   "have no symbols)");
+	if (a->symbols + a->listing + a->export_pcseq > 1)
+		return usage_error(cmd, "%s", "give one of --symbols, --listing, --export-pcseq");
+	if (a->json + a->folded + a->svg > 1)
+		return usage_error(cmd, "%s", "give one of --json, --folded, --svg");
 	return 0;
 }
 

@@ -360,6 +360,34 @@ long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *im
 		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		       struct nt_err *err);
 
+/* One retired instruction of a decoded trace, for a visitor. */
+struct nt_step {
+	uint64_t pc;
+	uint8_t event;          /* enum nt_event: the trap taken right after it */
+	bool has_tstamp;
+	uint64_t tstamp;        /* of the message that reported it (8.7) */
+};
+
+/*
+ * What a decoded trace is walked with: step() for each retired instruction
+ * (after its trap marker is known), event() for each decoder event
+ * (ntrace_event: sync, trap, ownership, stop, overflow, error; offsets are
+ * positions in the whole input), in stream order: an event comes after
+ * the instructions before it.  event may be NULL.
+ */
+struct nt_visitor {
+	void (*step)(void *ctx, const struct nt_step *s);
+	void (*event)(void *ctx, const struct ntrace_event *ev);
+	void *ctx;
+};
+
+/* nt_decode_stream handing the trace to a visitor (errors are still
+ * counted and reported on diag). */
+long nt_decode_visit(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		     const uint8_t *nex, size_t len, const struct nt_visitor *visit,
+		     struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		     struct nt_err *err);
+
 /* ---- Symbols (symbols.c) ------------------------------------------------- */
 
 /* A function or label of an executable section (STT_FUNC / STT_NOTYPE). */
@@ -396,6 +424,72 @@ long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set 
 			  const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
 			  FILE *text, struct ntrace_dec_stats *stats, const char *name,
 			  FILE *diag, struct nt_err *err);
+
+/* ---- Disassembly (disasm.c) ---------------------------------------------- */
+
+/* objdump's text of one instruction. */
+struct nt_disasm_line {
+	uint64_t addr;
+	char *text;             /* "addi    sp,sp,-16" */
+};
+
+struct nt_disasm {
+	struct nt_disasm_line *v;       /* sorted by address */
+	size_t count, cap;
+};
+
+void nt_disasm_init(struct nt_disasm *d);
+void nt_disasm_free(struct nt_disasm *d);
+/* Runs `objdump -d` on an ELF file (objdump NULL: $NTRACE_OBJDUMP, else
+ * riscv64-unknown-elf-objdump, riscv64-linux-gnu-objdump, objdump, the
+ * first on PATH) and keeps the text of every instruction it prints. */
+int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
+		      struct nt_err *err);
+/* The same from objdump's output already in memory (lines that are not
+ * "<hex address>:\t<instruction>" are skipped). */
+int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
+			       const char *name, struct nt_err *err);
+/* Text of the instruction at addr, or NULL. */
+const char *nt_disasm_lookup(const struct nt_disasm *d, uint64_t addr);
+
+/* ---- Listing (listing.c) ------------------------------------------------- */
+
+/* `decode --listing`: one line per retired instruction, one per event. */
+struct nt_listing {
+	FILE *out;
+	const struct nt_symtab *symbols;
+	const struct nt_disasm *disasm;
+	bool write_error;
+};
+
+/* A visitor for nt_decode_visit that writes the listing to l->out. */
+void nt_listing_visitor(struct nt_listing *l, struct nt_visitor *v);
+
+/* ---- pcseq export (pcseq_out.c) ------------------------------------------ */
+
+/*
+ * `decode --export-pcseq`: the decoded trace in the N-Trace reference
+ * code's pcseq form, each instruction classified from the images with
+ * rvinsn and the pc that followed it (pcs.c has the format).
+ */
+struct nt_pcseq_writer {
+	FILE *out;
+	struct nt_image_set *images;
+	unsigned xlen;
+	bool have_last;
+	struct nt_step last;
+	bool write_error;
+};
+
+void nt_pcseq_writer_visitor(struct nt_pcseq_writer *w, struct nt_visitor *v);
+/* Writes the last instruction (its successor unknown: a branch is written
+ * not taken). */
+void nt_pcseq_writer_finish(struct nt_pcseq_writer *w);
+/* Class letters of an instruction at pc followed by next (has_next false:
+ * unknown), e.g. "L", "BN", "CI"; its size in *size (0 when it is in no
+ * image). */
+const char *nt_pcseq_class(struct nt_image_set *images, unsigned xlen, uint64_t pc,
+			   uint64_t next, bool has_next, unsigned *size);
 
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 
