@@ -251,3 +251,70 @@ done:
 	nt_images_free(&images);
 	return rc;
 }
+
+/* The profile of one decoded stream in the form asked for. */
+static int write_profile(struct cli_args *a, const struct nt_profile *p, FILE *f)
+{
+	if (a->json)
+		return nt_profile_write_json(p, f);
+	if (a->folded)
+		return nt_profile_write_folded(p, f);
+	if (a->svg)
+		return nt_profile_write_svg(p, f, a->input_path);
+	return nt_profile_write_text(p, f, a->top);
+}
+
+int cli_profile(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_symtab symbols;
+	struct nt_profile prof;
+	struct nt_visitor v;
+	uint8_t *nex = NULL;
+	size_t len = 0;
+	long errors = -1;
+	FILE *f = NULL;
+
+	nt_symtab_init(&symbols);
+	memset(&prof, 0, sizeof(prof));
+	if (load_inputs(a, &images, &nex, &len))
+		goto done;
+	if (load_symbols(a, &symbols, NULL, &err)) {
+		fail(&err);
+		goto done;
+	}
+	nt_symtab_keep_functions(&symbols);
+	if (nt_profile_init(&prof, &images, &symbols, a->cfg.xlen)) {
+		fprintf(stderr, "ntrace: out of memory\n");
+		goto done;
+	}
+	nt_profile_visitor(&prof, &v);
+	errors = nt_decode_visit(&a->cfg, &images, nex, len, &v, NULL, a->input_path, stderr, &err);
+	if (errors < 0 || nt_profile_finish(&prof)) {
+		if (errors >= 0)
+			nt_err_set(&err, "%s: out of memory for the profile", a->input_path);
+		fail(&err);
+		errors = -1;
+		goto done;
+	}
+	f = a->out_path ? fopen(a->out_path, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+		errors = -1;
+		goto done;
+	}
+	if (write_profile(a, &prof, f) | (f == stdout ? fflush(f) : fclose(f))) {
+		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
+		errors = -1;
+	}
+	if (errors > 0)
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s (the profile covers what "
+			"decoded)\n", a->input_path, errors, errors == 1 ? "" : "s");
+done:
+	free(nex);
+	nt_profile_free(&prof);
+	nt_symtab_free(&symbols);
+	nt_images_free(&images);
+	return errors == 0 ? 0 : 1;
+}

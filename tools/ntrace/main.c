@@ -31,6 +31,7 @@ static const char tool_usage[] =
 	"  decode   N-Trace messages -> retired-instruction trace (.pcs)\n"
 	"  dump     list messages byte by byte with MDO/MSEO bits and fields\n"
 	"  stats    sizes and message counts (and bits/instruction with --elf)\n"
+	"  profile  instructions per function, call graph, hot blocks, flame graph\n"
 	"\n"
 	"'ntrace <command> --help' describes each command.\n"
 	"Exit status: 0 ok, 1 error in the input or while decoding, 2 usage error.\n";
@@ -152,6 +153,24 @@ static const char decode_usage[] =
 	"                E X as 'encode --pcseq' reads them\n"
 	"\n";
 
+static const char profile_usage[] =
+	"usage: ntrace profile (--elf FILE)... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
+	"                      [--top N] [codec options]\n"
+	"\n"
+	"Decodes the trace and tells where its instructions went, by function (the\n"
+	"nearest function symbol at or below each pc): self instructions (at the\n"
+	"function's own pcs), total (while it is on the call stack, recursion once),\n"
+	"calls; call graph edges (caller -> callee, calls); the hottest basic blocks\n"
+	"(straight runs between transfers, by instructions retired in them).  The\n"
+	"call stack follows calls and returns (jal/jalr with link registers), traps\n"
+	"(the handler below the interrupted function) and trap returns.\n"
+	"\n"
+	"  --top N       rows of each text table (default 20)\n"
+	"  --json        everything as JSON (functions, edges, blocks; addresses decimal)\n"
+	"  --folded      folded stacks for flame graph tools: 'f1;f2;f3 COUNT' per stack\n"
+	"  --svg         a flame graph, one self-contained SVG\n"
+	"\n";
+
 static const char dump_usage[] =
 	"usage: ntrace dump FILE.nex [--src-bits B | --tci CONTROL,FEATURES] [--ext-addr]\n"
 	"                   [--xlen 32|64]\n"
@@ -250,6 +269,8 @@ static const struct command commands[] = {
 	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
 	  OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
 	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
+	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
+	  OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) | OPTBIT(OPT_TOP), 1, cli_profile },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
 };
@@ -578,6 +599,8 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 		if (!a->trace_is_pcseq && a->elves.count + a->raws.count == 0)
 			return usage_error(cmd, "%s", "--pcs needs program images (--elf or --raw)");
 	}
+	if (strcmp(cmd->name, "profile") == 0 && a->elves.count == 0)
+		return usage_error(cmd, "%s", "needs --elf files (functions come from their symbols)");
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
 	if ((a->symbols || a->listing) && a->elves.count == 0)

@@ -35,5 +35,6 @@ int cli_encode(struct cli_args *a);
 int cli_decode(struct cli_args *a);
 int cli_dump(struct cli_args *a);
 int cli_stats(struct cli_args *a);
+int cli_profile(struct cli_args *a);
 
 #endif

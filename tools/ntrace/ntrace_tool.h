@@ -491,6 +491,97 @@ void nt_pcseq_writer_finish(struct nt_pcseq_writer *w);
 const char *nt_pcseq_class(struct nt_image_set *images, unsigned xlen, uint64_t pc,
 			   uint64_t next, bool has_next, unsigned *size);
 
+/* ---- Profile (profile.c, profile_out.c, flamegraph.c) -------------------- */
+
+/* Keeps only the symbols that start functions: STT_FUNC and global labels
+ * (a local label such as a loop head is inside a function). */
+void nt_symtab_keep_functions(struct nt_symtab *t);
+
+struct nt_map {                 /* 64-bit key -> 32-bit value, open addressing */
+	uint64_t *keys;
+	uint32_t *vals;         /* UINT32_MAX: empty */
+	size_t cap, count;
+};
+
+/* One path of functions from the root (node 0, no function). */
+struct nt_profile_node {
+	uint32_t func;          /* index in the symbol table; unknown_func: none */
+	uint32_t parent;
+	uint32_t first_child, next_sibling;     /* UINT32_MAX: none */
+	uint32_t depth;
+	uint64_t self;          /* instructions retired with exactly this stack */
+	uint64_t total;         /* self + children's (nt_profile_finish) */
+};
+
+struct nt_profile_edge {
+	uint32_t caller, callee;
+	uint64_t calls;
+};
+
+/* A basic block: start, last instruction, length; how often it ran. */
+struct nt_profile_block {
+	uint64_t start, last;
+	uint32_t length;
+	uint64_t executions;
+};
+
+struct nt_profile_icache {
+	uint64_t tag;           /* pc | 1 when valid */
+	uint8_t size, transfer;
+	bool linear;
+};
+
+#define NT_PROFILE_ICACHE 4096
+#define NT_PROFILE_MAX_TRAPS 64
+
+struct nt_profile {
+	struct nt_image_set *images;
+	const struct nt_symtab *symbols;        /* nt_symtab_keep_functions'ed */
+	unsigned xlen;
+	uint32_t unknown_func;                  /* = symbols->count */
+	uint64_t *func_self, *func_total, *func_calls;  /* per function (+ unknown) */
+	struct nt_profile_node *nodes;
+	size_t nodes_count, nodes_cap;
+	struct nt_map child_map;                /* (parent, func) -> node */
+	struct nt_profile_edge *edges;
+	size_t edges_count, edges_cap;
+	struct nt_map edge_map;                 /* (caller, callee) -> edge */
+	struct nt_profile_block *blocks;
+	size_t blocks_count, blocks_cap;
+	struct nt_map block_map;
+	struct nt_profile_icache *icache;
+	uint64_t instructions, traps;
+	/* the walk */
+	uint32_t cur;                           /* current node */
+	uint32_t trap_stack[NT_PROFILE_MAX_TRAPS];
+	unsigned trap_depth;
+	bool have_prev, pending_trap;
+	uint8_t pending;                        /* what the previous instruction does */
+	uint64_t block_start, block_last, block_next;
+	uint32_t block_len;
+	uint64_t func_lo, func_hi;              /* function_of() cache */
+	uint32_t func_cached;
+	bool oom;
+};
+
+/* symbols must outlive the profile; -1 when out of memory. */
+int nt_profile_init(struct nt_profile *p, struct nt_image_set *images,
+		    const struct nt_symtab *symbols, unsigned xlen);
+/* A visitor for nt_decode_visit that profiles the instructions. */
+void nt_profile_visitor(struct nt_profile *p, struct nt_visitor *v);
+/* After the walk: totals per node and function; -1 when memory ran out. */
+int nt_profile_finish(struct nt_profile *p);
+void nt_profile_free(struct nt_profile *p);
+const char *nt_profile_func_name(const struct nt_profile *p, uint32_t func);
+
+/* Outputs: text tables (top rows of each), JSON, folded stacks
+ * ("f1;f2;f3 N" per stack with N > 0 self instructions), SVG flame graph.
+ * Each returns 0 or -1 on a write error. */
+int nt_profile_write_text(const struct nt_profile *p, FILE *f, unsigned top);
+int nt_profile_write_json(const struct nt_profile *p, FILE *f);
+int nt_profile_write_folded(const struct nt_profile *p, FILE *f);
+int nt_profile_write_svg(const struct nt_profile *p, FILE *f, const char *title);
+
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 
 /* Table 6 style listing of every byte and message; returns the number of
