@@ -18,7 +18,8 @@ NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/dump.c $(NTRACE_TOOL_DIR)/stats.c \
                         $(NTRACE_TOOL_DIR)/disasm.c $(NTRACE_TOOL_DIR)/listing.c \
                         $(NTRACE_TOOL_DIR)/pcseq_out.c $(NTRACE_TOOL_DIR)/profile.c \
-                        $(NTRACE_TOOL_DIR)/profile_out.c $(NTRACE_TOOL_DIR)/flamegraph.c
+                        $(NTRACE_TOOL_DIR)/profile_out.c $(NTRACE_TOOL_DIR)/flamegraph.c \
+                        $(NTRACE_TOOL_DIR)/timeline.c
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h) \
                         $(NTRACE_INGRESS_HDRS)

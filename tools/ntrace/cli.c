@@ -318,3 +318,87 @@ done:
 	nt_images_free(&images);
 	return errors == 0 ? 0 : 1;
 }
+
+/* "x.hart3.nex" -> 3; else the file's position. */
+static unsigned hart_id(const char *path, unsigned position)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *h = strstr(base, "hart");
+
+	if (h && h[4] >= '0' && h[4] <= '9')
+		return (unsigned)strtoul(h + 4, NULL, 10);
+	return position;
+}
+
+/* Decodes one hart's trace into the timeline; the decoding errors, or -1. */
+static long timeline_hart(struct cli_args *a, struct nt_image_set *images, struct nt_timeline *t,
+			  const char *path, unsigned position)
+{
+	struct nt_err err = { "" };
+	struct nt_visitor v;
+	uint8_t *nex;
+	size_t len;
+
+	if (nt_read_file(path, &nex, &len, &err))
+		return fail(&err), -1;
+	if (nt_timeline_add_hart(t, hart_id(path, position), &v)) {
+		free(nex);
+		fprintf(stderr, "ntrace: out of memory\n");
+		return -1;
+	}
+	long errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, path, stderr, &err);
+
+	free(nex);
+	if (errors < 0)
+		fail(&err);
+	else if (errors)
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s\n", path, errors,
+			errors == 1 ? "" : "s");
+	return errors;
+}
+
+int cli_timeline(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_symtab symbols;
+	struct nt_timeline t;
+	long errors = 0;
+	FILE *f = NULL;
+
+	nt_symtab_init(&symbols);
+	nt_timeline_init(&t, &symbols);
+	if (load_images(a, &images, &err) || load_symbols(a, &symbols, NULL, &err)) {
+		fail(&err);
+		errors = -1;
+		goto done;
+	}
+	for (size_t i = 0; i < a->inputs.count && errors >= 0; i++) {
+		long e = timeline_hart(a, &images, &t, a->inputs.v[i], (unsigned)i);
+
+		errors = e < 0 ? -1 : errors + e;
+	}
+	if (errors < 0)
+		goto done;
+	if (t.oom) {
+		fprintf(stderr, "ntrace: out of memory for the timeline\n");
+		errors = -1;
+		goto done;
+	}
+	f = a->out_path ? fopen(a->out_path, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+		errors = -1;
+		goto done;
+	}
+	if ((a->svg ? nt_timeline_write_svg(&t, f) : nt_timeline_write_text(&t, f)) |
+	    (f == stdout ? fflush(f) : fclose(f))) {
+		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
+		errors = -1;
+	}
+done:
+	nt_timeline_free(&t);
+	nt_symtab_free(&symbols);
+	nt_images_free(&images);
+	return errors == 0 ? 0 : 1;
+}

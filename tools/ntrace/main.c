@@ -32,6 +32,7 @@ static const char tool_usage[] =
 	"  dump     list messages byte by byte with MDO/MSEO bits and fields\n"
 	"  stats    sizes and message counts (and bits/instruction with --elf)\n"
 	"  profile  instructions per function, call graph, hot blocks, flame graph\n"
+	"  timeline privilege and trap events of several harts on one time axis\n"
 	"\n"
 	"'ntrace <command> --help' describes each command.\n"
 	"Exit status: 0 ok, 1 error in the input or while decoding, 2 usage error.\n";
@@ -171,6 +172,21 @@ static const char profile_usage[] =
 	"  --svg         a flame graph, one self-contained SVG\n"
 	"\n";
 
+static const char timeline_usage[] =
+	"usage: ntrace timeline (--elf FILE)... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
+	"                       [codec options]\n"
+	"\n"
+	"Privilege and trap events of one trace per hart on one time axis: trace\n"
+	"sync and stop, exceptions and interrupts (the trapped instruction and the\n"
+	"handler), privilege from Ownership messages, lost trace, decoding errors.\n"
+	"Time is the messages' timestamp when every trace has them, else each hart's\n"
+	"instruction index.  A hart is numbered by 'hart<N>' in its file name, else\n"
+	"by its position.  Every trace is decoded with the same codec options.\n"
+	"\n"
+	"  --svg         one lane per hart: traced stretches coloured by privilege,\n"
+	"                exception and interrupt ticks (a self-contained SVG)\n"
+	"\n";
+
 static const char dump_usage[] =
 	"usage: ntrace dump FILE.nex [--src-bits B | --tci CONTROL,FEATURES] [--ext-addr]\n"
 	"                   [--xlen 32|64]\n"
@@ -258,7 +274,7 @@ struct command {
 	const char *name;
 	const char *usage;
 	unsigned long long accepted;    /* OPTBIT set */
-	int positional;         /* number of positional arguments required */
+	int positional;         /* number of positional arguments required; -1: 1 or more */
 	int (*run)(struct cli_args *args);
 };
 
@@ -271,6 +287,8 @@ static const struct command commands[] = {
 	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
 	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
 	  OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) | OPTBIT(OPT_TOP), 1, cli_profile },
+	{ "timeline", timeline_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
+	  OPTBIT(OPT_SVG), -1, cli_timeline },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
 };
@@ -599,7 +617,8 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 		if (!a->trace_is_pcseq && a->elves.count + a->raws.count == 0)
 			return usage_error(cmd, "%s", "--pcs needs program images (--elf or --raw)");
 	}
-	if (strcmp(cmd->name, "profile") == 0 && a->elves.count == 0)
+	if ((strcmp(cmd->name, "profile") == 0 || strcmp(cmd->name, "timeline") == 0) &&
+	    a->elves.count == 0)
 		return usage_error(cmd, "%s", "needs --elf files (functions come from their symbols)");
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
@@ -652,14 +671,25 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		rc = usage_error(cmd, "%s", "--all-opt and --tci cannot be combined");
 		goto out;
 	}
-	if (argc - optind != cmd->positional) {
+	for (int i = optind; cmd->positional < 0 && i < argc; i++) {
+		if (add_list(&a.inputs, argv[i])) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			rc = 1;
+			goto out;
+		}
+	}
+	if (cmd->positional < 0 && argc == optind) {
+		rc = usage_error(cmd, "%s", "missing the N-Trace input files");
+		goto out;
+	}
+	if (cmd->positional >= 0 && argc - optind != cmd->positional) {
 		rc = argc - optind > cmd->positional
 			? usage_error(cmd, "unexpected argument '%s'", argv[optind + cmd->positional])
 			: usage_error(cmd, "%s", "missing the N-Trace input file");
 		goto out;
 	}
 	if (cmd->positional)
-		a.input_path = argv[optind];
+		a.input_path = argv[optind];    /* the first one for -1 */
 	if (a.all_opt)
 		apply_all_opt(&a.cfg, &set);
 	/* 9.2: the stack depth alone turns on mode 3, the mode alone a full stack. */
@@ -675,6 +705,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 out:
 	free(a.elves.v);
 	free(a.raws.v);
+	free(a.inputs.v);
 	return rc;
 }
 

@@ -36,5 +36,6 @@ int cli_decode(struct cli_args *a);
 int cli_dump(struct cli_args *a);
 int cli_stats(struct cli_args *a);
 int cli_profile(struct cli_args *a);
+int cli_timeline(struct cli_args *a);
 
 #endif

@@ -582,6 +582,43 @@ int nt_profile_write_json(const struct nt_profile *p, FILE *f);
 int nt_profile_write_folded(const struct nt_profile *p, FILE *f);
 int nt_profile_write_svg(const struct nt_profile *p, FILE *f, const char *title);
 
+/* ---- Timeline (timeline.c) ----------------------------------------------- */
+
+struct nt_timeline_event {
+	uint64_t index;         /* instructions of the hart before it */
+	uint64_t tstamp;        /* the message's timestamp (all_tstamp) */
+	uint64_t pc;            /* last instruction before it (traps: the trapped one) */
+	uint64_t addr;          /* the event's address (handler, sync, next pc) */
+	uint32_t hart;          /* index in harts[] */
+	uint32_t seq;           /* order of arrival (stable sort) */
+	uint8_t kind;           /* enum ntrace_event_kind */
+	uint8_t code;           /* SYNC, B-TYPE, privilege, EVCODE, ETYPE or error */
+};
+
+struct nt_timeline_hart {
+	unsigned id;
+	uint64_t instructions, exceptions, interrupts;
+	uint64_t time;          /* of the last instruction */
+	uint64_t last_pc;
+};
+
+struct nt_timeline {
+	const struct nt_symtab *symbols;
+	struct nt_timeline_event *events;
+	size_t nevents, cap;
+	struct nt_timeline_hart *harts;
+	size_t nharts;
+	bool all_tstamp;        /* every instruction and event had a timestamp */
+	bool oom;
+};
+
+void nt_timeline_init(struct nt_timeline *t, const struct nt_symtab *symbols);
+void nt_timeline_free(struct nt_timeline *t);
+/* Starts the next hart's trace: the visitor to decode it with. */
+int nt_timeline_add_hart(struct nt_timeline *t, unsigned id, struct nt_visitor *v);
+int nt_timeline_write_text(const struct nt_timeline *t, FILE *f);
+int nt_timeline_write_svg(const struct nt_timeline *t, FILE *f);
+
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 
 /* Table 6 style listing of every byte and message; returns the number of
