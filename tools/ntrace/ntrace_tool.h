@@ -529,6 +529,7 @@ struct nt_profile_icache {
 	uint64_t tag;           /* pc | 1 when valid */
 	uint8_t size, transfer;
 	bool linear;
+	uint64_t call_target;
 };
 
 #define NT_PROFILE_ICACHE 4096
@@ -557,6 +558,7 @@ struct nt_profile {
 	unsigned trap_depth;
 	bool have_prev, pending_trap;
 	uint8_t pending;                        /* what the previous instruction does */
+	uint64_t pending_target;                /* its target when a direct call */
 	uint64_t block_start, block_last, block_next;
 	uint32_t block_len;
 	uint64_t func_lo, func_hi;              /* function_of() cache */

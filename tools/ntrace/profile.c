@@ -237,6 +237,7 @@ struct classified {
 	uint8_t size;
 	uint8_t transfer;       /* enum transfer */
 	bool linear;            /* falls through: does not end a basic block */
+	uint64_t call_target;   /* direct calls: where they go; else 0 */
 };
 
 static struct classified classify(struct nt_profile *p, uint64_t pc)
@@ -247,9 +248,9 @@ static struct classified classify(struct nt_profile *p, uint64_t pc)
 	struct rv_insn in;
 
 	if (c->tag == (pc | 1))
-		return (struct classified){ c->size, c->transfer, c->linear };
+		return (struct classified){ c->size, c->transfer, c->linear, c->call_target };
 	const uint8_t *b = nt_images_lookup(p->images, pc, &avail);
-	struct classified r = { 2, TRANSFER_NONE, true };
+	struct classified r = { 2, TRANSFER_NONE, true, 0 };
 
 	for (unsigned i = 0; b && i < 4 && i < avail; i++)
 		bytes[i] = b[i];
@@ -262,12 +263,14 @@ static struct classified classify(struct nt_profile *p, uint64_t pc)
 		r.linear = in.kind == RV_INSN_LINEAR;
 		if (itype == RV_ITYPE_UNINFERABLE_CALL || itype == RV_ITYPE_INFERABLE_CALL)
 			r.transfer = TRANSFER_CALL;
+		if (itype == RV_ITYPE_INFERABLE_CALL)
+			r.call_target = rv_insn_direct_target(&in, pc, p->xlen);
 		else if (itype == RV_ITYPE_RETURN)
 			r.transfer = TRANSFER_RETURN;
 		else if (in.kind == RV_INSN_TRAP_RETURN)
 			r.transfer = TRANSFER_TRAP_RETURN;
 	}
-	*c = (struct nt_profile_icache){ pc | 1, r.size, r.transfer, r.linear };
+	*c = (struct nt_profile_icache){ pc | 1, r.size, r.transfer, r.linear, r.call_target };
 	return r;
 }
 
@@ -277,6 +280,15 @@ static void apply_transfer(struct nt_profile *p, uint32_t func)
 	uint32_t from = p->nodes[p->cur].func;
 
 	if (p->pending_trap) {
+		/* a direct call whose target trapped before retiring anything (an
+		 * illegal instruction there): the callee is interrupted */
+		if (p->pending == TRANSFER_CALL && p->pending_target) {
+			uint32_t callee = function_of(p, p->pending_target);
+
+			count_edge(p, from, callee);
+			p->func_calls[callee]++;
+			enter(p, callee);
+		}
 		push_trap(p, p->cur);
 		enter(p, func);
 		p->traps++;
@@ -360,6 +372,7 @@ static void profile_step(void *ctx, const struct nt_step *s)
 	if (!c.linear || s->event)
 		end_block(p);
 	p->pending = c.transfer;
+	p->pending_target = c.call_target;
 	p->pending_trap = s->event != NT_EVENT_NONE;
 	p->have_prev = true;
 }
