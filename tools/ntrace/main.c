@@ -623,8 +623,8 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
 	if ((a->symbols || a->listing) && a->elves.count == 0)
-		return usage_error(cmd, "%s", "--symbols and --listing need --elf files (raw images "
-				   "have no symbols)");
+		return usage_error(cmd, "%s needs --elf files (raw images have no symbols)",
+				   a->symbols ? "--symbols" : "--listing");
 	if (a->symbols + a->listing + a->export_pcseq > 1)
 		return usage_error(cmd, "%s", "give one of --symbols, --listing, --export-pcseq");
 	if (a->json + a->folded + a->svg > 1)
