@@ -68,7 +68,9 @@ static int parse_insn_line(const char *line, size_t len, uint64_t *addr, char *t
 			first_tab = false;
 			continue;
 		}
-		text[o++] = (c >= ' ' && c < 127) ? c : '?';
+		if (c < ' ' || c >= 127)
+			c = '?';
+		text[o++] = c;
 	}
 	while (o > 0 && text[o - 1] == ' ')
 		o--;
@@ -91,7 +93,9 @@ static int add_line(struct nt_disasm *d, uint64_t addr, const char *text)
 	char *copy = strdup(text);
 	if (!copy)
 		return -1;
-	d->v[d->count++] = (struct nt_disasm_line){ addr, copy };
+	d->v[d->count].addr = addr;
+	d->v[d->count].text = copy;
+	d->count++;
 	return 0;
 }
 

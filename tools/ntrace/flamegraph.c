@@ -37,7 +37,7 @@ static void flame_colour(const char *name, unsigned rgb[3])
 
 static void xml_text(FILE *f, const char *s, size_t max)
 {
-	for (size_t i = 0; s[i] && i < max; i++) {
+	for (size_t i = 0; i < max && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '<')
@@ -75,7 +75,7 @@ static int by_name(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-static void frame(struct flame *g, uint32_t n, double x)
+static void frame(const struct flame *g, uint32_t n, double x)
 {
 	const struct nt_profile_node *node = &g->p->nodes[n];
 	const char *name = frame_name(g->p, n);
@@ -83,8 +83,6 @@ static void frame(struct flame *g, uint32_t n, double x)
 	double y = g->height - BOTTOM - (double)(node->depth + 1) * FRAME_H;
 	unsigned rgb[3];
 
-	if (w < MIN_WIDTH)
-		return;
 	flame_colour(name, rgb);
 	fprintf(g->f, "<g><title>");
 	xml_text(g->f, name, SIZE_MAX);
@@ -100,26 +98,39 @@ static void frame(struct flame *g, uint32_t n, double x)
 		fputs(strlen(name) > fit ? "..</text>" : "</text>", g->f);
 	}
 	fputs("</g>\n", g->f);
+}
 
-	/* children in name order, side by side from the parent's left edge */
-	size_t count = 0;
-
-	for (uint32_t c = node->first_child; c != UINT32_MAX; c = g->p->nodes[c].next_sibling)
-		count++;
-	uint32_t *kids = malloc((count + 1) * sizeof(*kids));
+/* Left edges: each node's children side by side from its own left edge, in
+ * name order (a child's index is above its parent's: parents are placed
+ * first).  -1 for frames not drawn. */
+static int place_frames(const struct nt_profile *p, double scale, double *x)
+{
+	uint32_t *kids = malloc((p->nodes_count + 1) * sizeof(*kids));
 
 	if (!kids)
-		return;
-	count = 0;
-	for (uint32_t c = node->first_child; c != UINT32_MAX; c = g->p->nodes[c].next_sibling)
-		kids[count++] = c;
-	sorting_profile = g->p;
-	qsort(kids, count, sizeof(*kids), by_name);
-	for (size_t i = 0; i < count; i++) {
-		frame(g, kids[i], x);
-		x += (double)g->p->nodes[kids[i]].total * g->scale;
+		return -1;
+	for (size_t n = 0; n < p->nodes_count; n++)
+		x[n] = -1;
+	x[0] = MARGIN;
+	sorting_profile = p;
+	for (uint32_t n = 0; n < p->nodes_count; n++) {
+		size_t count = 0;
+		double left = x[n];
+
+		if (left < 0)
+			continue;
+		for (uint32_t c = p->nodes[n].first_child; c != UINT32_MAX; c = p->nodes[c].next_sibling)
+			kids[count++] = c;
+		qsort(kids, count, sizeof(*kids), by_name);
+		for (size_t i = 0; i < count; i++) {
+			double w = (double)p->nodes[kids[i]].total * scale;
+
+			x[kids[i]] = w < MIN_WIDTH ? -1 : left;
+			left += w;
+		}
 	}
 	free(kids);
+	return 0;
 }
 
 int nt_profile_write_svg(const struct nt_profile *p, FILE *f, const char *title)
@@ -140,8 +151,16 @@ int nt_profile_write_svg(const struct nt_profile *p, FILE *f, const char *title)
 		WIDTH, g.height, MARGIN);
 	xml_text(f, title, SIZE_MAX);
 	fprintf(f, " (%" PRIu64 " instructions)</text>\n", p->nodes[0].total);
-	if (p->nodes[0].total)
-		frame(&g, 0, MARGIN);
+	double *x = malloc((p->nodes_count + 1) * sizeof(*x));
+
+	if (!x || place_frames(p, g.scale, x)) {
+		free(x);
+		return -1;
+	}
+	for (uint32_t n = 0; p->nodes[0].total && n < p->nodes_count; n++)
+		if (x[n] >= 0)
+			frame(&g, n, x[n]);
+	free(x);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -1 : 0;
 }

@@ -109,7 +109,7 @@ static void map_free(struct nt_map *m)
 /* Appends one zeroed element to a growing array. */
 static void *grow(void *v, size_t size, size_t *count, size_t *cap)
 {
-	if (*count == *cap) {
+	if (*count == *cap || !v) {
 		size_t ncap = *cap ? *cap * 2 : 256;
 		void *nv = realloc(v, ncap * size);
 
@@ -418,37 +418,36 @@ void nt_profile_visitor(struct nt_profile *p, struct nt_visitor *v)
 	*v = (struct nt_visitor){ profile_step, profile_event, p };
 }
 
-/* Totals: a node's subtree instructions; a function's total counts a
- * subtree only where no ancestor is the same function (recursion once). */
-static uint64_t sum_subtree(struct nt_profile *p, uint32_t n, uint32_t *on_path)
+/* Has an ancestor of node n the function of n?  (Recursion: its total
+ * already counts n's instructions.) */
+static bool function_above(const struct nt_profile *p, uint32_t n)
 {
-	struct nt_profile_node *node = &p->nodes[n];
-	uint64_t total = node->self;
-	bool counts = n != 0 && on_path[node->func]++ == 0;
+	uint32_t func = p->nodes[n].func;
 
-	for (uint32_t c = node->first_child; c != NO_NODE; c = p->nodes[c].next_sibling)
-		total += sum_subtree(p, c, on_path);
-	if (n != 0)
-		on_path[node->func]--;
-	if (counts)
-		p->func_total[node->func] += total;
-	p->nodes[n].total = total;
-	return total;
+	for (uint32_t a = p->nodes[n].parent; a != 0; a = p->nodes[a].parent)
+		if (p->nodes[a].func == func)
+			return true;
+	return false;
 }
 
+/* Totals: a node's subtree instructions (a child's index is always above
+ * its parent's, so one pass from the end adds each into its parent); a
+ * function's total adds the subtrees where no ancestor is the same
+ * function (recursion counted once). */
 int nt_profile_finish(struct nt_profile *p)
 {
-	uint32_t *on_path = calloc(p->unknown_func + 1, sizeof(*on_path));
-
 	end_block(p);
 	free(p->func_total);
 	p->func_total = calloc(p->unknown_func + 1, sizeof(*p->func_total));
-	if (!on_path || !p->func_total || p->oom) {
-		free(on_path);
+	if (!p->func_total || p->oom)
 		return -1;
-	}
-	sum_subtree(p, 0, on_path);
-	free(on_path);
+	for (size_t n = 0; n < p->nodes_count; n++)
+		p->nodes[n].total = p->nodes[n].self;
+	for (size_t n = p->nodes_count - 1; n > 0; n--)
+		p->nodes[p->nodes[n].parent].total += p->nodes[n].total;
+	for (uint32_t n = 1; n < p->nodes_count; n++)
+		if (!function_above(p, n))
+			p->func_total[p->nodes[n].func] += p->nodes[n].total;
 	return 0;
 }
 

@@ -210,22 +210,18 @@ static void folded_name(FILE *f, const char *s)
 		fputc(*s == ';' || (unsigned char)*s <= ' ' || *s == 0x7f ? '_' : *s, f);
 }
 
-static void folded_node(const struct nt_profile *p, FILE *f, uint32_t n, uint32_t *path)
+/* "outer;...;leaf COUNT" of node n: its path, read from n up to the root. */
+static void folded_line(const struct nt_profile *p, FILE *f, uint32_t n, uint32_t *path)
 {
-	const struct nt_profile_node *node = &p->nodes[n];
+	uint32_t depth = 0;
 
-	if (n != 0)
-		path[node->depth - 1] = node->func;
-	if (node->self) {
-		for (uint32_t d = 0; d < node->depth; d++) {
-			if (d)
-				fputc(';', f);
-			folded_name(f, nt_profile_func_name(p, path[d]));
-		}
-		fprintf(f, " %" PRIu64 "\n", node->self);
+	for (uint32_t a = n; a != 0; a = p->nodes[a].parent)
+		path[depth++] = p->nodes[a].func;
+	while (depth--) {
+		folded_name(f, nt_profile_func_name(p, path[depth]));
+		fputc(depth ? ';' : ' ', f);
 	}
-	for (uint32_t c = node->first_child; c != UINT32_MAX; c = p->nodes[c].next_sibling)
-		folded_node(p, f, c, path);
+	fprintf(f, "%" PRIu64 "\n", p->nodes[n].self);
 }
 
 int nt_profile_write_folded(const struct nt_profile *p, FILE *f)
@@ -239,7 +235,9 @@ int nt_profile_write_folded(const struct nt_profile *p, FILE *f)
 
 	if (!path)
 		return -1;
-	folded_node(p, f, 0, path);
+	for (uint32_t n = 1; n < p->nodes_count; n++)
+		if (p->nodes[n].self)
+			folded_line(p, f, n, path);
 	free(path);
 	return ferror(f) ? -1 : 0;
 }
