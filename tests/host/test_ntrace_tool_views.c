@@ -100,6 +100,33 @@ static void profile_prof(struct fixture *fx, struct nt_profile *p)
 	assert_int_equal(nt_profile_finish(p), 0);
 }
 
+/* prof.S's profile, made once per test. */
+struct prof_state {
+	struct fixture fx;
+	struct nt_profile p;
+};
+
+static int prof_setup(void **state)
+{
+	struct prof_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -1;
+	profile_prof(&st->fx, &st->p);
+	*state = st;
+	return 0;
+}
+
+static int prof_teardown(void **state)
+{
+	struct prof_state *st = *state;
+
+	nt_profile_free(&st->p);
+	fixture_close(&st->fx);
+	free(st);
+	return 0;
+}
+
 static uint32_t func_id(const struct nt_profile *p, const char *name)
 {
 	for (uint32_t f = 0; f < p->unknown_func; f++)
@@ -170,82 +197,64 @@ static char *sorted_lines(char *text)
 
 static void profile_counts_self_instructions_per_function(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	assert_int_equal(p.instructions, 43);
-	assert_int_equal(p.func_self[func_id(&p, "_start")], 6);       /* 4 + j . twice */
-	assert_int_equal(p.func_self[func_id(&p, "main")], 17);        /* loop head included */
-	assert_int_equal(p.func_self[func_id(&p, "leaf")], 8);
-	assert_int_equal(p.func_self[func_id(&p, "mid")], 6);
-	assert_int_equal(p.func_self[func_id(&p, "handler")], 4);
-	assert_int_equal(p.func_self[func_id(&p, "tail")], 2);
-	nt_profile_free(&p);
-	fixture_close(&fx);
+	assert_int_equal(p->instructions, 43);
+	assert_int_equal(p->func_self[func_id(p, "_start")], 6);       /* 4 + j . twice */
+	assert_int_equal(p->func_self[func_id(p, "main")], 17);        /* loop head included */
+	assert_int_equal(p->func_self[func_id(p, "leaf")], 8);
+	assert_int_equal(p->func_self[func_id(p, "mid")], 6);
+	assert_int_equal(p->func_self[func_id(p, "handler")], 4);
+	assert_int_equal(p->func_self[func_id(p, "tail")], 2);
 }
 
 static void profile_total_counts_callees_and_trap_handlers(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	assert_int_equal(p.func_total[func_id(&p, "_start")], 43);
+	assert_int_equal(p->func_total[func_id(p, "_start")], 43);
 	/* main: own 17, leaf 6, mid 6 + its leaf 2, the handler of its ecall 4;
 	 * not the tail call, which replaced main's frame */
-	assert_int_equal(p.func_total[func_id(&p, "main")], 35);
-	assert_int_equal(p.func_total[func_id(&p, "mid")], 8);
-	assert_int_equal(p.func_total[func_id(&p, "leaf")], 8);
-	assert_int_equal(p.func_total[func_id(&p, "tail")], 2);
-	assert_int_equal(p.traps, 1);
-	nt_profile_free(&p);
-	fixture_close(&fx);
+	assert_int_equal(p->func_total[func_id(p, "main")], 35);
+	assert_int_equal(p->func_total[func_id(p, "mid")], 8);
+	assert_int_equal(p->func_total[func_id(p, "leaf")], 8);
+	assert_int_equal(p->func_total[func_id(p, "tail")], 2);
+	assert_int_equal(p->traps, 1);
 }
 
 static void profile_counts_calls_and_call_graph_edges(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	assert_int_equal(p.func_calls[func_id(&p, "leaf")], 4);
-	assert_int_equal(p.func_calls[func_id(&p, "main")], 1);
-	assert_int_equal(p.func_calls[func_id(&p, "mid")], 1);
-	assert_int_equal(p.func_calls[func_id(&p, "tail")], 0);        /* a jump, not a call */
-	assert_int_equal(p.func_calls[func_id(&p, "handler")], 0);     /* a trap, not a call */
-	assert_int_equal(p.edges_count, 4);
-	assert_int_equal(edge_calls(&p, "main", "leaf"), 3);
-	assert_int_equal(edge_calls(&p, "mid", "leaf"), 1);
-	assert_int_equal(edge_calls(&p, "main", "mid"), 1);
-	assert_int_equal(edge_calls(&p, "_start", "main"), 1);
-	nt_profile_free(&p);
-	fixture_close(&fx);
+	assert_int_equal(p->func_calls[func_id(p, "leaf")], 4);
+	assert_int_equal(p->func_calls[func_id(p, "main")], 1);
+	assert_int_equal(p->func_calls[func_id(p, "mid")], 1);
+	assert_int_equal(p->func_calls[func_id(p, "tail")], 0);        /* a jump, not a call */
+	assert_int_equal(p->func_calls[func_id(p, "handler")], 0);     /* a trap, not a call */
+	assert_int_equal(p->edges_count, 4);
+	assert_int_equal(edge_calls(p, "main", "leaf"), 3);
+	assert_int_equal(edge_calls(p, "mid", "leaf"), 1);
+	assert_int_equal(edge_calls(p, "main", "mid"), 1);
+	assert_int_equal(edge_calls(p, "_start", "main"), 1);
 }
 
 static void profile_basic_blocks_run_between_transfers(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	assert_int_equal(p.blocks_count, 13);
-	const struct nt_profile_block *leaf = block_at(&p, 0x80000040);
+	assert_int_equal(p->blocks_count, 13);
+	const struct nt_profile_block *leaf = block_at(p, 0x80000040);
 
 	assert_int_equal(leaf->length, 2);
 	assert_int_equal(leaf->executions, 4);
-	const struct nt_profile_block *loop_tail = block_at(&p, 0x80000024);
+	const struct nt_profile_block *loop_tail = block_at(p, 0x80000024);
 
 	assert_int_equal(loop_tail->last, 0x80000028);
 	assert_int_equal(loop_tail->executions, 3);
 	/* the ecall ends its block: the trap follows it */
-	assert_int_equal(block_at(&p, 0x80000030)->length, 1);
-	assert_int_equal(block_at(&p, 0x80000068)->length, 4);
-	char *text = written((profile_writer *)nt_profile_write_json, &p);
+	assert_int_equal(block_at(p, 0x80000030)->length, 1);
+	assert_int_equal(block_at(p, 0x80000068)->length, 4);
+	char *text = written((profile_writer *)nt_profile_write_json, p);
 	/* the hottest block comes first */
 	const char *blocks = strstr(text, "\"blocks\"");
 
@@ -254,39 +263,29 @@ static void profile_basic_blocks_run_between_transfers(void **state)
 				       "\"executions\": 4, \"instructions\": 8, \"function\": \"leaf\"}"));
 	assert_true(strstr(blocks, "\"leaf\"") < strstr(blocks, "\"main\""));
 	free(text);
-	nt_profile_free(&p);
-	fixture_close(&fx);
 }
 
 static void profile_json_lists_functions_and_edges(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	char *text = written(nt_profile_write_json, &p);
+	char *text = written(nt_profile_write_json, p);
 
 	assert_non_null(strstr(text, "\"instructions\": 43,"));
 	assert_non_null(strstr(text, "{\"name\": \"main\", \"addr\": 2147483668, \"self\": 17, "
 				     "\"total\": 35, \"calls\": 1}"));
 	assert_non_null(strstr(text, "{\"caller\": \"main\", \"callee\": \"leaf\", \"calls\": 3}"));
 	free(text);
-	nt_profile_free(&p);
-	fixture_close(&fx);
 }
 
 static void profile_text_table_sorts_by_self(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	profile_prof(&fx, &p);
-	assert_int_equal(nt_profile_write_text(&p, f, 3), 0);
+	assert_int_equal(nt_profile_write_text(p, f, 3), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "instructions: 43   traps taken: 1   functions: 6"));
 	assert_non_null(strstr(buf, "          17  39.53%           35  81.40%          1  main\n"));
@@ -294,18 +293,13 @@ static void profile_text_table_sorts_by_self(void **state)
 	assert_true(strstr(buf, "  main\n") < strstr(buf, "  leaf\n"));
 	assert_null(strstr(buf, "  handler\n"));
 	free(buf);
-	nt_profile_free(&p);
-	fixture_close(&fx);
 }
 
 static void folded_stacks_are_the_call_paths_with_self_counts(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 
-	profile_prof(&fx, &p);
-	char *text = written(nt_profile_write_folded, &p);
+	char *text = written(nt_profile_write_folded, p);
 	char *sorted = sorted_lines(text);
 
 	assert_string_equal(sorted, "_start 6\n"
@@ -317,23 +311,18 @@ static void folded_stacks_are_the_call_paths_with_self_counts(void **state)
 				    "_start;tail 2\n");
 	free(sorted);
 	free(text);
-	nt_profile_free(&p);
-	fixture_close(&fx);
 }
 
 /* Frame geometry of the flame graph: 1180 pixels for 43 instructions. */
 static void flame_graph_frames_are_as_wide_as_their_totals(void **state)
 {
-	(void)state;
-	struct fixture fx;
-	struct nt_profile p;
+	struct nt_profile *const p = &((struct prof_state *)*state)->p;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	char frame[256];
 
-	profile_prof(&fx, &p);
-	assert_int_equal(nt_profile_write_svg(&p, f, "prof"), 0);
+	assert_int_equal(nt_profile_write_svg(p, f, "prof"), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1200\" "
 				    "height=\"124\""));
@@ -354,8 +343,6 @@ static void flame_graph_frames_are_as_wide_as_their_totals(void **state)
 	assert_non_null(strstr(buf, frame));
 	assert_non_null(strstr(buf, "</svg>\n"));
 	free(buf);
-	nt_profile_free(&p);
-	fixture_close(&fx);
 }
 
 /* ---- listing ---------------------------------------------------------------- */
@@ -594,14 +581,14 @@ static void timeline_merges_harts_by_time(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(profile_counts_self_instructions_per_function),
-		cmocka_unit_test(profile_total_counts_callees_and_trap_handlers),
-		cmocka_unit_test(profile_counts_calls_and_call_graph_edges),
-		cmocka_unit_test(profile_basic_blocks_run_between_transfers),
-		cmocka_unit_test(profile_json_lists_functions_and_edges),
-		cmocka_unit_test(profile_text_table_sorts_by_self),
-		cmocka_unit_test(folded_stacks_are_the_call_paths_with_self_counts),
-		cmocka_unit_test(flame_graph_frames_are_as_wide_as_their_totals),
+		cmocka_unit_test_setup_teardown(profile_counts_self_instructions_per_function, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(profile_total_counts_callees_and_trap_handlers, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(profile_counts_calls_and_call_graph_edges, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(profile_basic_blocks_run_between_transfers, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(profile_json_lists_functions_and_edges, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(profile_text_table_sorts_by_self, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(folded_stacks_are_the_call_paths_with_self_counts, prof_setup, prof_teardown),
+		cmocka_unit_test_setup_teardown(flame_graph_frames_are_as_wide_as_their_totals, prof_setup, prof_teardown),
 		cmocka_unit_test(disassembly_is_read_from_objdump_lines),
 		cmocka_unit_test(missing_objdump_is_an_error_naming_it),
 		cmocka_unit_test(listing_shows_address_symbol_and_disassembly),

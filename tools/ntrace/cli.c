@@ -252,9 +252,30 @@ done:
 	return rc;
 }
 
-/* The profile of one decoded stream in the form asked for. */
-static int write_profile(struct cli_args *a, const struct nt_profile *p, FILE *f)
+/* Writes a report with fn to --out (or stdout); 0, or -1 with the message
+ * printed. */
+typedef int report_writer(const void *what, struct cli_args *a, FILE *f);
+
+static int write_report(struct cli_args *a, report_writer *fn, const void *what)
 {
+	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+		return -1;
+	}
+	if (fn(what, a, f) | (f == stdout ? fflush(f) : fclose(f))) {
+		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
+		return -1;
+	}
+	return 0;
+}
+
+/* The profile of one decoded stream in the form asked for. */
+static int write_profile(const void *what, struct cli_args *a, FILE *f)
+{
+	const struct nt_profile *p = what;
+
 	if (a->json)
 		return nt_profile_write_json(p, f);
 	if (a->folded)
@@ -274,7 +295,6 @@ int cli_profile(struct cli_args *a)
 	uint8_t *nex = NULL;
 	size_t len = 0;
 	long errors = -1;
-	FILE *f = NULL;
 
 	nt_symtab_init(&symbols);
 	memset(&prof, 0, sizeof(prof));
@@ -298,16 +318,8 @@ int cli_profile(struct cli_args *a)
 		errors = -1;
 		goto done;
 	}
-	f = a->out_path ? fopen(a->out_path, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+	if (write_report(a, write_profile, &prof))
 		errors = -1;
-		goto done;
-	}
-	if (write_profile(a, &prof, f) | (f == stdout ? fflush(f) : fclose(f))) {
-		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
-		errors = -1;
-	}
 	if (errors > 0)
 		fprintf(stderr, "ntrace: %s: %ld decoding error%s (the profile covers what "
 			"decoded)\n", a->input_path, errors, errors == 1 ? "" : "s");
@@ -357,6 +369,11 @@ static long timeline_hart(struct cli_args *a, struct nt_image_set *images, struc
 	return errors;
 }
 
+static int write_timeline(const void *what, struct cli_args *a, FILE *f)
+{
+	return a->svg ? nt_timeline_write_svg(what, f) : nt_timeline_write_text(what, f);
+}
+
 int cli_timeline(struct cli_args *a)
 {
 	struct nt_err err = { "" };
@@ -364,7 +381,6 @@ int cli_timeline(struct cli_args *a)
 	struct nt_symtab symbols;
 	struct nt_timeline t;
 	long errors = 0;
-	FILE *f = NULL;
 
 	nt_symtab_init(&symbols);
 	nt_timeline_init(&t, &symbols);
@@ -385,17 +401,8 @@ int cli_timeline(struct cli_args *a)
 		errors = -1;
 		goto done;
 	}
-	f = a->out_path ? fopen(a->out_path, "w") : stdout;
-	if (!f) {
-		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+	if (write_report(a, write_timeline, &t))
 		errors = -1;
-		goto done;
-	}
-	if ((a->svg ? nt_timeline_write_svg(&t, f) : nt_timeline_write_text(&t, f)) |
-	    (f == stdout ? fflush(f) : fclose(f))) {
-		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
-		errors = -1;
-	}
 done:
 	nt_timeline_free(&t);
 	nt_symtab_free(&symbols);

@@ -891,6 +891,12 @@ static size_t wrapped_start(struct decode_ctx *d, const struct ntrace_dec_config
 	}
 }
 
+bool nt_event_breaks_flow(const struct ntrace_event *ev)
+{
+	return ev->kind == NTRACE_EV_STOP || ev->kind == NTRACE_EV_ERROR ||
+	       ev->kind == NTRACE_EV_OVERFLOW;
+}
+
 /*
  * For a visitor, one message at a time (the input cut after each
  * end-of-message byte): the decoder hands over each message's instructions

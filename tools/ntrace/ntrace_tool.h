@@ -381,6 +381,10 @@ struct nt_visitor {
 	void *ctx;
 };
 
+/* Does the event break the flow (trace stop, lost trace, decoding error):
+ * the next instruction is not the successor of the one before it. */
+bool nt_event_breaks_flow(const struct ntrace_event *ev);
+
 /* nt_decode_stream handing the trace to a visitor (errors are still
  * counted and reported on diag). */
 long nt_decode_visit(const struct nt_tool_config *cfg, struct nt_image_set *images,

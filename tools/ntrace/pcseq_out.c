@@ -96,8 +96,7 @@ static void pcseq_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct nt_pcseq_writer *w = ctx;
 
-	if (ev->kind != NTRACE_EV_STOP && ev->kind != NTRACE_EV_ERROR &&
-	    ev->kind != NTRACE_EV_OVERFLOW)
+	if (!nt_event_breaks_flow(ev))
 		return;
 	write_last(w, ev->addr, ev->kind == NTRACE_EV_STOP && w->last.event == NT_EVENT_NONE);
 }

@@ -384,8 +384,7 @@ static void profile_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct nt_profile *p = ctx;
 
-	if (ev->kind != NTRACE_EV_STOP && ev->kind != NTRACE_EV_ERROR &&
-	    ev->kind != NTRACE_EV_OVERFLOW)
+	if (!nt_event_breaks_flow(ev))
 		return;
 	end_block(p);
 	p->pending = TRANSFER_NONE;
