@@ -32,19 +32,88 @@ static void format_symbol(char *buf, size_t size, const struct nt_symtab *t, uin
 		snprintf(buf, size, "?");
 }
 
+/* The instruction lines are most of a listing: built by hand, not with
+ * snprintf (a third of the time of `decode --listing` otherwise). */
+struct line_buf {
+	char v[512];
+	size_t n;
+};
+
+static void put_str(struct line_buf *b, const char *s, size_t width)
+{
+	size_t len = strlen(s);
+
+	if (len > sizeof(b->v) - 64 - b->n)
+		len = sizeof(b->v) - 64 - b->n;
+	memcpy(b->v + b->n, s, len);
+	b->n += len;
+	while (len++ < width)
+		b->v[b->n++] = ' ';
+}
+
+/* Lowercase hex without leading zeros, right-aligned in width. */
+static void put_hex(struct line_buf *b, uint64_t v, size_t width)
+{
+	char digits[16];
+	size_t n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (width-- > n)
+		b->v[b->n++] = ' ';
+	while (n)
+		b->v[b->n++] = digits[--n];
+}
+
+static void put_dec(struct line_buf *b, uint64_t v, size_t width)
+{
+	char digits[20];
+	size_t n = 0;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = n; i < width; i++)
+		digits[i] = ' ';        /* left-aligned: pad after */
+	for (size_t i = n; i--;)
+		b->v[b->n++] = digits[i];
+	for (size_t i = n; i < width; i++)
+		b->v[b->n++] = ' ';
+}
+
 static void listing_step(void *ctx, const struct nt_step *s)
 {
 	struct nt_listing *l = ctx;
-	char line[512], sym[256];
+	struct line_buf b = { .n = 0 };
 	const char *text = l->disasm ? nt_disasm_lookup(l->disasm, s->pc) : NULL;
-	int n = 0;
+	const struct nt_symbol *sym = l->symbols ? nt_symtab_lookup(l->symbols, s->pc) : NULL;
+	size_t sym_start;
 
-	format_symbol(sym, sizeof(sym), l->symbols, s->pc);
-	if (s->has_tstamp)
-		n = snprintf(line, sizeof(line), "t=%-10" PRIu64 " ", s->tstamp);
-	n += snprintf(line + n, sizeof(line) - (size_t)n, "%10" PRIx64 "  %-*s  %s\n", s->pc,
-		      SYMBOL_COLUMN, sym, text ? text : "(no disassembly)");
-	emit(l, line, n);
+	if (s->has_tstamp) {
+		put_str(&b, "t=", 0);
+		put_dec(&b, s->tstamp, 10);
+		b.v[b.n++] = ' ';
+	}
+	put_hex(&b, s->pc, 10);
+	put_str(&b, "  ", 0);
+	sym_start = b.n;
+	if (sym) {
+		put_str(&b, sym->name, 0);
+		put_str(&b, "+0x", 0);
+		put_hex(&b, s->pc - sym->addr, 0);
+	} else {
+		put_str(&b, "?", 0);
+	}
+	while (b.n < sym_start + SYMBOL_COLUMN)
+		b.v[b.n++] = ' ';
+	put_str(&b, "  ", 0);
+	put_str(&b, text ? text : "(no disassembly)", 0);
+	b.v[b.n++] = '\n';
+	if (fwrite(b.v, 1, b.n, l->out) != b.n)
+		l->write_error = true;
 }
 
 static const char *priv_name(unsigned priv)
