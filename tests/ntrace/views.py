@@ -170,7 +170,9 @@ def screenshot(svg, png, width, height):
     chromium = shutil.which('chromium')
     if not chromium:
         return 'chromium is not installed (make deps installs it)'
+    profile = os.path.join(os.path.dirname(os.path.abspath(png)), 'chromium-profile')
     r = run([chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
+             '--user-data-dir=' + profile,
              '--force-device-scale-factor=1', '--window-size=%d,%d' % (width, height),
              '--screenshot=' + png, 'file://' + os.path.abspath(svg)], timeout=120)
     if r.returncode or not os.path.exists(png):

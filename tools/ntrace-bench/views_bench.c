@@ -8,10 +8,11 @@
  * per corpus program, encoded with every optional compression.  Each figure
  * is the median of REPS runs, each repeated until it takes MIN_MS.
  *
- *   views_bench [--reps N] [--min-ms N] ELF PCS [ELF PCS...]
+ *   views_bench [--reps 1..64] [--min-ms N] ELF PCS [ELF PCS...]
  *
  * Prints a markdown table.  Figures only: it fails only when a run does.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,9 @@ static int run_profile(struct program *p)
 	return rc == 0 && frc == 0 && n == p->instructions ? 0 : -1;
 }
 
+/* The three columns, in order. */
+static run_fn *const runs[3] = { run_decode, run_listing, run_profile };
+
 static int by_value(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -91,7 +95,7 @@ static int by_value(const void *a, const void *b)
 /* Median M instr/s of reps timed runs; -1 when a run fails. */
 static double throughput(struct program *p, run_fn *fn, int reps, double min_s)
 {
-	double rates[64];
+	double rates[64] = { 0 };
 
 	for (int r = 0; r < reps; r++) {
 		unsigned iters = 0;
@@ -175,10 +179,17 @@ int main(int argc, char **argv)
 	uint64_t total = 0;
 
 	for (; first + 1 < argc && strncmp(argv[first], "--", 2) == 0; first += 2) {
-		if (strcmp(argv[first], "--reps") == 0)
-			reps = atoi(argv[first + 1]);
-		else if (strcmp(argv[first], "--min-ms") == 0)
-			min_s = atof(argv[first + 1]) / 1000.0;
+		char *end;
+		long v = strtol(argv[first + 1], &end, 10);
+
+		bool number = *end == '\0' && v >= 0;
+
+		if (number && strcmp(argv[first], "--reps") == 0)
+			reps = (int)(v > 64 ? 0 : v);
+		else if (number && strcmp(argv[first], "--min-ms") == 0)
+			min_s = (double)v / 1000.0;
+		else
+			reps = 0;       /* a usage error below */
 	}
 	if (reps < 1 || reps > 64 || (argc - first) % 2 || argc == first) {
 		fprintf(stderr, "usage: views_bench [--reps 1..64] [--min-ms N] ELF PCS [ELF PCS...]\n");
@@ -189,7 +200,6 @@ int main(int argc, char **argv)
 	for (int i = first; i < argc; i += 2) {
 		struct program p;
 		char name[128];
-		run_fn *fns[3] = { run_decode, run_listing, run_profile };
 		double r[3];
 
 		short_name(argv[i + 1], name, sizeof(name));
@@ -199,7 +209,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		for (int k = 0; k < 3; k++) {
-			r[k] = throughput(&p, fns[k], reps, min_s);
+			r[k] = throughput(&p, runs[k], reps, min_s);
 			if (r[k] < 0)
 				status = 1;
 			sum[k] += (double)p.instructions / r[k];    /* seconds per million */
