@@ -5,8 +5,9 @@
 # test_ntrace_tool_io (parsers, ELF/raw loader, symbols), test_ntrace_tool_e2e
 # (core with the codec: classification, round trips, dump, stats),
 # test_ntrace_tool_ingress (--tci, privileges through the ingress, filters,
-# --wrapped, --symbols) and test_ntrace_tool_cli (exit statuses and messages
-# of a sanitizer build).
+# --wrapped, --symbols), test_ntrace_tool_views (listing, profile, flame
+# graph, timeline, pcseq export) and test_ntrace_tool_cli (exit statuses and
+# messages of a sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
 # NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
@@ -15,7 +16,11 @@ NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c \
                         $(NTRACE_TOOL_DIR)/symbols.c
 NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/tci.c \
-                        $(NTRACE_TOOL_DIR)/dump.c $(NTRACE_TOOL_DIR)/stats.c
+                        $(NTRACE_TOOL_DIR)/dump.c $(NTRACE_TOOL_DIR)/stats.c \
+                        $(NTRACE_TOOL_DIR)/disasm.c $(NTRACE_TOOL_DIR)/listing.c \
+                        $(NTRACE_TOOL_DIR)/pcseq_out.c $(NTRACE_TOOL_DIR)/profile.c \
+                        $(NTRACE_TOOL_DIR)/profile_out.c $(NTRACE_TOOL_DIR)/flamegraph.c \
+                        $(NTRACE_TOOL_DIR)/timeline.c
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h) \
                         $(NTRACE_INGRESS_HDRS)
@@ -49,6 +54,12 @@ $(NTRACE_TOOL_TESTBIN)/tiny-hi.elf: $(NTRACE_TOOL_DATA)/tiny.S
 # Raw memory image of tiny.elf (its code at 0x80000000).
 $(NTRACE_TOOL_TESTBIN)/tiny.bin: $(NTRACE_TOOL_TESTBIN)/tiny.elf
 	$(OBJCOPY_RV) -O binary $< $@
+
+# Functions, calls, a trap and a tail call for the profile tests.
+$(NTRACE_TOOL_TESTBIN)/prof.elf: $(NTRACE_TOOL_DATA)/prof.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 $(NTRACE_TOOL_TESTBIN)/tiny32.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
@@ -87,6 +98,18 @@ $(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_ingress
+
+# What people read: listing (objdump's disassembly), profile, folded stacks,
+# flame graph, timeline, pcseq export (golden file).
+$(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
+		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_TESTBIN)/prof.elf $(NTRACE_TOOL_DATA)/tiny.pcs \
+		$(NTRACE_TOOL_DATA)/prof.pcs $(NTRACE_TOOL_DATA)/tiny.export.pcseq
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_views
 
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.

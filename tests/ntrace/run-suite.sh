@@ -2,7 +2,9 @@
 # `make test-ntrace`: generates (or takes from the cache) the trace of every
 # corpus program, tests the corpus tooling, then runs the round trip, the
 # firmware-mirror features (ingress.py: privilege windows, filters,
-# --wrapped, --symbols) and the malformed-input cases of the tool.
+# --wrapped, --symbols), the malformed-input cases of the tool and what
+# people read (views.py: listing, profile, pcseq export, the flame graph and
+# the timeline in chromium).
 #
 #   run-suite.sh NTRACE_TOOL BUILD_DIR PROG.elf...
 #
@@ -33,4 +35,5 @@ tests/ntrace/selftest.sh "$build" || failed=1
 tests/ntrace/roundtrip.sh "$tool" "$build/roundtrip" "${traces[@]}" || failed=1
 python3 tests/ntrace/ingress.py "$tool" "$build/ingress" "${traces[@]}" || failed=1
 tests/ntrace/malformed.sh "$tool" "$build" "$build/roundtrip" || failed=1
+python3 tests/ntrace/views.py "$tool" "$build/views" "${traces[@]}" || failed=1
 exit $failed

@@ -89,34 +89,79 @@ done:
 	return rc;
 }
 
+/* The symbols of every --elf file (and with disasm, their disassembly). */
+static int load_symbols(struct cli_args *a, struct nt_symtab *symbols, struct nt_disasm *disasm,
+			struct nt_err *err)
+{
+	for (size_t i = 0; i < a->elves.count; i++) {
+		if (nt_symtab_add_elf(symbols, a->elves.v[i], err))
+			return -1;
+		if (disasm && nt_disasm_add_elf(disasm, a->objdump, a->elves.v[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* decode's output forms over one decoded stream. */
+static long decode_as(struct cli_args *a, struct nt_image_set *images,
+		      const struct nt_symtab *symbols, const struct nt_disasm *disasm,
+		      const uint8_t *nex, size_t len, FILE *f, struct nt_err *err)
+{
+	struct nt_visitor v;
+	long errors;
+
+	if (a->listing) {
+		struct nt_listing l = { f, symbols, disasm, false };
+
+		nt_listing_visitor(&l, &v);
+		errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, a->input_path,
+					 stderr, err);
+		if (errors >= 0 && l.write_error)
+			errors = -1, nt_err_set(err, "%s: write error", a->out_path ? a->out_path : "stdout");
+		return errors;
+	}
+	if (a->export_pcseq) {
+		struct nt_pcseq_writer w = { .out = f, .images = images, .xlen = a->cfg.xlen };
+
+		nt_pcseq_writer_visitor(&w, &v);
+		errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, a->input_path,
+					 stderr, err);
+		nt_pcseq_writer_finish(&w);
+		if (errors >= 0 && w.write_error)
+			errors = -1, nt_err_set(err, "%s: write error", a->out_path ? a->out_path : "stdout");
+		return errors;
+	}
+	if (a->symbols)
+		return nt_decode_to_listing(&a->cfg, images, symbols, nex, len, f, NULL,
+					    a->input_path, stderr, err);
+	return nt_decode_to_text(&a->cfg, images, nex, len, f, NULL, a->input_path, stderr, err);
+}
+
 int cli_decode(struct cli_args *a)
 {
 	struct nt_err err = { "" };
 	struct nt_image_set images;
 	struct nt_symtab symbols;
+	struct nt_disasm disasm;
 	uint8_t *nex = NULL;
 	size_t len = 0;
 	int rc = 1;
 
 	nt_symtab_init(&symbols);
+	nt_disasm_init(&disasm);
 	if (load_inputs(a, &images, &nex, &len))
 		goto done;
-	for (size_t i = 0; a->symbols && i < a->elves.count; i++) {
-		if (nt_symtab_add_elf(&symbols, a->elves.v[i], &err)) {
-			fail(&err);
-			goto done;
-		}
+	if ((a->symbols || a->listing) &&
+	    load_symbols(a, &symbols, a->listing ? &disasm : NULL, &err)) {
+		fail(&err);
+		goto done;
 	}
 	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
 	if (!f) {
 		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
 		goto done;
 	}
-	long errors = a->symbols
-		? nt_decode_to_listing(&a->cfg, &images, &symbols, nex, len, f, NULL,
-				       a->input_path, stderr, &err)
-		: nt_decode_to_text(&a->cfg, &images, nex, len, f, NULL, a->input_path, stderr,
-				    &err);
+	long errors = decode_as(a, &images, &symbols, &disasm, nex, len, f, &err);
 	int close_rc;
 
 	if (f == stdout)
@@ -137,6 +182,7 @@ int cli_decode(struct cli_args *a)
 	rc = errors ? 1 : 0;
 done:
 	free(nex);
+	nt_disasm_free(&disasm);
 	nt_symtab_free(&symbols);
 	nt_images_free(&images);
 	return rc;
@@ -204,4 +250,162 @@ done:
 	free(nex);
 	nt_images_free(&images);
 	return rc;
+}
+
+/* Writes a report with fn to --out (or stdout); 0, or -1 with the message
+ * printed. */
+typedef int report_writer(const void *what, struct cli_args *a, FILE *f);
+
+static int write_report(struct cli_args *a, report_writer *fn, const void *what)
+{
+	FILE *f = a->out_path ? fopen(a->out_path, "w") : stdout;
+
+	if (!f) {
+		fprintf(stderr, "ntrace: %s: cannot create: %s\n", a->out_path, strerror(errno));
+		return -1;
+	}
+	if (fn(what, a, f) | (f == stdout ? fflush(f) : fclose(f))) {
+		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
+		return -1;
+	}
+	return 0;
+}
+
+/* The profile of one decoded stream in the form asked for. */
+static int write_profile(const void *what, struct cli_args *a, FILE *f)
+{
+	const struct nt_profile *p = what;
+
+	if (a->json)
+		return nt_profile_write_json(p, f);
+	if (a->folded)
+		return nt_profile_write_folded(p, f);
+	if (a->svg)
+		return nt_profile_write_svg(p, f, a->input_path);
+	return nt_profile_write_text(p, f, a->top);
+}
+
+int cli_profile(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_symtab symbols;
+	struct nt_profile prof;
+	struct nt_visitor v;
+	uint8_t *nex = NULL;
+	size_t len = 0;
+	long errors = -1;
+
+	nt_symtab_init(&symbols);
+	memset(&prof, 0, sizeof(prof));
+	if (load_inputs(a, &images, &nex, &len))
+		goto done;
+	if (load_symbols(a, &symbols, NULL, &err)) {
+		fail(&err);
+		goto done;
+	}
+	nt_symtab_keep_functions(&symbols);
+	if (nt_profile_init(&prof, &images, &symbols, a->cfg.xlen)) {
+		fprintf(stderr, "ntrace: out of memory\n");
+		goto done;
+	}
+	nt_profile_visitor(&prof, &v);
+	errors = nt_decode_visit(&a->cfg, &images, nex, len, &v, NULL, a->input_path, stderr, &err);
+	if (errors < 0 || nt_profile_finish(&prof)) {
+		if (errors >= 0)
+			nt_err_set(&err, "%s: out of memory for the profile", a->input_path);
+		fail(&err);
+		errors = -1;
+		goto done;
+	}
+	if (write_report(a, write_profile, &prof))
+		errors = -1;
+	if (errors > 0)
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s (the profile covers what "
+			"decoded)\n", a->input_path, errors, errors == 1 ? "" : "s");
+done:
+	free(nex);
+	nt_profile_free(&prof);
+	nt_symtab_free(&symbols);
+	nt_images_free(&images);
+	return errors == 0 ? 0 : 1;
+}
+
+/* "x.hart3.nex" -> 3; else the file's position. */
+static unsigned hart_id(const char *path, unsigned position)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *h = strstr(base, "hart");
+
+	if (h && h[4] >= '0' && h[4] <= '9')
+		return (unsigned)strtoul(h + 4, NULL, 10);
+	return position;
+}
+
+/* Decodes one hart's trace into the timeline; the decoding errors, or -1. */
+static long timeline_hart(struct cli_args *a, struct nt_image_set *images, struct nt_timeline *t,
+			  const char *path, unsigned position)
+{
+	struct nt_err err = { "" };
+	struct nt_visitor v;
+	uint8_t *nex;
+	size_t len;
+
+	if (nt_read_file(path, &nex, &len, &err))
+		return fail(&err), -1;
+	if (nt_timeline_add_hart(t, hart_id(path, position), &v)) {
+		free(nex);
+		fprintf(stderr, "ntrace: out of memory\n");
+		return -1;
+	}
+	long errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, path, stderr, &err);
+
+	free(nex);
+	if (errors < 0)
+		fail(&err);
+	else if (errors)
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s\n", path, errors,
+			errors == 1 ? "" : "s");
+	return errors;
+}
+
+static int write_timeline(const void *what, struct cli_args *a, FILE *f)
+{
+	return a->svg ? nt_timeline_write_svg(what, f) : nt_timeline_write_text(what, f);
+}
+
+int cli_timeline(struct cli_args *a)
+{
+	struct nt_err err = { "" };
+	struct nt_image_set images;
+	struct nt_symtab symbols;
+	struct nt_timeline t;
+	long errors = 0;
+
+	nt_symtab_init(&symbols);
+	nt_timeline_init(&t, &symbols);
+	if (load_images(a, &images, &err) || load_symbols(a, &symbols, NULL, &err)) {
+		fail(&err);
+		errors = -1;
+		goto done;
+	}
+	for (size_t i = 0; i < a->inputs.count && errors >= 0; i++) {
+		long e = timeline_hart(a, &images, &t, a->inputs.v[i], (unsigned)i);
+
+		errors = e < 0 ? -1 : errors + e;
+	}
+	if (errors < 0)
+		goto done;
+	if (t.oom) {
+		fprintf(stderr, "ntrace: out of memory for the timeline\n");
+		errors = -1;
+		goto done;
+	}
+	if (write_report(a, write_timeline, &t))
+		errors = -1;
+done:
+	nt_timeline_free(&t);
+	nt_symtab_free(&symbols);
+	nt_images_free(&images);
+	return errors == 0 ? 0 : 1;
 }

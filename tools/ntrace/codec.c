@@ -731,6 +731,10 @@ struct decode_ctx {
 	/* streaming to text: the last pc waits for a possible trap marker */
 	FILE *text;
 	const struct nt_symtab *symbols;        /* listing lines instead of .pcs */
+	/* or handing each instruction and event to a visitor */
+	const struct nt_visitor *visit;
+	const struct ntrace_decoder *dec;       /* its timestamp for the visitor */
+	struct nt_step step;
 	bool have_last;
 	bool write_error;
 	struct nt_retired last;
@@ -759,9 +763,32 @@ static int read_code(void *ctx, uint64_t addr, void *dst, size_t len)
 	return nt_images_read(d->images, addr, dst, len);
 }
 
+/* The visitor's instruction waits, like a text line, for its trap marker. */
+static void visit_flush_last(struct decode_ctx *d)
+{
+	if (!d->have_last)
+		return;
+	d->visit->step(d->visit->ctx, &d->step);
+	d->have_last = false;
+}
+
+static void visit_retired(struct decode_ctx *d, const uint64_t *addrs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		visit_flush_last(d);
+		d->step = (struct nt_step){ .pc = addrs[i], .has_tstamp = d->dec->have_tstamp,
+					    .tstamp = d->dec->tstamp };
+		d->have_last = true;
+	}
+}
+
 static void on_retired(void *ctx, const uint64_t *addrs, size_t n)
 {
 	struct decode_ctx *d = ctx;
+	if (d->visit) {
+		visit_retired(d, addrs, n);
+		return;
+	}
 	if (d->text) {
 		for (size_t i = 0; i < n; i++) {
 			text_flush_last(d);
@@ -792,6 +819,18 @@ static void on_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct decode_ctx *d = ctx;
 	size_t offset = ev->offset + d->offset_bias;
+	if (d->visit) {
+		if (ev->kind == NTRACE_EV_TRAP && d->have_last)
+			d->step.event = ev->btype == NTRACE_BTYPE_INTERRUPT ? NT_EVENT_INTERRUPT
+									   : NT_EVENT_EXCEPTION;
+		visit_flush_last(d);
+		if (d->visit->event) {
+			struct ntrace_event shown = *ev;
+
+			shown.offset = offset;
+			d->visit->event(d->visit->ctx, &shown);
+		}
+	}
 	switch (ev->kind) {
 	case NTRACE_EV_TRAP:
 		/* The trap was taken right after the last retired instruction. */
@@ -867,21 +906,48 @@ static size_t wrapped_start(struct decode_ctx *d, const struct ntrace_dec_config
 	}
 }
 
+bool nt_event_breaks_flow(const struct ntrace_event *ev)
+{
+	return ev->kind == NTRACE_EV_STOP || ev->kind == NTRACE_EV_ERROR ||
+	       ev->kind == NTRACE_EV_OVERFLOW;
+}
+
+/*
+ * For a visitor, one message at a time (the input cut after each
+ * end-of-message byte): the decoder hands over each message's instructions
+ * before the next message's timestamp replaces its own (8.7), so every
+ * instruction carries the timestamp of the message that reported it.
+ */
+static void decode_by_message(struct ntrace_decoder *d, const uint8_t *nex, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if ((nex[i] & NTRACE_MSEO_MASK) == NTRACE_MSEO_END_MSG) {
+			ntrace_dec_decode(d, nex + start, i + 1 - start);
+			start = i + 1;
+		}
+	}
+	if (start < len)
+		ntrace_dec_decode(d, nex + start, len - start);
+}
+
 static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images,
-		   const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
-		   struct nt_trace *out, FILE *text, struct ntrace_dec_stats *stats,
-		   const char *name, FILE *diag, struct nt_err *err)
+		   const struct nt_symtab *symbols, const struct nt_visitor *visit,
+		   const uint8_t *nex, size_t len, struct nt_trace *out, FILE *text,
+		   struct ntrace_dec_stats *stats, const char *name, FILE *diag, struct nt_err *err)
 {
 	struct ntrace_dec_config dcfg;
 	nt_tool_dec_config(cfg, &dcfg);
 	struct decode_ctx ctx = { .images = images, .out = out, .name = name, .diag = diag,
-				  .text = text, .symbols = symbols };
+				  .text = text, .symbols = symbols, .visit = visit };
 	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, &ctx };
 	struct ntrace_decoder *d = malloc(sizeof(*d));
 	if (!d) {
 		nt_err_set(err, "%s: out of memory", name);
 		return -1;
 	}
+	ctx.dec = d;
 	int rc = ntrace_dec_init(d, &dcfg, &ops);
 	if (rc < 0) {
 		nt_err_set(err, "decoder rejected the configuration: %s", ntrace_strerror(rc));
@@ -902,9 +968,14 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 		nex += start;
 		len -= start;
 	}
-	ntrace_dec_decode(d, nex, len);
+	if (visit)
+		decode_by_message(d, nex, len);
+	else
+		ntrace_dec_decode(d, nex, len);
 	ntrace_dec_finish(d);
-	if (text)
+	if (visit)
+		visit_flush_last(&ctx);
+	else if (text)
 		text_flush_last(&ctx);
 	if (stats)
 		*stats = d->stats;
@@ -925,7 +996,7 @@ long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *ima
 		      struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		      struct nt_err *err)
 {
-	return decode(cfg, images, NULL, nex, len, out, NULL, stats, name, diag, err);
+	return decode(cfg, images, NULL, NULL, nex, len, out, NULL, stats, name, diag, err);
 }
 
 long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *images,
@@ -933,7 +1004,7 @@ long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *im
 		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		       struct nt_err *err)
 {
-	return decode(cfg, images, NULL, nex, len, NULL, text, stats, name, diag, err);
+	return decode(cfg, images, NULL, NULL, nex, len, NULL, text, stats, name, diag, err);
 }
 
 long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set *images,
@@ -941,5 +1012,13 @@ long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set 
 			  FILE *text, struct ntrace_dec_stats *stats, const char *name,
 			  FILE *diag, struct nt_err *err)
 {
-	return decode(cfg, images, symbols, nex, len, NULL, text, stats, name, diag, err);
+	return decode(cfg, images, symbols, NULL, nex, len, NULL, text, stats, name, diag, err);
+}
+
+long nt_decode_visit(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		     const uint8_t *nex, size_t len, const struct nt_visitor *visit,
+		     struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		     struct nt_err *err)
+{
+	return decode(cfg, images, NULL, visit, nex, len, NULL, NULL, stats, name, diag, err);
 }

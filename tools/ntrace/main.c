@@ -24,13 +24,16 @@
 static const char tool_usage[] =
 	"usage: ntrace <command> [options]\n"
 	"\n"
-	"N-Trace (RISC-V Nexus trace) encoder, decoder and dump tool.\n"
+	"N-Trace (RISC-V Nexus trace) encoder, decoder, listing, profile and dump tool.\n"
 	"\n"
 	"commands:\n"
 	"  encode   retired-instruction trace (.pcs or pcseq) -> N-Trace messages\n"
-	"  decode   N-Trace messages -> retired-instruction trace (.pcs)\n"
+	"  decode   N-Trace messages -> retired-instruction trace (.pcs, a listing with\n"
+	"           disassembly, or the reference code's pcseq)\n"
 	"  dump     list messages byte by byte with MDO/MSEO bits and fields\n"
 	"  stats    sizes and message counts (and bits/instruction with --elf)\n"
+	"  profile  instructions per function, call graph, hot blocks, flame graph\n"
+	"  timeline privilege and trap events of several harts on one time axis\n"
 	"\n"
 	"'ntrace <command> --help' describes each command.\n"
 	"Exit status: 0 ok, 1 error in the input or while decoding, 2 usage error.\n";
@@ -140,6 +143,19 @@ static const char decode_usage[] =
 	"  --symbols     a listing for people instead of .pcs: 'pc[ exc|int]  sym+0xoff'\n"
 	"                with the nearest function or label at or below pc in the\n"
 	"                symbol tables of the --elf files ('?' when there is none)\n"
+	"  --listing     a listing with disassembly: per instruction '[t=TSTAMP ]pc\n"
+	"                sym+0xoff  instruction' (t= when the messages carry\n"
+	"                timestamps: the one of the message that reported it), and a\n"
+	"                '-- ' line per event: exception/interrupt with its handler,\n"
+	"                trace sync, stop, ownership, lost trace, decoding error\n"
+	"  --objdump PROGRAM\n"
+	"                objdump that disassembles the --elf files for --listing\n"
+	"                (default: $NTRACE_OBJDUMP, else riscv64-unknown-elf-objdump,\n"
+	"                riscv64-linux-gnu-objdump, objdump)\n"
+	"  --export-pcseq\n"
+	"                the N-Trace reference code's pcseq form instead of .pcs:\n"
+	"                '0x<pc>,<class><size>[ exc|int]', classes L B BN J JI C CI R\n"
+	"                E X as 'encode --pcseq' reads them\n"
 	"\n"
 	"Decoding without codec options: the decoder infers what the spec lets it\n"
 	"infer from the stream, and codec options given override it:\n"
@@ -157,6 +173,39 @@ static const char decode_usage[] =
 	"  --ext-addr    how the last address byte extends (8.2)\n"
 	"  --all-jumps   in HTM: a jump's HIST bit looks like a branch's\n"
 	"A stream with no sync message at all cannot be decoded: that is an error.\n"
+	"\n";
+
+static const char profile_usage[] =
+	"usage: ntrace profile (--elf FILE)... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
+	"                      [--top N] [codec options]\n"
+	"\n"
+	"Decodes the trace and tells where its instructions went, by function (the\n"
+	"nearest function symbol at or below each pc): self instructions (at the\n"
+	"function's own pcs), total (while it is on the call stack, recursion once),\n"
+	"calls; call graph edges (caller -> callee, calls); the hottest basic blocks\n"
+	"(straight runs between transfers, by instructions retired in them).  The\n"
+	"call stack follows calls and returns (jal/jalr with link registers), traps\n"
+	"(the handler below the interrupted function) and trap returns.\n"
+	"\n"
+	"  --top N       rows of each text table (default 20)\n"
+	"  --json        everything as JSON (functions, edges, blocks; addresses decimal)\n"
+	"  --folded      folded stacks for flame graph tools: 'f1;f2;f3 COUNT' per stack\n"
+	"  --svg         a flame graph, one self-contained SVG\n"
+	"\n";
+
+static const char timeline_usage[] =
+	"usage: ntrace timeline (--elf FILE)... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
+	"                       [codec options]\n"
+	"\n"
+	"Privilege and trap events of one trace per hart on one time axis: trace\n"
+	"sync and stop, exceptions and interrupts (the trapped instruction and the\n"
+	"handler), privilege from Ownership messages, lost trace, decoding errors.\n"
+	"Time is the messages' timestamp when every trace has them, else each hart's\n"
+	"instruction index.  A hart is numbered by 'hart<N>' in its file name, else\n"
+	"by its position.  Every trace is decoded with the same codec options.\n"
+	"\n"
+	"  --svg         one lane per hart: traced stretches coloured by privilege,\n"
+	"                exception and interrupt ticks (a self-contained SVG)\n"
 	"\n";
 
 static const char dump_usage[] =
@@ -188,7 +237,8 @@ enum {
 	OPT_CALLSTACK, OPT_IRMODE, OPT_REPEAT_HISTORY, OPT_REPEAT_BRANCH,
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
 	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_ALL_JUMPS, OPT_TCI,
-	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_HELP,
+	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_LISTING, OPT_OBJDUMP,
+	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -217,13 +267,20 @@ static const struct option long_options[] = {
 	{ "trace-range", required_argument, NULL, OPT_TRACE_RANGE },
 	{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 	{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+	{ "listing", no_argument, NULL, OPT_LISTING },
+	{ "objdump", required_argument, NULL, OPT_OBJDUMP },
+	{ "export-pcseq", no_argument, NULL, OPT_EXPORT_PCSEQ },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
 /* Which options a command accepts (bit per OPT_* - OPT_ELF). */
-#define OPTBIT(o) (1u << ((o) - OPT_ELF))
-_Static_assert(OPT_HELP - OPT_ELF < 32, "OPTBIT needs one bit per option");
+#define OPTBIT(o) (1ull << ((o) - OPT_ELF))
+_Static_assert(OPT_HELP - OPT_ELF < 64, "OPTBIT needs one bit per option");
 #define CODEC_OPTS (OPTBIT(OPT_MODE) | OPTBIT(OPT_CALLSTACK) | OPTBIT(OPT_IRMODE) | \
 		    OPTBIT(OPT_REPEAT_HISTORY) | OPTBIT(OPT_REPEAT_BRANCH) | \
 		    OPTBIT(OPT_SEQ_JUMP) | OPTBIT(OPT_EXT_ADDR) | OPTBIT(OPT_SYNC_PERIOD) | \
@@ -237,8 +294,8 @@ _Static_assert(OPT_HELP - OPT_ELF < 32, "OPTBIT needs one bit per option");
 struct command {
 	const char *name;
 	const char *usage;
-	unsigned accepted;      /* OPTBIT set */
-	int positional;         /* number of positional arguments required */
+	unsigned long long accepted;    /* OPTBIT set */
+	int positional;         /* number of positional arguments required; -1: 1 or more */
 	int (*run)(struct cli_args *args);
 };
 
@@ -247,7 +304,12 @@ static const struct command commands[] = {
 	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED) | OPTBIT(OPT_TRACE_PRIV) |
 	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode },
 	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
-	  OPTBIT(OPT_SYMBOLS), 1, cli_decode },
+	  OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
+	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
+	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
+	  OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) | OPTBIT(OPT_TOP), 1, cli_profile },
+	{ "timeline", timeline_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
+	  OPTBIT(OPT_SVG), -1, cli_timeline },
 	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
 	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
 };
@@ -531,6 +593,29 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 	case OPT_SYMBOLS:
 		a->symbols = true;
 		return 0;
+	case OPT_LISTING:
+		a->listing = true;
+		return 0;
+	case OPT_OBJDUMP:
+		a->objdump = arg;
+		return 0;
+	case OPT_EXPORT_PCSEQ:
+		a->export_pcseq = true;
+		return 0;
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_FOLDED:
+		a->folded = true;
+		return 0;
+	case OPT_SVG:
+		a->svg = true;
+		return 0;
+	case OPT_TOP:
+		if (parse_uint(arg, 1000000, &v) || v == 0)
+			return usage_error(cmd, "--top needs a count 1..1000000, not '%s'", arg);
+		a->top = (unsigned)v;
+		return 0;
 	case OPT_FEED:
 		if (strcmp(arg, "chunks") == 0)
 			a->cfg.feed = NT_FEED_CHUNKS;
@@ -559,10 +644,18 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 		if (!a->trace_is_pcseq && a->elves.count + a->raws.count == 0)
 			return usage_error(cmd, "%s", "--pcs needs program images (--elf or --raw)");
 	}
+	if ((strcmp(cmd->name, "profile") == 0 || strcmp(cmd->name, "timeline") == 0) &&
+	    a->elves.count == 0)
+		return usage_error(cmd, "%s", "needs --elf files (functions come from their symbols)");
 	if (strcmp(cmd->name, "decode") == 0 && a->elves.count + a->raws.count == 0)
 		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
-	if (a->symbols && a->elves.count == 0)
-		return usage_error(cmd, "%s", "--symbols needs --elf files (raw images have no symbols)");
+	if ((a->symbols || a->listing) && a->elves.count == 0)
+		return usage_error(cmd, "%s needs --elf files (raw images have no symbols)",
+				   a->symbols ? "--symbols" : "--listing");
+	if (a->symbols + a->listing + a->export_pcseq > 1)
+		return usage_error(cmd, "%s", "give one of --symbols, --listing, --export-pcseq");
+	if (a->json + a->folded + a->svg > 1)
+		return usage_error(cmd, "%s", "give one of --json, --folded, --svg");
 	return 0;
 }
 
@@ -605,14 +698,25 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		rc = usage_error(cmd, "%s", "--all-opt and --tci cannot be combined");
 		goto out;
 	}
-	if (argc - optind != cmd->positional) {
+	for (int i = optind; cmd->positional < 0 && i < argc; i++) {
+		if (add_list(&a.inputs, argv[i])) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			rc = 1;
+			goto out;
+		}
+	}
+	if (cmd->positional < 0 && argc == optind) {
+		rc = usage_error(cmd, "%s", "missing the N-Trace input files");
+		goto out;
+	}
+	if (cmd->positional >= 0 && argc - optind != cmd->positional) {
 		rc = argc - optind > cmd->positional
 			? usage_error(cmd, "unexpected argument '%s'", argv[optind + cmd->positional])
 			: usage_error(cmd, "%s", "missing the N-Trace input file");
 		goto out;
 	}
 	if (cmd->positional)
-		a.input_path = argv[optind];
+		a.input_path = argv[optind];    /* the first one for -1 */
 	if (a.all_opt)
 		apply_all_opt(&a.cfg, &set);
 	/* 9.2: the stack depth alone turns on mode 3, the mode alone a full stack. */
@@ -628,6 +732,7 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 out:
 	free(a.elves.v);
 	free(a.raws.v);
+	free(a.inputs.v);
 	return rc;
 }
 

@@ -22,6 +22,12 @@ struct cli_args {
 	bool src_bits_given;
 	bool all_opt;
 	bool symbols;                   /* decode --symbols: listing */
+	bool listing;                   /* decode --listing: with disassembly, events */
+	bool export_pcseq;              /* decode --export-pcseq */
+	const char *objdump;            /* --objdump PROGRAM */
+	bool json, folded, svg;         /* profile / timeline output forms */
+	unsigned top;                   /* profile --top N rows (0: default) */
+	struct cli_list inputs;         /* timeline: every .nex, one per hart */
 };
 
 /* Each returns the process exit status (0 ok, 1 error). */
@@ -29,5 +35,7 @@ int cli_encode(struct cli_args *a);
 int cli_decode(struct cli_args *a);
 int cli_dump(struct cli_args *a);
 int cli_stats(struct cli_args *a);
+int cli_profile(struct cli_args *a);
+int cli_timeline(struct cli_args *a);
 
 #endif

@@ -364,6 +364,38 @@ long nt_decode_to_text(const struct nt_tool_config *cfg, struct nt_image_set *im
 		       struct ntrace_dec_stats *stats, const char *name, FILE *diag,
 		       struct nt_err *err);
 
+/* One retired instruction of a decoded trace, for a visitor. */
+struct nt_step {
+	uint64_t pc;
+	uint8_t event;          /* enum nt_event: the trap taken right after it */
+	bool has_tstamp;
+	uint64_t tstamp;        /* of the message that reported it (8.7) */
+};
+
+/*
+ * What a decoded trace is walked with: step() for each retired instruction
+ * (after its trap marker is known), event() for each decoder event
+ * (ntrace_event: sync, trap, ownership, stop, overflow, error; offsets are
+ * positions in the whole input), in stream order: an event comes after
+ * the instructions before it.  event may be NULL.
+ */
+struct nt_visitor {
+	void (*step)(void *ctx, const struct nt_step *s);
+	void (*event)(void *ctx, const struct ntrace_event *ev);
+	void *ctx;
+};
+
+/* Does the event break the flow (trace stop, lost trace, decoding error):
+ * the next instruction is not the successor of the one before it. */
+bool nt_event_breaks_flow(const struct ntrace_event *ev);
+
+/* nt_decode_stream handing the trace to a visitor (errors are still
+ * counted and reported on diag). */
+long nt_decode_visit(const struct nt_tool_config *cfg, struct nt_image_set *images,
+		     const uint8_t *nex, size_t len, const struct nt_visitor *visit,
+		     struct ntrace_dec_stats *stats, const char *name, FILE *diag,
+		     struct nt_err *err);
+
 /* ---- Symbols (symbols.c) ------------------------------------------------- */
 
 /* A function or label of an executable section (STT_FUNC / STT_NOTYPE). */
@@ -400,6 +432,202 @@ long nt_decode_to_listing(const struct nt_tool_config *cfg, struct nt_image_set 
 			  const struct nt_symtab *symbols, const uint8_t *nex, size_t len,
 			  FILE *text, struct ntrace_dec_stats *stats, const char *name,
 			  FILE *diag, struct nt_err *err);
+
+/* ---- Disassembly (disasm.c) ---------------------------------------------- */
+
+/* objdump's text of one instruction. */
+struct nt_disasm_line {
+	uint64_t addr;
+	char *text;             /* "addi    sp,sp,-16" */
+};
+
+struct nt_disasm {
+	struct nt_disasm_line *v;       /* sorted by address */
+	size_t count, cap;
+};
+
+void nt_disasm_init(struct nt_disasm *d);
+void nt_disasm_free(struct nt_disasm *d);
+/* Runs `objdump -d` on an ELF file (objdump NULL: $NTRACE_OBJDUMP, else
+ * riscv64-unknown-elf-objdump, riscv64-linux-gnu-objdump, objdump, the
+ * first on PATH) and keeps the text of every instruction it prints. */
+int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
+		      struct nt_err *err);
+/* The same from objdump's output already in memory (lines that are not
+ * "<hex address>:\t<instruction>" are skipped). */
+int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
+			       const char *name, struct nt_err *err);
+/* Text of the instruction at addr, or NULL. */
+const char *nt_disasm_lookup(const struct nt_disasm *d, uint64_t addr);
+
+/* ---- Listing (listing.c) ------------------------------------------------- */
+
+/* `decode --listing`: one line per retired instruction, one per event. */
+struct nt_listing {
+	FILE *out;
+	const struct nt_symtab *symbols;
+	const struct nt_disasm *disasm;
+	bool write_error;
+};
+
+/* A visitor for nt_decode_visit that writes the listing to l->out. */
+void nt_listing_visitor(struct nt_listing *l, struct nt_visitor *v);
+
+/* ---- pcseq export (pcseq_out.c) ------------------------------------------ */
+
+/*
+ * `decode --export-pcseq`: the decoded trace in the N-Trace reference
+ * code's pcseq form, each instruction classified from the images with
+ * rvinsn and the pc that followed it (pcs.c has the format).
+ */
+struct nt_pcseq_writer {
+	FILE *out;
+	struct nt_image_set *images;
+	unsigned xlen;
+	bool have_last;
+	struct nt_step last;
+	bool write_error;
+};
+
+void nt_pcseq_writer_visitor(struct nt_pcseq_writer *w, struct nt_visitor *v);
+/* Writes the last instruction (its successor unknown: a branch is written
+ * not taken). */
+void nt_pcseq_writer_finish(struct nt_pcseq_writer *w);
+/* Class letters of an instruction at pc followed by next (has_next false:
+ * unknown), e.g. "L", "BN", "CI"; its size in *size (0 when it is in no
+ * image). */
+const char *nt_pcseq_class(struct nt_image_set *images, unsigned xlen, uint64_t pc,
+			   uint64_t next, bool has_next, unsigned *size);
+
+/* ---- Profile (profile.c, profile_out.c, flamegraph.c) -------------------- */
+
+/* Keeps only the symbols that start functions: STT_FUNC and global labels
+ * (a local label such as a loop head is inside a function). */
+void nt_symtab_keep_functions(struct nt_symtab *t);
+
+struct nt_map {                 /* 64-bit key -> 32-bit value, open addressing */
+	uint64_t *keys;
+	uint32_t *vals;         /* UINT32_MAX: empty */
+	size_t cap, count;
+};
+
+/* One path of functions from the root (node 0, no function). */
+struct nt_profile_node {
+	uint32_t func;          /* index in the symbol table; unknown_func: none */
+	uint32_t parent;
+	uint32_t first_child, next_sibling;     /* UINT32_MAX: none */
+	uint32_t depth;
+	uint64_t self;          /* instructions retired with exactly this stack */
+	uint64_t total;         /* self + children's (nt_profile_finish) */
+};
+
+struct nt_profile_edge {
+	uint32_t caller, callee;
+	uint64_t calls;
+};
+
+/* A basic block: start, last instruction, length; how often it ran. */
+struct nt_profile_block {
+	uint64_t start, last;
+	uint32_t length;
+	uint64_t executions;
+};
+
+struct nt_profile_icache {
+	uint64_t tag;           /* pc | 1 when valid */
+	uint8_t size, transfer;
+	bool linear;
+	uint64_t call_target;
+};
+
+#define NT_PROFILE_ICACHE 4096
+#define NT_PROFILE_MAX_TRAPS 64
+
+struct nt_profile {
+	struct nt_image_set *images;
+	const struct nt_symtab *symbols;        /* nt_symtab_keep_functions'ed */
+	unsigned xlen;
+	uint32_t unknown_func;                  /* = symbols->count */
+	uint64_t *func_self, *func_total, *func_calls;  /* per function (+ unknown) */
+	struct nt_profile_node *nodes;
+	size_t nodes_count, nodes_cap;
+	struct nt_map child_map;                /* (parent, func) -> node */
+	struct nt_profile_edge *edges;
+	size_t edges_count, edges_cap;
+	struct nt_map edge_map;                 /* (caller, callee) -> edge */
+	struct nt_profile_block *blocks;
+	size_t blocks_count, blocks_cap;
+	struct nt_map block_map;
+	struct nt_profile_icache *icache;
+	uint64_t instructions, traps;
+	/* the walk */
+	uint32_t cur;                           /* current node */
+	uint32_t trap_stack[NT_PROFILE_MAX_TRAPS];
+	unsigned trap_depth;
+	bool have_prev, pending_trap;
+	uint8_t pending;                        /* what the previous instruction does */
+	uint64_t pending_target;                /* its target when a direct call */
+	uint64_t block_start, block_last, block_next;
+	uint32_t block_len;
+	uint64_t func_lo, func_hi;              /* function_of() cache */
+	uint32_t func_cached;
+	bool oom;
+};
+
+/* symbols must outlive the profile; -1 when out of memory. */
+int nt_profile_init(struct nt_profile *p, struct nt_image_set *images,
+		    const struct nt_symtab *symbols, unsigned xlen);
+/* A visitor for nt_decode_visit that profiles the instructions. */
+void nt_profile_visitor(struct nt_profile *p, struct nt_visitor *v);
+/* After the walk: totals per node and function; -1 when memory ran out. */
+int nt_profile_finish(struct nt_profile *p);
+void nt_profile_free(struct nt_profile *p);
+const char *nt_profile_func_name(const struct nt_profile *p, uint32_t func);
+
+/* Outputs: text tables (top rows of each), JSON, folded stacks
+ * ("f1;f2;f3 N" per stack with N > 0 self instructions), SVG flame graph.
+ * Each returns 0 or -1 on a write error. */
+int nt_profile_write_text(const struct nt_profile *p, FILE *f, unsigned top);
+int nt_profile_write_json(const struct nt_profile *p, FILE *f);
+int nt_profile_write_folded(const struct nt_profile *p, FILE *f);
+int nt_profile_write_svg(const struct nt_profile *p, FILE *f, const char *title);
+
+/* ---- Timeline (timeline.c) ----------------------------------------------- */
+
+struct nt_timeline_event {
+	uint64_t index;         /* instructions of the hart before it */
+	uint64_t tstamp;        /* the message's timestamp (all_tstamp) */
+	uint64_t pc;            /* last instruction before it (traps: the trapped one) */
+	uint64_t addr;          /* the event's address (handler, sync, next pc) */
+	uint32_t hart;          /* index in harts[] */
+	uint32_t seq;           /* order of arrival (stable sort) */
+	uint8_t kind;           /* enum ntrace_event_kind */
+	uint8_t code;           /* SYNC, B-TYPE, privilege, EVCODE, ETYPE or error */
+};
+
+struct nt_timeline_hart {
+	unsigned id;
+	uint64_t instructions, exceptions, interrupts;
+	uint64_t time;          /* of the last instruction */
+	uint64_t last_pc;
+};
+
+struct nt_timeline {
+	const struct nt_symtab *symbols;
+	struct nt_timeline_event *events;
+	size_t nevents, cap;
+	struct nt_timeline_hart *harts;
+	size_t nharts;
+	bool all_tstamp;        /* every instruction and event had a timestamp */
+	bool oom;
+};
+
+void nt_timeline_init(struct nt_timeline *t, const struct nt_symtab *symbols);
+void nt_timeline_free(struct nt_timeline *t);
+/* Starts the next hart's trace: the visitor to decode it with. */
+int nt_timeline_add_hart(struct nt_timeline *t, unsigned id, struct nt_visitor *v);
+int nt_timeline_write_text(const struct nt_timeline *t, FILE *f);
+int nt_timeline_write_svg(const struct nt_timeline *t, FILE *f);
 
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 

@@ -215,6 +215,16 @@ const struct nt_symbol *nt_symtab_lookup(const struct nt_symtab *t, uint64_t add
 	return addr >= s->sec_start && addr < s->sec_end ? s : NULL;
 }
 
+void nt_symtab_keep_functions(struct nt_symtab *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->count; i++)   /* rank 0: a local label */
+		if (t->v[i].rank > 0)
+			t->v[kept++] = t->v[i];
+	t->count = kept;                        /* names stay owned by t */
+}
+
 int nt_listing_format_line(char *buf, size_t size, uint64_t pc, int event,
 			   const struct nt_symtab *t)
 {
