@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the S-mode test kernel on one firmware in six QEMU runs and prints
+# Runs the S-mode test kernel on one firmware in seven QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
 #   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
@@ -9,6 +9,8 @@
 #   trace-3harts  -smp 3: the trace group again (a register window with room
 #           past the last hart's components)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
+#   legacy-shutdown  mode=legacy-shutdown: power off through the legacy
+#           shutdown call (EID 0x08)
 #   sysfail mode=sysfail: a "system failure" shutdown, which must end QEMU
 #           with status 3 (tracesbi's documented choice; OpenSBI exits 0,
 #           reported as an INFO line)
@@ -107,6 +109,7 @@ run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "DONE: target-tests icount-nosscofpmf" --icount
 run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: target-tests 3harts"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
+run legacy-shutdown 2 "$CPU_SSTC" "$fwarg mode=legacy-shutdown" "DONE: legacy-shutdown"
 
 # The failure shutdown: only the exit status says whether it worked.
 sysfail_log=$logdir/target-$fw_name-sysfail.log
