@@ -11,6 +11,7 @@
 #include "riscv_csr.h"
 #include "pmu.h"
 #include "trace.h"
+#include "fwft.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -52,6 +53,8 @@ static void hart_quiesce(struct hart *self)
 	/* A started hart's PMU is as at boot: counters free, no snapshot. */
 	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
 		      self->feat.sscofpmf);
+	/* FWFT: "Upon hart reset, local feature values are not retained". */
+	fwft_hart_reset(self);
 }
 
 void hsm_stopped_loop(struct hart *self)

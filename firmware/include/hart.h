@@ -60,6 +60,23 @@ struct trace_access {
 	bool write;
 };
 
+/* What the SBI FWFT features can control on this hart, found at boot by
+ * what sticks in medeleg / menvcfg (features.c: probe_fwft). */
+struct fwft_support {
+	bool misaligned_deleg;           /* medeleg bits 4 and 6 writable */
+	bool zicfilp, zicfiss;           /* menvcfg.LPE, menvcfg.SSE */
+	bool ssdbltrp, svadu;            /* menvcfg.DTE, menvcfg.ADUE */
+	uint8_t pmm_values;              /* bit v: menvcfg.PMM = v sticks (Ssnpm) */
+};
+
+/* The SBI FWFT features on this hart (fwft.c): what they can control,
+ * their values and locks. */
+struct fwft_hart {
+	struct fwft_support support;
+	uint8_t value[6];                /* by feature ID (0..5) */
+	uint8_t locked;                  /* bit f: feature f is locked */
+};
+
 struct fence_request {
 	enum fence_kind kind;
 	unsigned long start, size, id;  /* id: ASID or VMID */
@@ -105,6 +122,8 @@ struct hart {
 	volatile uint64_t trace_from;    /* bit i: hart i posted a trace access */
 	struct trace_access trace_req;   /* this hart's access on another hart */
 	volatile uint32_t trace_req_done;
+
+	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");

@@ -55,6 +55,8 @@ struct hostile_call {
 	long want;
 	bool suspend;          /* arm a wake-up timer first */
 	bool address_check;    /* the expectation is about a refused address */
+	bool mask_fault_ok;    /* legacy hart mask pointer: a load fault reading it
+	                        * comes back to S-mode at the ecall */
 	unsigned int ext;      /* index into ext_names (statistics) */
 };
 
@@ -309,8 +311,10 @@ static void gen_legacy(struct hostile_hart *h, struct hostile_call *c)
 	c->expect = EXPECT_LEGACY;
 	if (c->eid == SBI_EXT_LEGACY_CONSOLE_PUTCHAR)
 		c->a[0] = (rnd(h) & ~0xfful) | '.';
-	else if (c->eid >= 0x04 && c->eid <= 0x07)   /* hart mask pointers */
+	else if (c->eid >= 0x04 && c->eid <= 0x07) {   /* hart mask pointers */
 		hostile_buffer(h, (uintptr_t)scratch, SCRATCH_SIZE, 8, 8, &c->a[0], &len);
+		c->mask_fault_ok = true;
+	}
 }
 
 static void gen_time(struct hostile_hart *h, struct hostile_call *c)
@@ -745,6 +749,26 @@ static void check_resume(struct hostile_hart *h, const struct hostile_regs *r)
 			     csr_read(satp), csr_read(sstatus));
 }
 
+/* ext-legacy.adoc: a page or access fault reading a legacy hart mask is
+ * redirected to S-mode at the ecall, every register (a0 too) as it was. */
+static void check_mask_fault(struct hostile_hart *h, const struct hostile_call *c,
+			     const struct hostile_regs *in)
+{
+	const struct trap_record *rec = trap_record_of(h->hartid);
+
+	h->progress++;
+	h->checked[CHK_RETURN]++;
+	if (rec->cause != EXC_LOAD_ACCESS_FAULT && rec->cause != 13 /* load page fault */)
+		hostile_fail(h, CHK_RETURN, "hart mask %#lx: cause %lu redirected", c->a[0],
+			     rec->cause);
+	else if (rec->tval - c->a[0] >= 8 * sizeof(unsigned long))
+		hostile_fail(h, CHK_RETURN, "hart mask %#lx: stval %#lx", c->a[0], rec->tval);
+	if (h->regs.x[10] != c->a[0])
+		hostile_fail(h, CHK_REGS, "a0 %#lx at the redirected fault, was %#lx",
+			     h->regs.x[10], c->a[0]);
+	check_registers(h, in, &h->regs, true);
+}
+
 static void make_call(struct hostile_hart *h)
 {
 	struct hostile_call *c = &h->cur;
@@ -764,9 +788,15 @@ static void make_call(struct hostile_hart *h)
 		sbi_set_timer(read_time() + us_to_ticks(SUSPEND_WAKE_US));
 	}
 	in = h->regs;
+	if (c->mask_fault_ok)
+		fault_expect(false);
 	hostile_ecall(&h->regs);
 	in.sp = h->regs.sp;
 	h->per_ext[c->ext]++;
+	if (c->mask_fault_ok && fault_end(NULL, NULL)) {
+		check_mask_fault(h, c, &in);
+		return;
+	}
 	if (h->regs.resumed) {
 		check_resume(h, &h->regs);
 		count_error(h, SBI_SUCCESS);
