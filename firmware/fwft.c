@@ -11,7 +11,6 @@
 #include "fwft.h"
 #include "riscv_csr.h"
 
-#define FWFT_FEATURES 6
 _Static_assert(sizeof(((struct fwft_hart *)0)->value) == FWFT_FEATURES, "one value a feature");
 
 /* Misaligned load/store exceptions; misaligned fetches are always
@@ -93,20 +92,9 @@ static const struct fwft_feature features[FWFT_FEATURES] = {
 	[SBI_FWFT_POINTER_MASKING_PMLEN] = { has_ssnpm, value_is_pmlen, apply_pmlen },
 };
 
-/* The feature's row, or DENIED (reserved or platform-specific: none is
- * implemented) / NOT_SUPPORTED (the hart lacks what it needs). */
-static long feature_lookup(const struct hart *self, uint32_t feature)
-{
-	if (feature >= FWFT_FEATURES)
-		return SBI_ERR_DENIED;
-	if (!features[feature].supported(&self->fwft.support))
-		return SBI_ERR_NOT_SUPPORTED;
-	return SBI_SUCCESS;
-}
-
 long fwft_set(struct hart *self, uint32_t feature, unsigned long value, unsigned long flags)
 {
-	long ret = feature_lookup(self, feature);
+	long ret = fwft_feature_check(self, feature);
 
 	if (ret)
 		return ret;
@@ -124,23 +112,18 @@ long fwft_set(struct hart *self, uint32_t feature, unsigned long value, unsigned
 	return SBI_SUCCESS;
 }
 
-long fwft_get(const struct hart *self, uint32_t feature, unsigned long *value)
-{
-	long ret = feature_lookup(self, feature);
-
-	*value = ret ? 0 : self->fwft.value[feature];
-	return ret;
-}
-
 /* Reset values: 0 for every feature (MISALIGNED_EXC_DELEG's is the
  * implementation's choice: off, the firmware emulates misaligned accesses). */
 void fwft_hart_reset(struct hart *self)
 {
 	unsigned int f;
 
+	self->fwft.supported = 0;
 	for (f = 0; f < FWFT_FEATURES; f++) {
-		if (features[f].supported(&self->fwft.support))
+		if (features[f].supported(&self->fwft.support)) {
+			self->fwft.supported |= (uint8_t)(1u << f);
 			features[f].apply(0);
+		}
 		self->fwft.value[f] = 0;
 	}
 	self->fwft.locked = 0;

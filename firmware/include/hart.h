@@ -74,6 +74,7 @@ struct fwft_support {
 struct fwft_hart {
 	struct fwft_support support;
 	uint8_t value[6];                /* by feature ID (0..5) */
+	uint8_t supported;               /* bit f: feature f, from support */
 	uint8_t locked;                  /* bit f: feature f is locked */
 };
 

@@ -640,6 +640,19 @@ static void bench_pmu(void)
 	bench_stop_set(&layout);
 }
 
+/* FWFT (ext-firmware-features.adoc) where the firmware has it. */
+static void bench_fwft(void)
+{
+	static const struct bench_call get = { "fwft.get(MISALIGNED_EXC_DELEG)", SBI_EXT_FWFT,
+					       SBI_FWFT_GET, SBI_FWFT_MISALIGNED_EXC_DELEG, 0 };
+
+	if (sbi_probe(SBI_EXT_FWFT).value != 1) {
+		kprintf("BENCH: %s: not present\n", get.name);
+		return;
+	}
+	bench_one(&get);
+}
+
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
 {
@@ -661,6 +674,7 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		boot_instret);
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		bench_one(&calls[i]);
+	bench_fwft();
 	bench_pmu();
 	kprintf("DONE: bench\n");
 	sbi_shutdown();
