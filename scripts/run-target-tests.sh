@@ -2,7 +2,7 @@
 # Runs the S-mode test kernel on one firmware in seven QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
-#   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
+#   nosstc  -cpu ...,sstc=false,h=false: TIME, legacy, RFENCE, SUSP, suspend and PMU again
 #           (timer wake-ups and set_timer counts without Sstc, HFENCE without H)
 #   pmu-icount  -icount, no Sscofpmf: PMU again (exact instruction counts,
 #           no overflow interrupt, a zero overflow bitmap)
@@ -102,7 +102,7 @@ run() {
 fwarg="fw=$fw_name"
 run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1 expect-sscofpmf=1" "DONE: target-tests"
 run nosstc 4 "$CPU_NOSSTC" \
-    "$fwarg expect-sstc=0 expect-sscofpmf=1 groups=time,rfence,suspend,pmu variant=nosstc-noh" \
+    "$fwarg expect-sstc=0 expect-sscofpmf=1 groups=time,legacy,rfence,susp,suspend,pmu variant=nosstc-noh" \
     "DONE: target-tests nosstc-noh"
 run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \

@@ -45,7 +45,8 @@ typedef struct sbiret (*sbi_ext_handler)(unsigned long a0, unsigned long a1,
 					 unsigned long fid, struct hart *self);
 
 struct sbi_extension {
-	const char *name;
+	const char *name;                   /* in the banner; NULL: named by another
+					     * descriptor (the legacy EIDs: LEGACY) */
 	unsigned long eid_first, eid_last;  /* a small range (legacy) or one EID */
 	bool (*available)(void);            /* NULL: always */
 	sbi_ext_handler handle;

@@ -292,7 +292,8 @@ static struct sbiret legacy_shutdown(unsigned long a0, unsigned long a1, unsigne
 	return SBI_RET(SBI_ERR_FAILED, a1);   /* the hart was not STARTED */
 }
 
-/* One descriptor per legacy EID: each has its own home in eid_table. */
+/* One descriptor per legacy EID, each with its own home in eid_table; the
+ * banner names them all once, as LEGACY. */
 #define LEGACY_EXTENSION(var, ext_name, eid, handler)	\
 	static const struct sbi_extension var = {	\
 		.name = ext_name,			\
@@ -302,21 +303,15 @@ static struct sbiret legacy_shutdown(unsigned long a0, unsigned long a1, unsigne
 	};						\
 	SBI_EXTENSION(var)
 
-LEGACY_EXTENSION(sbi_legacy_set_timer, "LEGACY_SET_TIMER", SBI_EXT_LEGACY_SET_TIMER,
-		 legacy_set_timer);
-LEGACY_EXTENSION(sbi_legacy_putchar, "LEGACY_PUTCHAR", SBI_EXT_LEGACY_CONSOLE_PUTCHAR,
-		 legacy_putchar);
-LEGACY_EXTENSION(sbi_legacy_getchar, "LEGACY_GETCHAR", SBI_EXT_LEGACY_CONSOLE_GETCHAR,
-		 legacy_getchar);
-LEGACY_EXTENSION(sbi_legacy_clear_ipi, "LEGACY_CLEAR_IPI", SBI_EXT_LEGACY_CLEAR_IPI,
-		 legacy_clear_ipi);
-LEGACY_EXTENSION(sbi_legacy_send_ipi, "LEGACY_SEND_IPI", SBI_EXT_LEGACY_SEND_IPI,
-		 legacy_send_ipi);
-LEGACY_EXTENSION(sbi_legacy_fence_i, "LEGACY_REMOTE_FENCE_I", SBI_EXT_LEGACY_REMOTE_FENCE_I,
+LEGACY_EXTENSION(sbi_legacy_set_timer, "LEGACY", SBI_EXT_LEGACY_SET_TIMER, legacy_set_timer);
+LEGACY_EXTENSION(sbi_legacy_putchar, NULL, SBI_EXT_LEGACY_CONSOLE_PUTCHAR, legacy_putchar);
+LEGACY_EXTENSION(sbi_legacy_getchar, NULL, SBI_EXT_LEGACY_CONSOLE_GETCHAR, legacy_getchar);
+LEGACY_EXTENSION(sbi_legacy_clear_ipi, NULL, SBI_EXT_LEGACY_CLEAR_IPI, legacy_clear_ipi);
+LEGACY_EXTENSION(sbi_legacy_send_ipi, NULL, SBI_EXT_LEGACY_SEND_IPI, legacy_send_ipi);
+LEGACY_EXTENSION(sbi_legacy_fence_i, NULL, SBI_EXT_LEGACY_REMOTE_FENCE_I,
 		 legacy_remote_fence_i);
-LEGACY_EXTENSION(sbi_legacy_sfence_vma, "LEGACY_REMOTE_SFENCE_VMA",
-		 SBI_EXT_LEGACY_REMOTE_SFENCE_VMA, legacy_remote_sfence_vma);
-LEGACY_EXTENSION(sbi_legacy_sfence_vma_asid, "LEGACY_REMOTE_SFENCE_VMA_ASID",
-		 SBI_EXT_LEGACY_REMOTE_SFENCE_VMA_ASID, legacy_remote_sfence_vma_asid);
-LEGACY_EXTENSION(sbi_legacy_shutdown, "LEGACY_SHUTDOWN", SBI_EXT_LEGACY_SHUTDOWN,
-		 legacy_shutdown);
+LEGACY_EXTENSION(sbi_legacy_sfence_vma, NULL, SBI_EXT_LEGACY_REMOTE_SFENCE_VMA,
+		 legacy_remote_sfence_vma);
+LEGACY_EXTENSION(sbi_legacy_sfence_vma_asid, NULL, SBI_EXT_LEGACY_REMOTE_SFENCE_VMA_ASID,
+		 legacy_remote_sfence_vma_asid);
+LEGACY_EXTENSION(sbi_legacy_shutdown, NULL, SBI_EXT_LEGACY_SHUTDOWN, legacy_shutdown);
