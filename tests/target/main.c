@@ -35,12 +35,13 @@ extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 extern const struct test_group group_fwft, group_susp;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
- * starts them for TIME/IPI/RFENCE/PMU (PMU stops, restarts and suspends one),
+ * starts them for TIME/IPI/RFENCE/legacy/PMU (PMU stops, restarts and
+ * suspends one; FWFT and SUSP stop and restart them),
  * trace programs the boot hart's trace components from one of them, suspend
  * suspends and resumes them, SRST's invalid-parameter calls come last. */
 static const struct test_group *const groups[] = {
-	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
-	&group_ipi, &group_rfence, &group_pmu, &group_trace, &group_dbcn,
+	&group_base, &group_pmp, &group_redirect, &group_hsm, &group_time,
+	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_dbcn,
 	&group_fwft, &group_susp,
 	&group_suspend,
 	&group_srst,
