@@ -296,10 +296,10 @@ static struct sbiret legacy_shutdown(unsigned long a0, unsigned long a1, unsigne
  * banner names them all once, as LEGACY. */
 #define LEGACY_EXTENSION(var, ext_name, eid, handler)	\
 	static const struct sbi_extension var = {	\
-		.name = ext_name,			\
-		.eid_first = eid,			\
-		.eid_last = eid,			\
-		.handle = handler,			\
+		.name = (ext_name),			\
+		.eid_first = (eid),			\
+		.eid_last = (eid),			\
+		.handle = (handler),			\
 	};						\
 	SBI_EXTENSION(var)
 
