@@ -62,11 +62,11 @@ struct hostile_call {
 
 enum {
 	EXT_BASE, EXT_LEGACY, EXT_TIME, EXT_IPI, EXT_RFENCE, EXT_HSM, EXT_SRST, EXT_PMU,
-	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_COUNT
+	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_COUNT
 };
 static const char *const ext_names[EXT_COUNT] = {
 	"base", "legacy", "time", "ipi", "rfence", "hsm", "srst", "pmu", "dbcn", "tracesbi",
-	"unknown-eid",
+	"unknown-eid", "fwft", "susp",
 };
 
 enum check {
@@ -589,6 +589,7 @@ static bool eid_known(unsigned long eid)
 	static const unsigned long known[] = {
 		SBI_EXT_BASE, SBI_EXT_TIME, SBI_EXT_IPI, SBI_EXT_RFENCE, SBI_EXT_HSM,
 		SBI_EXT_SRST, SBI_EXT_PMU, SBI_EXT_DBCN, SBI_EXT_TRACESBI_FW,
+		SBI_EXT_FWFT, SBI_EXT_SUSP,
 	};
 	unsigned long low = eid & 0xffffffffu;
 	size_t i;
@@ -619,6 +620,51 @@ static void gen_unknown(struct hostile_hart *h, struct hostile_call *c)
 	gen_exact(c, SBI_ERR_NOT_SUPPORTED);
 }
 
+/* FWFT: every feature (reserved and platform ones: DENIED), hostile
+ * values and flags.  A lock only lasts until the hart stops, which the
+ * hostile caller never asks for. */
+static void gen_fwft(struct hostile_hart *h, struct hostile_call *c)
+{
+	static const unsigned long denied[] = { 6, 0x3fffffff, 0x40000000, 0x80000000,
+						0xc0000000, 0xffffffff };
+
+	c->eid = SBI_EXT_FWFT;
+	c->fid = pick(h, 5);
+	if (c->fid > SBI_FWFT_GET) {
+		c->fid = unknown_fid(h, SBI_FWFT_GET + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	if (pick(h, 3)) {
+		c->a[0] = pick(h, 6) | (pick(h, 2) ? rnd(h) << 32 : 0);
+	} else {
+		c->a[0] = denied[pick(h, sizeof(denied) / sizeof(denied[0]))];
+		gen_exact(c, SBI_ERR_DENIED);
+	}
+	c->a[1] = pick(h, 2) ? pick(h, 20) : hostile_value(h);
+	c->a[2] = pick(h, 2) ? pick(h, 2) : hostile_value(h);
+}
+
+/* SUSP: the other harts are running, so no call may suspend the system:
+ * DENIED, or the error of a bad type or resume address. */
+static void gen_susp(struct hostile_hart *h, struct hostile_call *c)
+{
+	unsigned long len;
+
+	c->eid = SBI_EXT_SUSP;
+	if (pick(h, 8) == 0) {
+		c->fid = unknown_fid(h, SBI_SUSP_SYSTEM_SUSPEND + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	c->fid = SBI_SUSP_SYSTEM_SUSPEND;
+	c->a[0] = pick(h, 2) ? SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM : hostile_value(h);
+	if (plat.nharts < 2)
+		c->a[0] = 1;   /* alone, a valid call would really suspend */
+	hostile_buffer(h, (uintptr_t)hostile_resume_entry, 4, 4, 4, &c->a[1], &len);
+	c->expect = EXPECT_ERROR;
+}
+
 struct generator {
 	unsigned int ext, weight;
 	void (*gen)(struct hostile_hart *h, struct hostile_call *c);
@@ -631,6 +677,7 @@ static const struct generator generators[] = {
 	{ EXT_SRST, 2, gen_srst },   { EXT_PMU, 16, gen_pmu },
 	{ EXT_DBCN, 4, gen_dbcn },   { EXT_TRACESBI, 2, gen_tracesbi },
 	{ EXT_UNKNOWN, 5, gen_unknown },
+	{ EXT_FWFT, 3, gen_fwft },   { EXT_SUSP, 2, gen_susp },
 };
 
 static void generate_call(struct hostile_hart *h, struct hostile_call *c)
