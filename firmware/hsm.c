@@ -12,6 +12,7 @@
 #include "pmu.h"
 #include "trace.h"
 #include "fwft.h"
+#include "dbtr.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -55,6 +56,8 @@ static void hart_quiesce(struct hart *self)
 		      self->feat.sscofpmf);
 	/* FWFT: "Upon hart reset, local feature values are not retained". */
 	fwft_hart_reset(self);
+	/* DBTR: S-mode's triggers and shared memory are gone. */
+	dbtr_hart_reset(self);
 }
 
 void hsm_stopped_loop(struct hart *self)

@@ -50,6 +50,7 @@ enum fence_kind {
 
 struct pmu_hart;
 struct trace_hart;
+struct dbtr_hart;
 
 /* A trace register access one hart asks another to make (trace/mmio.c). */
 struct trace_access {
@@ -125,6 +126,7 @@ struct hart {
 	volatile uint32_t trace_req_done;
 
 	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
+	struct dbtr_hart *dbtr;          /* SBI DBTR state (dbtr.c) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");

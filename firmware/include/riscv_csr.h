@@ -115,6 +115,7 @@
 #define CSR_TSELECT    0x7A0
 #define CSR_TDATA1     0x7A1
 #define CSR_TDATA2     0x7A2
+#define CSR_TDATA3     0x7A3
 
 /* Hypervisor extension CSRs and hstatus bits. */
 #define CSR_VSSTATUS   0x200

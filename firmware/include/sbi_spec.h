@@ -44,6 +44,7 @@
 #define SBI_EXT_DBCN    0x4442434E
 #define SBI_EXT_SUSP    0x53555350
 #define SBI_EXT_FWFT    0x46574654
+#define SBI_EXT_DBTR    0x44425452
 
 /* BASE functions */
 #define SBI_BASE_GET_SPEC_VERSION  0
@@ -126,5 +127,22 @@
 #define SBI_FWFT_GLOBAL_RESERVED_FIRST  0x80000000u
 #define SBI_FWFT_PLATFORM_GLOBAL_FIRST  0xc0000000u
 #define SBI_FWFT_SET_FLAG_LOCK          0x1ul
+
+/* DBTR functions and the trig_state fields */
+#define SBI_DBTR_NUM_TRIGGERS      0
+#define SBI_DBTR_SET_SHMEM         1
+#define SBI_DBTR_READ_TRIGGERS     2
+#define SBI_DBTR_INSTALL_TRIGGERS  3
+#define SBI_DBTR_UPDATE_TRIGGERS   4
+#define SBI_DBTR_UNINSTALL_TRIGGERS 5
+#define SBI_DBTR_ENABLE_TRIGGERS   6
+#define SBI_DBTR_DISABLE_TRIGGERS  7
+#define SBI_DBTR_STATE_MAPPED       (1ul << 0)
+#define SBI_DBTR_STATE_U            (1ul << 1)
+#define SBI_DBTR_STATE_S            (1ul << 2)
+#define SBI_DBTR_STATE_VU           (1ul << 3)
+#define SBI_DBTR_STATE_VS           (1ul << 4)
+#define SBI_DBTR_STATE_HAVE_HW_TRIG (1ul << 5)
+#define SBI_DBTR_STATE_HW_IDX_SHIFT 8
 
 #endif
