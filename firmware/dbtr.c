@@ -19,7 +19,6 @@
 #include "platform.h"
 #include "riscv_csr.h"
 
-#define DBTR_MAX_TRIGGERS 16
 #define ENTRY_BYTES       (4 * sizeof(unsigned long))   /* XLEN / 2 */
 
 /* tdata1 (Sdtrig, "Trigger Module Registers"). */
@@ -28,18 +27,6 @@
 #define TYPE_MCONTROL     2
 #define TYPE_ICOUNT       3
 #define TYPE_MCONTROL6    6
-
-struct dbtr_hart {
-	unsigned long shmem;                      /* physical; valid when shmem_on */
-	bool shmem_on, probed;
-	unsigned int trig_max;
-	uint8_t types[DBTR_MAX_TRIGGERS];         /* bit t: hw trigger takes type t */
-	uint16_t disabled;                        /* bit i: trigger i is disabled */
-	unsigned long state[DBTR_MAX_TRIGGERS];   /* trig_state of each trig_idx */
-	unsigned long tdata1[DBTR_MAX_TRIGGERS];  /* as installed (enables as saved) */
-};
-
-static struct dbtr_hart dbtr_harts[MAX_HARTS];
 
 /* Where the fields S-mode may use sit in each trigger type's tdata1. */
 struct trig_layout {
@@ -175,8 +162,8 @@ static void probe_types(struct dbtr_hart *d, const struct hart *self)
 	static const unsigned int types[] = { TYPE_MCONTROL, TYPE_ICOUNT, TYPE_MCONTROL6 };
 	unsigned int i, t;
 
-	d->trig_max = self->feat.trigger_count < DBTR_MAX_TRIGGERS ? self->feat.trigger_count :
-								      DBTR_MAX_TRIGGERS;
+	d->trig_max = (uint8_t)(self->feat.trigger_count < DBTR_MAX_TRIGGERS ?
+				self->feat.trigger_count : DBTR_MAX_TRIGGERS);
 	for (i = 0; i < d->trig_max; i++) {
 		unsigned long old;
 
@@ -218,7 +205,7 @@ static void shmem_copy(const struct dbtr_hart *d, unsigned long count, dbtr_conf
 
 static struct dbtr_hart *dbtr_of(struct hart *self)
 {
-	return self->dbtr;
+	return &self->dbtr;
 }
 
 long dbtr_num_triggers(struct hart *self, unsigned long tdata1)
@@ -321,7 +308,7 @@ static void uninstall_one(struct dbtr_hart *d, unsigned int idx)
 	hw_clear(idx, tdata1_type(d->tdata1[idx]));
 	d->state[idx] = 0;
 	d->tdata1[idx] = 0;
-	d->disabled &= (uint16_t)~(1u << idx);
+	d->disabled &= (uint8_t)~(1u << idx);
 }
 
 /* Trigger idx now holds tdata1 (as S-mode gave it), enabled. */
@@ -329,7 +316,7 @@ static void installed(struct dbtr_hart *d, unsigned int idx, unsigned long tdata
 {
 	d->state[idx] = state_of(idx, tdata1);
 	d->tdata1[idx] = tdata1;
-	d->disabled &= (uint16_t)~(1u << idx);
+	d->disabled &= (uint8_t)~(1u << idx);
 }
 
 /* Check every configuration, then pick the hardware triggers (a chain on
@@ -507,10 +494,10 @@ long dbtr_enable_triggers(struct hart *self, unsigned long base, unsigned long m
 		csr_write_num(CSR_TSELECT, idx);
 		if (on) {
 			csr_write_num(CSR_TDATA1, t1);
-			d->disabled &= (uint16_t)~(1u << idx);
+			d->disabled &= (uint8_t)~(1u << idx);
 		} else {
 			csr_write_num(CSR_TDATA1, (unsigned long)tdata1_type(t1) << TDATA1_TYPE_SHIFT);
-			d->disabled |= (uint16_t)(1u << idx);
+			d->disabled |= (uint8_t)(1u << idx);
 		}
 	}
 	csr_write_num(CSR_TSELECT, 0);
@@ -519,10 +506,9 @@ long dbtr_enable_triggers(struct hart *self, unsigned long base, unsigned long m
 
 void dbtr_hart_reset(struct hart *self)
 {
-	struct dbtr_hart *d = &dbtr_harts[self->index];
+	struct dbtr_hart *d = &self->dbtr;
 	unsigned int i;
 
-	self->dbtr = d;
 	if (!d->probed)
 		probe_types(d, self);
 	for (i = 0; i < d->trig_max; i++)
@@ -534,10 +520,10 @@ void dbtr_hart_reset(struct hart *self)
 
 bool dbtr_triggers_in_use(const struct hart *self)
 {
-	const struct dbtr_hart *d = self->dbtr;
+	const struct dbtr_hart *d = &self->dbtr;
 	unsigned int i;
 
-	for (i = 0; d && i < d->trig_max; i++)
+	for (i = 0; i < d->trig_max; i++)
 		if (d->state[i] & SBI_DBTR_STATE_MAPPED)
 			return true;
 	return false;

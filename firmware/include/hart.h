@@ -50,7 +50,6 @@ enum fence_kind {
 
 struct pmu_hart;
 struct trace_hart;
-struct dbtr_hart;
 
 /* A trace register access one hart asks another to make (trace/mmio.c). */
 struct trace_access {
@@ -77,6 +76,20 @@ struct fwft_hart {
 	uint8_t value[6];                /* by feature ID (0..5) */
 	uint8_t supported;               /* bit f: feature f, from support */
 	uint8_t locked;                  /* bit f: feature f is locked */
+};
+
+/* S-mode's debug triggers on this hart (SBI DBTR, dbtr.c): trigger i is
+ * hardware trigger i; harts with more than DBTR_MAX_TRIGGERS offer that
+ * many. */
+#define DBTR_MAX_TRIGGERS 8
+struct dbtr_hart {
+	unsigned long shmem;                      /* physical; valid when shmem_on */
+	bool shmem_on, probed;
+	uint8_t trig_max;
+	uint8_t disabled;                         /* bit i: trigger i is disabled */
+	uint8_t types[DBTR_MAX_TRIGGERS];         /* bit t: hw trigger takes type t */
+	unsigned long state[DBTR_MAX_TRIGGERS];   /* trig_state of each trig_idx */
+	unsigned long tdata1[DBTR_MAX_TRIGGERS];  /* as installed (enables as saved) */
 };
 
 struct fence_request {
@@ -126,7 +139,7 @@ struct hart {
 	volatile uint32_t trace_req_done;
 
 	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
-	struct dbtr_hart *dbtr;          /* SBI DBTR state (dbtr.c) */
+	struct dbtr_hart dbtr;           /* SBI DBTR state (dbtr.c) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");
