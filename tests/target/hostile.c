@@ -62,11 +62,11 @@ struct hostile_call {
 
 enum {
 	EXT_BASE, EXT_LEGACY, EXT_TIME, EXT_IPI, EXT_RFENCE, EXT_HSM, EXT_SRST, EXT_PMU,
-	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_COUNT
+	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_DBTR, EXT_COUNT
 };
 static const char *const ext_names[EXT_COUNT] = {
 	"base", "legacy", "time", "ipi", "rfence", "hsm", "srst", "pmu", "dbcn", "tracesbi",
-	"unknown-eid", "fwft", "susp",
+	"unknown-eid", "fwft", "susp", "dbtr",
 };
 
 enum check {
@@ -589,7 +589,7 @@ static bool eid_known(unsigned long eid)
 	static const unsigned long known[] = {
 		SBI_EXT_BASE, SBI_EXT_TIME, SBI_EXT_IPI, SBI_EXT_RFENCE, SBI_EXT_HSM,
 		SBI_EXT_SRST, SBI_EXT_PMU, SBI_EXT_DBCN, SBI_EXT_TRACESBI_FW,
-		SBI_EXT_FWFT, SBI_EXT_SUSP,
+		SBI_EXT_FWFT, SBI_EXT_SUSP, SBI_EXT_DBTR,
 	};
 	unsigned long low = eid & 0xffffffffu;
 	size_t i;
@@ -665,6 +665,65 @@ static void gen_susp(struct hostile_hart *h, struct hostile_call *c)
 	c->expect = EXPECT_ERROR;
 }
 
+/* DBTR: each hart's own shared memory (or a hostile one), trigger
+ * configurations with random bits, but never one that fires in S-mode
+ * (s clear: U/VS/VU never run here), hostile indexes and masks. */
+static unsigned long dbtr_area[MAX_HARTS][8][4] __attribute__((aligned(64)));
+
+static unsigned long hostile_tdata1(struct hostile_hart *h)
+{
+	static const unsigned long types[] = { 2, 3, 6 };
+	unsigned long t1 = rnd(h) & ~(0xful << 60);
+
+	t1 |= (pick(h, 4) ? types[pick(h, 3)] : pick(h, 16)) << 60;
+	t1 &= ~((1ul << 4) | (1ul << 7));   /* mcontrol(6).s, icount.s */
+	if (pick(h, 2))
+		t1 &= ~((1ul << 59) | (1ul << 6) | (1ul << 9) | (0x3ful << 12) | 0x3ful);
+	if (pick(h, 2))
+		t1 &= ~(1ul << 11);   /* not chained */
+	return t1;
+}
+
+static void gen_dbtr(struct hostile_hart *h, struct hostile_call *c)
+{
+	unsigned long (*area)[4] = dbtr_area[hart_index(h->hartid)], len, i;
+
+	c->eid = SBI_EXT_DBTR;
+	c->fid = pick(h, 9);
+	if (c->fid > SBI_DBTR_DISABLE_TRIGGERS) {
+		c->fid = unknown_fid(h, SBI_DBTR_DISABLE_TRIGGERS + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	switch (c->fid) {
+	case SBI_DBTR_SET_SHMEM:
+		if (pick(h, 2)) {
+			c->a[0] = (uintptr_t)area;
+			c->a[1] = 0;
+		} else {
+			hostile_buffer(h, (uintptr_t)area, sizeof(dbtr_area[0]), 32, 8, &c->a[0],
+				       &len);
+			c->a[1] = pick(h, 4) ? 0 : hostile_value(h);
+		}
+		c->a[2] = pick(h, 4) ? 0 : hostile_value(h);
+		break;
+	case SBI_DBTR_INSTALL_TRIGGERS:
+	case SBI_DBTR_UPDATE_TRIGGERS:
+		for (i = 0; i < 8; i++) {
+			area[i][0] = pick(h, 2) ? pick(h, 10) : hostile_value(h);
+			area[i][1] = hostile_tdata1(h);
+			area[i][2] = hostile_value(h);
+			area[i][3] = pick(h, 2) ? 0 : hostile_value(h);
+		}
+		c->a[0] = pick(h, 2) ? pick(h, 9) : hostile_value(h);
+		break;
+	default:   /* num_triggers, read, uninstall, enable, disable */
+		c->a[0] = pick(h, 2) ? pick(h, 10) : hostile_value(h);
+		c->a[1] = pick(h, 2) ? pick(h, 256) : hostile_value(h);
+		break;
+	}
+}
+
 struct generator {
 	unsigned int ext, weight;
 	void (*gen)(struct hostile_hart *h, struct hostile_call *c);
@@ -678,6 +737,7 @@ static const struct generator generators[] = {
 	{ EXT_DBCN, 4, gen_dbcn },   { EXT_TRACESBI, 2, gen_tracesbi },
 	{ EXT_UNKNOWN, 5, gen_unknown },
 	{ EXT_FWFT, 3, gen_fwft },   { EXT_SUSP, 2, gen_susp },
+	{ EXT_DBTR, 4, gen_dbtr },
 };
 
 static void generate_call(struct hostile_hart *h, struct hostile_call *c)

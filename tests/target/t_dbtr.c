@@ -193,6 +193,23 @@ static void install_fires_and_reads_back(void)
 	uninstall_all();
 }
 
+/* A trigger fires only in the modes S-mode enabled: U only, not in S. */
+static void u_only_not_in_s(void)
+{
+	struct sbiret r;
+
+	if (!dbtr_ready())
+		return;
+	shmem[0][1] = trig_type << TDATA1_TYPE_SHIFT | MC_U | MC_EXECUTE;
+	shmem[0][2] = (uintptr_t)call_a;
+	shmem[0][3] = 0;
+	r = dbtr(SBI_DBTR_INSTALL_TRIGGERS, 1, 0, 0);
+	if (!CHECK_ERR(r.error, SBI_SUCCESS, "install_triggers(execute, U only)"))
+		return;
+	CHECK(!breaks_at(call_a), "a trigger for U-mode fired in S-mode");
+	uninstall_all();
+}
+
 static void disable_enable(void)
 {
 	long idx;
@@ -409,6 +426,7 @@ static const struct target_test tests[] = {
 	{ "set_shmem_errors", set_shmem_errors, DEV_NONE },
 	{ "bad_ranges", bad_ranges, DEV_NONE },
 	{ "install_fires_and_reads_back", install_fires_and_reads_back, DEV_NONE },
+	{ "u_only_not_in_s", u_only_not_in_s, DEV_NONE },
 	{ "disable_enable", disable_enable, DEV_NONE },
 	{ "update_moves_trigger", update_moves_trigger, DEV_NONE },
 	{ "uninstall_and_set_errors", uninstall_and_set_errors, DEV_NONE },
