@@ -115,11 +115,29 @@ static unsigned long state_of(unsigned int idx, unsigned long tdata1)
 
 /* ---- hardware triggers ---- */
 
-static unsigned long hw_read(unsigned int csr)
-{
-	unsigned long v;
+/* The trigger CSRs by name, under a trap guard (tdata3 may be missing:
+ * it then reads 0 and ignores writes). */
+#define trig_write(csr, v) ((void)csr_write_guarded(csr, v))
 
-	return csr_read_num(csr, &v) ? 0 : v;
+static unsigned long read_tdata1(void)
+{
+	unsigned long v = 0;
+
+	return csr_read_guarded(CSR_TDATA1, &v) ? 0 : v;
+}
+
+static unsigned long read_tdata2(void)
+{
+	unsigned long v = 0;
+
+	return csr_read_guarded(CSR_TDATA2, &v) ? 0 : v;
+}
+
+static unsigned long read_tdata3(void)
+{
+	unsigned long v = 0;
+
+	return csr_read_guarded(CSR_TDATA3, &v) ? 0 : v;
 }
 
 /* Program hardware trigger idx (off first, so it never fires half set);
@@ -129,28 +147,28 @@ static bool hw_program(unsigned int idx, unsigned long t1, unsigned long t2, uns
 	const struct trig_layout *l = layout_of(t1);
 	bool ok;
 
-	csr_write_num(CSR_TSELECT, idx);
-	csr_write_num(CSR_TDATA1, t1 & ~enable_bits(l));
-	csr_write_num(CSR_TDATA2, t2);
+	trig_write(CSR_TSELECT, idx);
+	trig_write(CSR_TDATA1, t1 & ~enable_bits(l));
+	trig_write(CSR_TDATA2, t2);
 	/* tdata3 may not exist: then only 0 is right (a missing CSR reads 0). */
-	csr_write_num(CSR_TDATA3, t3);
-	ok = hw_read(CSR_TDATA2) == t2 && hw_read(CSR_TDATA3) == t3;
+	trig_write(CSR_TDATA3, t3);
+	ok = read_tdata2() == t2 && read_tdata3() == t3;
 	if (ok) {
-		csr_write_num(CSR_TDATA1, t1);
-		ok = (hw_read(CSR_TDATA1) & ~l->hit) == (t1 & ~l->hit);
+		trig_write(CSR_TDATA1, t1);
+		ok = (read_tdata1() & ~l->hit) == (t1 & ~l->hit);
 	}
-	csr_write_num(CSR_TSELECT, 0);
+	trig_write(CSR_TSELECT, 0);
 	return ok;
 }
 
 /* Off: the trigger's type with nothing enabled, no address. */
 static void hw_clear(unsigned int idx, unsigned long type)
 {
-	csr_write_num(CSR_TSELECT, idx);
-	csr_write_num(CSR_TDATA1, type << TDATA1_TYPE_SHIFT);
-	csr_write_num(CSR_TDATA2, 0);
-	csr_write_num(CSR_TDATA3, 0);
-	csr_write_num(CSR_TSELECT, 0);
+	trig_write(CSR_TSELECT, idx);
+	trig_write(CSR_TDATA1, type << TDATA1_TYPE_SHIFT);
+	trig_write(CSR_TDATA2, 0);
+	trig_write(CSR_TDATA3, 0);
+	trig_write(CSR_TSELECT, 0);
 }
 
 /* Which types each trigger takes: write each type with nothing enabled
@@ -165,16 +183,16 @@ static void probe_types(struct dbtr_hart *d, const struct hart *self)
 	for (i = 0; i < d->trig_max; i++) {
 		unsigned long old;
 
-		csr_write_num(CSR_TSELECT, i);
-		old = hw_read(CSR_TDATA1);
+		trig_write(CSR_TSELECT, i);
+		old = read_tdata1();
 		for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-			csr_write_num(CSR_TDATA1, (unsigned long)types[t] << TDATA1_TYPE_SHIFT);
-			if (tdata1_type(hw_read(CSR_TDATA1)) == types[t])
+			trig_write(CSR_TDATA1, (unsigned long)types[t] << TDATA1_TYPE_SHIFT);
+			if (tdata1_type(read_tdata1()) == types[t])
 				d->types[i] |= (uint8_t)(1u << types[t]);
 		}
-		csr_write_num(CSR_TDATA1, old);
+		trig_write(CSR_TDATA1, old);
 	}
-	csr_write_num(CSR_TSELECT, 0);
+	trig_write(CSR_TSELECT, 0);
 	d->probed = true;
 }
 
@@ -275,12 +293,12 @@ long dbtr_read_triggers(struct hart *self, unsigned long base, unsigned long cou
 		bool mapped = d->state[idx] & SBI_DBTR_STATE_MAPPED;
 
 		e[0] = d->state[idx];
-		csr_write_num(CSR_TSELECT, idx);
+		trig_write(CSR_TSELECT, idx);
 		e[1] = mapped ? reported_tdata1(d, idx) : 0;
-		e[2] = mapped ? hw_read(CSR_TDATA2) : 0;
-		e[3] = mapped ? hw_read(CSR_TDATA3) : 0;
+		e[2] = mapped ? read_tdata2() : 0;
+		e[3] = mapped ? read_tdata3() : 0;
 	}
-	csr_write_num(CSR_TSELECT, 0);
+	trig_write(CSR_TSELECT, 0);
 	return SBI_SUCCESS;
 }
 
@@ -489,16 +507,16 @@ long dbtr_enable_triggers(struct hart *self, unsigned long base, unsigned long m
 
 		if (!(mask & 1))
 			continue;
-		csr_write_num(CSR_TSELECT, idx);
+		trig_write(CSR_TSELECT, idx);
 		if (on) {
-			csr_write_num(CSR_TDATA1, t1);
+			trig_write(CSR_TDATA1, t1);
 			d->disabled &= (uint8_t)~(1u << idx);
 		} else {
-			csr_write_num(CSR_TDATA1, (unsigned long)tdata1_type(t1) << TDATA1_TYPE_SHIFT);
+			trig_write(CSR_TDATA1, (unsigned long)tdata1_type(t1) << TDATA1_TYPE_SHIFT);
 			d->disabled |= (uint8_t)(1u << idx);
 		}
 	}
-	csr_write_num(CSR_TSELECT, 0);
+	trig_write(CSR_TSELECT, 0);
 	return SBI_SUCCESS;
 }
 
