@@ -95,6 +95,38 @@ static void probe_id_bits(struct hart_features *f)
 	sfence_vma_all();
 }
 
+/* One menvcfg bit (or field value) S-mode may be given: set it, read it
+ * back, put menvcfg back.  Unimplemented bits are WARL zero. */
+static bool menvcfg_takes(unsigned long field, unsigned long value)
+{
+	unsigned long old = csr_read(CSR_MENVCFG), got;
+
+	csr_write(CSR_MENVCFG, (old & ~field) | value);
+	got = csr_read(CSR_MENVCFG);
+	csr_write(CSR_MENVCFG, old);
+	return (got & field) == value;
+}
+
+void features_probe_fwft(struct fwft_support *s, bool menvcfg)
+{
+	unsigned long bits = (1UL << CAUSE_MISALIGNED_LOAD) | (1UL << CAUSE_MISALIGNED_STORE);
+	unsigned long old = csr_read(medeleg), v;
+
+	csr_write(medeleg, old | bits);
+	*s = (struct fwft_support){ 0 };
+	s->misaligned_deleg = (csr_read(medeleg) & bits) == bits;
+	csr_write(medeleg, old);
+	if (!menvcfg)
+		return;
+	s->zicfilp = menvcfg_takes(MENVCFG_LPE, MENVCFG_LPE);
+	s->zicfiss = menvcfg_takes(MENVCFG_SSE, MENVCFG_SSE);
+	s->ssdbltrp = menvcfg_takes(MENVCFG_DTE, MENVCFG_DTE);
+	s->svadu = menvcfg_takes(MENVCFG_ADUE, MENVCFG_ADUE);
+	for (v = 2; v <= 3; v++)
+		if (menvcfg_takes(MENVCFG_PMM, v << MENVCFG_PMM_SHIFT))
+			s->pmm_values |= (uint8_t)(1u << v);
+}
+
 void features_probe(struct hart_features *f)
 {
 	unsigned long misa = csr_read(misa), v;

@@ -11,6 +11,9 @@
 #include "riscv_csr.h"
 #include "pmu.h"
 #include "trace.h"
+#include "trace/ctr.h"
+#include "fwft.h"
+#include "dbtr.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -52,6 +55,10 @@ static void hart_quiesce(struct hart *self)
 	/* A started hart's PMU is as at boot: counters free, no snapshot. */
 	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
 		      self->feat.sscofpmf);
+	/* FWFT: "Upon hart reset, local feature values are not retained". */
+	fwft_hart_reset(self);
+	/* DBTR: S-mode's triggers and shared memory are gone. */
+	dbtr_hart_reset(self);
 }
 
 void hsm_stopped_loop(struct hart *self)
@@ -116,6 +123,26 @@ static void non_retentive_resume(struct hart *self)
 	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, PRV_S);
 }
 
+/* A SUSPENDED hart that loses its S-mode state: it sleeps, then enters
+ * S-mode at resume_addr (a0 = hartid, a1 = opaque).  The hart may lose its
+ * counters: keep them for S-mode.  It does not come back to the ecall: its
+ * trace ends here. */
+static void __attribute__((noreturn)) suspend_non_retentive(struct hart *self,
+							     unsigned long resume_addr,
+							     unsigned long opaque)
+{
+	pmu_hart_suspend(self->pmu);
+	ctr_suspend_save(self);
+	trace_hart_leaving(self);
+	suspend_wait(self);
+	ctr_resume_restore(self);
+	pmu_hart_resume(self->pmu);
+	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
+	self->next_addr = resume_addr;
+	self->next_arg1 = opaque;
+	hart_reset_stack_and_call(non_retentive_resume, self);
+}
+
 long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long opaque)
 {
 	struct hart *self = hart_self();
@@ -127,21 +154,48 @@ long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long op
 		return SBI_ERR_INVALID_ADDRESS;
 	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPENDED))
 		return SBI_ERR_FAILED;
-	/* Non-retentive: the hart may lose its counters; keep them for S-mode.
-	 * It does not come back to the ecall: its trace ends here. */
-	if (!retentive) {
-		pmu_hart_suspend(self->pmu);
-		trace_hart_leaving(self);
-	}
-	suspend_wait(self);
 	if (!retentive)
-		pmu_hart_resume(self->pmu);
+		suspend_non_retentive(self, resume_addr, opaque);
+	suspend_wait(self);
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
-	if (retentive) {
-		trace_wait_done(self);
-		return SBI_SUCCESS;
-	}
-	self->next_addr = resume_addr;
-	self->next_arg1 = opaque;
-	hart_reset_stack_and_call(non_retentive_resume, self);
+	trace_wait_done(self);
+	return SBI_SUCCESS;
+}
+
+/* SUSP's entry rule: "all but the calling hart be in the HSM STOPPED
+ * state" (a hart being started, stopping or suspended is not). */
+static bool others_stopped(const struct hart *self)
+{
+	unsigned int i;
+
+	for (i = 0; i < hart_count; i++)
+		if (hart_table[i] != self &&
+		    __atomic_load_n(&hart_table[i]->hsm_state, __ATOMIC_ACQUIRE) !=
+			    SBI_HSM_STATE_STOPPED)
+			return false;
+	return true;
+}
+
+/*
+ * SUSPEND_TO_RAM (ext-sys-suspend.adoc).  QEMU virt has no suspend-to-RAM
+ * device, so the system "sleeps" as this hart in a non-retentive suspend:
+ * a wake-up is an interrupt S-mode enabled (on QEMU the timer S-mode armed
+ * before suspending), and the hart resumes from STOPPED at resume_addr
+ * with the registers of table "SUSP System Resume Register State".  The
+ * other harts are STOPPED and stay so: only this hart could start them.
+ */
+long hsm_system_suspend(uint32_t sleep_type, unsigned long resume_addr, unsigned long opaque)
+{
+	struct hart *self = hart_self();
+
+	/* Reserved types and the platform-specific ones (none implemented). */
+	if (sleep_type != SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM)
+		return SBI_ERR_INVALID_PARAM;
+	if (!hsm_entry_addr_ok(resume_addr))
+		return SBI_ERR_INVALID_ADDRESS;
+	if (!others_stopped(self))
+		return SBI_ERR_DENIED;
+	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_SUSPENDED))
+		return SBI_ERR_FAILED;
+	suspend_non_retentive(self, resume_addr, opaque);
 }

@@ -289,6 +289,7 @@ void hart_warm_boot(void)
 
 	aclint_mswi_clear(self->msip);
 	features_probe(&self->feat);
+	features_probe_fwft(&self->fwft.support, self->feat.menvcfg);
 	hart_setup_csrs(self);
 	trace_hart_init(self);
 	ctr_hart_init(self);

@@ -83,6 +83,8 @@ sbi_rows=(
     "time.set_timer(far future)|time.set_timer(far future)|≤ 80"
     "ipi.send_ipi(empty mask)|ipi.send_ipi(empty mask)|≤ 80"
     "rfence.remote_fence_i(self)|rfence.remote_fence_i(self)|≤ 160"
+    "fwft.get(MISALIGNED_EXC_DELEG)|fwft.get(MISALIGNED_EXC_DELEG)|≤ 80"
+    "dbtr.install_triggers (1 execute trigger)|dbtr.install_triggers(1 execute trigger)|—"
     "instructions before first S-mode instruction|boot|≤ 1,000,000"
 )
 pmu_rows=(

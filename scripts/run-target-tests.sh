@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Runs the S-mode test kernel on one firmware in six QEMU runs and prints
+# Runs the S-mode test kernel on one firmware in seven QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
-#   nosstc  -cpu ...,sstc=false,h=false: TIME, RFENCE, suspend and PMU again
+#   nosstc  -cpu ...,sstc=false,h=false: TIME, legacy, RFENCE, SUSP, suspend and PMU again
 #           (timer wake-ups and set_timer counts without Sstc, HFENCE without H)
 #   pmu-icount  -icount, no Sscofpmf: PMU again (exact instruction counts,
 #           no overflow interrupt, a zero overflow bitmap)
 #   trace-3harts  -smp 3: the trace group again (a register window with room
 #           past the last hart's components)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
+#   legacy-shutdown  mode=legacy-shutdown: power off through the legacy
+#           shutdown call (EID 0x08)
 #   sysfail mode=sysfail: a "system failure" shutdown, which must end QEMU
 #           with status 3 (tracesbi's documented choice; OpenSBI exits 0,
 #           reported as an INFO line)
@@ -100,7 +102,7 @@ run() {
 fwarg="fw=$fw_name"
 run main 4 "$CPU_SSTC" "$fwarg expect-sstc=1 expect-sscofpmf=1" "DONE: target-tests"
 run nosstc 4 "$CPU_NOSSTC" \
-    "$fwarg expect-sstc=0 expect-sscofpmf=1 groups=time,rfence,suspend,pmu variant=nosstc-noh" \
+    "$fwarg expect-sstc=0 expect-sscofpmf=1 groups=time,legacy,rfence,susp,suspend,pmu variant=nosstc-noh" \
     "DONE: target-tests nosstc-noh"
 run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \
@@ -110,6 +112,7 @@ run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: targe
 run ctr-draft 1 "$CPU_SSTC" "$fwarg tracesbi.ctr=draft groups=ctr variant=draft" \
     "DONE: target-tests draft"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
+run legacy-shutdown 2 "$CPU_SSTC" "$fwarg mode=legacy-shutdown" "DONE: legacy-shutdown"
 
 # The failure shutdown: only the exit status says whether it worked.
 sysfail_log=$logdir/target-$fw_name-sysfail.log

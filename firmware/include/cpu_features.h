@@ -7,6 +7,9 @@
 /* Probe this hart's CSRs under trap guards (never assume a feature). */
 void features_probe(struct hart_features *f);
 void features_print(const struct hart_features *f);
+/* What the SBI FWFT features can control on this hart: what sticks in
+ * medeleg and (when the hart has it) menvcfg. */
+void features_probe_fwft(struct fwft_support *s, bool menvcfg);
 
 /* pmp.c: S/U-mode may use everything but the firmware region. */
 struct mem_region;

@@ -61,6 +61,38 @@ struct trace_access {
 	bool write;
 };
 
+/* What the SBI FWFT features can control on this hart, found at boot by
+ * what sticks in medeleg / menvcfg (features.c: probe_fwft). */
+struct fwft_support {
+	bool misaligned_deleg;           /* medeleg bits 4 and 6 writable */
+	bool zicfilp, zicfiss;           /* menvcfg.LPE, menvcfg.SSE */
+	bool ssdbltrp, svadu;            /* menvcfg.DTE, menvcfg.ADUE */
+	uint8_t pmm_values;              /* bit v: menvcfg.PMM = v sticks (Ssnpm) */
+};
+
+/* The SBI FWFT features on this hart (fwft.c): what they can control,
+ * their values and locks. */
+struct fwft_hart {
+	struct fwft_support support;
+	uint8_t value[6];                /* by feature ID (0..5) */
+	uint8_t supported;               /* bit f: feature f, from support */
+	uint8_t locked;                  /* bit f: feature f is locked */
+};
+
+/* S-mode's debug triggers on this hart (SBI DBTR, dbtr.c): trigger i is
+ * hardware trigger i; harts with more than DBTR_MAX_TRIGGERS offer that
+ * many. */
+#define DBTR_MAX_TRIGGERS 8
+struct dbtr_hart {
+	unsigned long shmem;                      /* physical; valid when shmem_on */
+	bool shmem_on, probed;
+	uint8_t trig_max;
+	uint8_t disabled;                         /* bit i: trigger i is disabled */
+	uint8_t types[DBTR_MAX_TRIGGERS];         /* bit t: hw trigger takes type t */
+	unsigned long state[DBTR_MAX_TRIGGERS];   /* trig_state of each trig_idx */
+	unsigned long tdata1[DBTR_MAX_TRIGGERS];  /* as installed (enables as saved) */
+};
+
 struct fence_request {
 	enum fence_kind kind;
 	unsigned long start, size, id;  /* id: ASID or VMID */
@@ -107,6 +139,8 @@ struct hart {
 	struct trace_access trace_req;   /* this hart's access on another hart */
 	volatile uint32_t trace_req_done;
 
+	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
+	struct dbtr_hart dbtr;           /* SBI DBTR state (dbtr.c) */
 	struct ctr_hart *ctr;            /* Control Transfer Records (trace/ctr.h) */
 };
 

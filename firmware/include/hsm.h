@@ -9,6 +9,8 @@ long hsm_hart_start(unsigned long hartid, unsigned long addr, unsigned long opaq
 long hsm_hart_stop(void);
 long hsm_hart_get_status(unsigned long hartid);
 long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long opaque);
+/* SUSP system_suspend: returns only on an error. */
+long hsm_system_suspend(uint32_t sleep_type, unsigned long resume_addr, unsigned long opaque);
 
 /* Where a STOPPED hart (one it claimed) starts, then START_PENDING is
  * published; the caller wakes it (IPI_EVENT_WAKE). */

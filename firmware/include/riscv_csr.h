@@ -77,6 +77,14 @@
 #define MENVCFG_CBZE  (_UL(1) << 7)
 #define MENVCFG_PBMTE (_UL(1) << 62)
 #define MENVCFG_STCE  (_UL(1) << 63)
+/* menvcfg bits the SBI FWFT features control (Zicfilp, Zicfiss, Ssnpm,
+ * Ssdbltrp, Svadu). */
+#define MENVCFG_LPE   (_UL(1) << 2)
+#define MENVCFG_SSE   (_UL(1) << 3)
+#define MENVCFG_PMM_SHIFT 32
+#define MENVCFG_PMM   (_UL(3) << MENVCFG_PMM_SHIFT)
+#define MENVCFG_DTE   (_UL(1) << 59)
+#define MENVCFG_ADUE  (_UL(1) << 61)
 
 #define MCOUNTEREN_CY (_UL(1) << 0)
 #define MCOUNTEREN_TM (_UL(1) << 1)
@@ -107,6 +115,7 @@
 #define CSR_TSELECT    0x7A0
 #define CSR_TDATA1     0x7A1
 #define CSR_TDATA2     0x7A2
+#define CSR_TDATA3     0x7A3
 
 /* Hypervisor extension CSRs and hstatus bits. */
 #define CSR_VSSTATUS   0x200

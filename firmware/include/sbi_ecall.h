@@ -22,6 +22,7 @@
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
+#include <stdint.h>
 
 struct hart;
 
@@ -44,7 +45,8 @@ typedef struct sbiret (*sbi_ext_handler)(unsigned long a0, unsigned long a1,
 					 unsigned long fid, struct hart *self);
 
 struct sbi_extension {
-	const char *name;
+	const char *name;                   /* in the banner; NULL: named by another
+					     * descriptor (the legacy EIDs: LEGACY) */
 	unsigned long eid_first, eid_last;  /* a small range (legacy) or one EID */
 	bool (*available)(void);            /* NULL: always */
 	sbi_ext_handler handle;
@@ -76,6 +78,16 @@ static inline bool sbi_extension_available(unsigned long eid)
 }
 /* Names of the available extensions, for the banner. */
 void sbi_ecall_print_extensions(void);
+
+/* What the extension files share with the legacy calls (sbi/legacy.c),
+ * which do the same with other argument conventions. */
+struct fence_request;
+/* sbi/ipi.c: raise SSIP on target (self: the calling hart); a hart_mask_fn. */
+long sbi_ipi_send_ssip(struct hart *target, void *self);
+/* sbi/rfence.c: the ASID/VMID and address-range checks of a fence request. */
+long sbi_rfence_check(const struct fence_request *req, const struct hart *self);
+/* sbi/srst.c: reset the system; returns only on an error. */
+long sbi_system_reset(uint32_t type, uint32_t reason);
 
 #endif /* __ASSEMBLER__ */
 

@@ -81,7 +81,7 @@ bool sbi_extension_lookup(unsigned long eid)
 void sbi_ecall_print_extensions(void)
 {
 	for (size_t i = 0; i < ext_count(); i++)
-		if (ext_available(__sbi_ext_start[i]))
+		if (ext_available(__sbi_ext_start[i]) && __sbi_ext_start[i]->name)
 			printf(" %s", __sbi_ext_start[i]->name);
 }
 

@@ -6,7 +6,7 @@
 #include "riscv_csr.h"
 #include "pmu.h"
 
-static long send_ssip(struct hart *target, void *self)
+long sbi_ipi_send_ssip(struct hart *target, void *self)
 {
 	if (target == self) {
 		csr_set(mip, MIP_SSIP);
@@ -28,7 +28,7 @@ static struct sbiret ipi_handle(unsigned long a0, unsigned long a1, unsigned lon
 	 * walking the mask (hart_mask_for_each would say the same). */
 	if (!a0 && a1 != (unsigned long)-1)
 		return SBI_ERR(SBI_SUCCESS);
-	return SBI_ERR(hart_mask_for_each(a0, a1, send_ssip, self));
+	return SBI_ERR(hart_mask_for_each(a0, a1, sbi_ipi_send_ssip, self));
 }
 
 static const struct sbi_extension sbi_ipi = {

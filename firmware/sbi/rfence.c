@@ -20,6 +20,18 @@ static bool id_valid(unsigned long id, unsigned int bits)
 	return bits >= 64 || id < (1UL << bits);
 }
 
+long sbi_rfence_check(const struct fence_request *req, const struct hart *self)
+{
+	if ((req->kind == FENCE_SFENCE_VMA_ASID || req->kind == FENCE_HFENCE_VVMA_ASID) &&
+	    !id_valid(req->id, self->feat.asid_bits))
+		return SBI_ERR_INVALID_PARAM;
+	if (req->kind == FENCE_HFENCE_GVMA_VMID && !id_valid(req->id, self->feat.vmid_bits))
+		return SBI_ERR_INVALID_PARAM;
+	if (!range_valid(req->start, req->size))
+		return SBI_ERR_INVALID_ADDRESS;
+	return SBI_SUCCESS;
+}
+
 static struct sbiret rfence_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				   unsigned long a3, unsigned long a4, unsigned long a5,
 				   unsigned long fid, struct hart *self)
@@ -62,15 +74,10 @@ static struct sbiret rfence_handle(unsigned long a0, unsigned long a1, unsigned 
 	if (req.kind >= FENCE_HFENCE_GVMA_VMID && !self->feat.h)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	ret = hart_mask_validate(a0, a1);
+	if (!ret)
+		ret = sbi_rfence_check(&req, self);
 	if (ret)
 		return SBI_ERR(ret);
-	if ((req.kind == FENCE_SFENCE_VMA_ASID || req.kind == FENCE_HFENCE_VVMA_ASID) &&
-	    !id_valid(req.id, self->feat.asid_bits))
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if (req.kind == FENCE_HFENCE_GVMA_VMID && !id_valid(req.id, self->feat.vmid_bits))
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if (!range_valid(req.start, req.size))
-		return SBI_ERR(SBI_ERR_INVALID_ADDRESS);
 	return SBI_ERR(fence_remote(a0, a1, &req));
 }
 

@@ -46,7 +46,7 @@ void system_failure_shutdown(void)
 	wait_for_reset();
 }
 
-static long system_reset(uint32_t type, uint32_t reason)
+long sbi_system_reset(uint32_t type, uint32_t reason)
 {
 	const struct reset_action *act;
 
@@ -81,7 +81,7 @@ static struct sbiret srst_handle(unsigned long a0, unsigned long a1, unsigned lo
 	if (fid != SBI_SRST_SYSTEM_RESET)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
 	/* reset_type and reset_reason are 32-bit parameters. */
-	return SBI_ERR(system_reset((uint32_t)a0, (uint32_t)a1));
+	return SBI_ERR(sbi_system_reset((uint32_t)a0, (uint32_t)a1));
 }
 
 static bool srst_available(void)

@@ -11,6 +11,7 @@
  * (start_pending: hart entry, or a self-IPI when an SBI call returns).
  */
 #include <string.h>
+#include "dbtr.h"
 #include "trace_hart.h"
 #include "trace.h"
 #include "hart.h"
@@ -107,6 +108,15 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 
 	if (!(th->te.status & TSBI_STATUS_INGRESS_OK)) {
 		/* No execute triggers here: trTeInstTracing cannot be set. */
+		th->te.control &= ~TRTE_INST_TRACING;
+		return;
+	}
+	/* Triggers S-mode installed through SBI DBTR are its own: the start
+	 * is refused (trTeInstTracing reads back 0) and the status says why
+	 * (docs/SBI.md, arbitration). */
+	th->te.status &= ~TSBI_STATUS_TRIGGERS_BUSY;
+	if (dbtr_triggers_in_use(th->hart)) {
+		th->te.status |= TSBI_STATUS_TRIGGERS_BUSY;
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
 	}

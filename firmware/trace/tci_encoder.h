@@ -35,6 +35,7 @@
 #define TSBI_STATUS_STEPPING      (1u << 1)  /* the hart is being stepped now */
 #define TSBI_STATUS_PAUSED        (1u << 2)  /* stepping paused: sink full */
 #define TSBI_STATUS_LOST_TRACK    (1u << 3)  /* the ingress lost track once (Error + resync) */
+#define TSBI_STATUS_TRIGGERS_BUSY (1u << 4)  /* a start was refused: S-mode holds DBTR triggers */
 #define TSBI_STATUS_TRIGGERS_SHIFT 8         /* bits 15:8: execute triggers of the hart */
 
 /* The timestamp counter (Internal System: the `time` CSR) is 56 bits wide. */

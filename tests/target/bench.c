@@ -640,6 +640,79 @@ static void bench_pmu(void)
 	bench_stop_set(&layout);
 }
 
+/* FWFT (ext-firmware-features.adoc) where the firmware has it. */
+static void bench_fwft(void)
+{
+	static const struct bench_call get = { "fwft.get(MISALIGNED_EXC_DELEG)", SBI_EXT_FWFT,
+					       SBI_FWFT_GET, SBI_FWFT_MISALIGNED_EXC_DELEG, 0 };
+
+	if (sbi_probe(SBI_EXT_FWFT).value != 1) {
+		kprintf("BENCH: %s: not present\n", get.name);
+		return;
+	}
+	bench_one(&get);
+}
+
+/* ---- DBTR (ext-debug-triggers.adoc): install one execute trigger; the
+ * uninstall happens outside the window. */
+static unsigned long dbtr_shmem[16][4] __attribute__((aligned(64)));
+
+#define DBTR_WINDOW(insn) __asm__ volatile( \
+	"csrr %[start], instret\n " insn "\n csrr %[end], instret\n" \
+	: [start] "=&r"(start), [end] "=&r"(end), "+r"(a0), "+r"(a1) \
+	: "r"(a6), "r"(a7) : "memory")
+
+static uint64_t dbtr_install_window(bool ecall, long *error)
+{
+	register unsigned long a0 __asm__("a0") = 1;
+	register unsigned long a1 __asm__("a1") = 0;
+	register unsigned long a6 __asm__("a6") = SBI_DBTR_INSTALL_TRIGGERS;
+	register unsigned long a7 __asm__("a7") = SBI_EXT_DBTR;
+	uint64_t start, end;
+
+	if (ecall)
+		DBTR_WINDOW("ecall");
+	else
+		DBTR_WINDOW("nop");
+	*error = (long)a0;
+	return end - start;
+}
+
+static void bench_dbtr(void)
+{
+	static const char name[] = "dbtr.install_triggers(1 execute trigger)";
+	unsigned long t1 = 6ul << 60 | 1ul << 4 | 1ul << 2;   /* mcontrol6, S, execute */
+	uint64_t total = 0, per_call_x10;
+	long error;
+	int i;
+
+	if (sbi_probe(SBI_EXT_DBTR).value != 1) {
+		kprintf("BENCH: %s: not present\n", name);
+		return;
+	}
+	if (!SBI1(SBI_EXT_DBTR, SBI_DBTR_NUM_TRIGGERS, t1).value)
+		t1 = 2ul << 60 | 1ul << 4 | 1ul << 2;   /* mcontrol */
+	SBI3(SBI_EXT_DBTR, SBI_DBTR_SET_SHMEM, (uintptr_t)dbtr_shmem, 0, 0);
+	for (i = 0; i < CALLS; i++) {
+		uint64_t with;
+
+		dbtr_shmem[0][1] = t1;
+		dbtr_shmem[0][2] = (uintptr_t)dbtr_shmem;   /* data: never executed */
+		dbtr_shmem[0][3] = 0;
+		with = dbtr_install_window(true, &error);
+		if (error) {
+			kprintf("BENCH: %s: failed: %s\n", name, sbi_error_name(error));
+			return;
+		}
+		SBI2(SBI_EXT_DBTR, SBI_DBTR_UNINSTALL_TRIGGERS, dbtr_shmem[0][0], 1);
+		total += with - dbtr_install_window(false, &error);
+	}
+	per_call_x10 = total * 10 / CALLS;
+	kprintf("BENCH: %s: %lu.%lu instructions per call (%lu calls)\n", name,
+		(unsigned long)(per_call_x10 / 10), (unsigned long)(per_call_x10 % 10),
+		(unsigned long)CALLS);
+}
+
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
 {
@@ -661,6 +734,8 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		boot_instret);
 	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		bench_one(&calls[i]);
+	bench_fwft();
+	bench_dbtr();
 	bench_pmu();
 	kprintf("DONE: bench\n");
 	sbi_shutdown();

@@ -55,16 +55,18 @@ struct hostile_call {
 	long want;
 	bool suspend;          /* arm a wake-up timer first */
 	bool address_check;    /* the expectation is about a refused address */
+	bool mask_fault_ok;    /* legacy hart mask pointer: a load fault reading it
+	                        * comes back to S-mode at the ecall */
 	unsigned int ext;      /* index into ext_names (statistics) */
 };
 
 enum {
 	EXT_BASE, EXT_LEGACY, EXT_TIME, EXT_IPI, EXT_RFENCE, EXT_HSM, EXT_SRST, EXT_PMU,
-	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_COUNT
+	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_DBTR, EXT_COUNT
 };
 static const char *const ext_names[EXT_COUNT] = {
 	"base", "legacy", "time", "ipi", "rfence", "hsm", "srst", "pmu", "dbcn", "tracesbi",
-	"unknown-eid",
+	"unknown-eid", "fwft", "susp", "dbtr",
 };
 
 enum check {
@@ -309,8 +311,10 @@ static void gen_legacy(struct hostile_hart *h, struct hostile_call *c)
 	c->expect = EXPECT_LEGACY;
 	if (c->eid == SBI_EXT_LEGACY_CONSOLE_PUTCHAR)
 		c->a[0] = (rnd(h) & ~0xfful) | '.';
-	else if (c->eid >= 0x04 && c->eid <= 0x07)   /* hart mask pointers */
+	else if (c->eid >= 0x04 && c->eid <= 0x07) {   /* hart mask pointers */
 		hostile_buffer(h, (uintptr_t)scratch, SCRATCH_SIZE, 8, 8, &c->a[0], &len);
+		c->mask_fault_ok = true;
+	}
 }
 
 static void gen_time(struct hostile_hart *h, struct hostile_call *c)
@@ -585,6 +589,7 @@ static bool eid_known(unsigned long eid)
 	static const unsigned long known[] = {
 		SBI_EXT_BASE, SBI_EXT_TIME, SBI_EXT_IPI, SBI_EXT_RFENCE, SBI_EXT_HSM,
 		SBI_EXT_SRST, SBI_EXT_PMU, SBI_EXT_DBCN, SBI_EXT_TRACESBI_FW,
+		SBI_EXT_FWFT, SBI_EXT_SUSP, SBI_EXT_DBTR,
 	};
 	unsigned long low = eid & 0xffffffffu;
 	size_t i;
@@ -615,6 +620,110 @@ static void gen_unknown(struct hostile_hart *h, struct hostile_call *c)
 	gen_exact(c, SBI_ERR_NOT_SUPPORTED);
 }
 
+/* FWFT: every feature (reserved and platform ones: DENIED), hostile
+ * values and flags.  A lock only lasts until the hart stops, which the
+ * hostile caller never asks for. */
+static void gen_fwft(struct hostile_hart *h, struct hostile_call *c)
+{
+	static const unsigned long denied[] = { 6, 0x3fffffff, 0x40000000, 0x80000000,
+						0xc0000000, 0xffffffff };
+
+	c->eid = SBI_EXT_FWFT;
+	c->fid = pick(h, 5);
+	if (c->fid > SBI_FWFT_GET) {
+		c->fid = unknown_fid(h, SBI_FWFT_GET + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	if (pick(h, 3)) {
+		c->a[0] = pick(h, 6) | (pick(h, 2) ? rnd(h) << 32 : 0);
+	} else {
+		c->a[0] = denied[pick(h, sizeof(denied) / sizeof(denied[0]))];
+		gen_exact(c, SBI_ERR_DENIED);
+	}
+	c->a[1] = pick(h, 2) ? pick(h, 20) : hostile_value(h);
+	c->a[2] = pick(h, 2) ? pick(h, 2) : hostile_value(h);
+}
+
+/* SUSP: the other harts are running, so no call may suspend the system:
+ * DENIED, or the error of a bad type or resume address. */
+static void gen_susp(struct hostile_hart *h, struct hostile_call *c)
+{
+	unsigned long len;
+
+	c->eid = SBI_EXT_SUSP;
+	if (pick(h, 8) == 0) {
+		c->fid = unknown_fid(h, SBI_SUSP_SYSTEM_SUSPEND + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	c->fid = SBI_SUSP_SYSTEM_SUSPEND;
+	c->a[0] = pick(h, 2) ? SBI_SUSP_SLEEP_TYPE_SUSPEND_TO_RAM : hostile_value(h);
+	if (plat.nharts < 2)
+		c->a[0] = 1;   /* alone, a valid call would really suspend */
+	hostile_buffer(h, (uintptr_t)hostile_resume_entry, 4, 4, 4, &c->a[1], &len);
+	c->expect = EXPECT_ERROR;
+}
+
+/* DBTR: each hart's own shared memory (or a hostile one), trigger
+ * configurations with random bits, but never one that fires in S-mode
+ * (s clear: U/VS/VU never run here), hostile indexes and masks. */
+static unsigned long dbtr_area[MAX_HARTS][8][4] __attribute__((aligned(64)));
+
+static unsigned long hostile_tdata1(struct hostile_hart *h)
+{
+	static const unsigned long types[] = { 2, 3, 6 };
+	unsigned long t1 = rnd(h) & ~(0xful << 60);
+
+	t1 |= (pick(h, 4) ? types[pick(h, 3)] : pick(h, 16)) << 60;
+	t1 &= ~((1ul << 4) | (1ul << 7));   /* mcontrol(6).s, icount.s */
+	if (pick(h, 2))
+		t1 &= ~((1ul << 59) | (1ul << 6) | (1ul << 9) | (0x3ful << 12) | 0x3ful);
+	if (pick(h, 2))
+		t1 &= ~(1ul << 11);   /* not chained */
+	return t1;
+}
+
+static void gen_dbtr(struct hostile_hart *h, struct hostile_call *c)
+{
+	unsigned long (*area)[4] = dbtr_area[hart_index(h->hartid)], len, i;
+
+	c->eid = SBI_EXT_DBTR;
+	c->fid = pick(h, 9);
+	if (c->fid > SBI_DBTR_DISABLE_TRIGGERS) {
+		c->fid = unknown_fid(h, SBI_DBTR_DISABLE_TRIGGERS + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	switch (c->fid) {
+	case SBI_DBTR_SET_SHMEM:
+		if (pick(h, 2)) {
+			c->a[0] = (uintptr_t)area;
+			c->a[1] = 0;
+		} else {
+			hostile_buffer(h, (uintptr_t)area, sizeof(dbtr_area[0]), 32, 8, &c->a[0],
+				       &len);
+			c->a[1] = pick(h, 4) ? 0 : hostile_value(h);
+		}
+		c->a[2] = pick(h, 4) ? 0 : hostile_value(h);
+		break;
+	case SBI_DBTR_INSTALL_TRIGGERS:
+	case SBI_DBTR_UPDATE_TRIGGERS:
+		for (i = 0; i < 8; i++) {
+			area[i][0] = pick(h, 2) ? pick(h, 10) : hostile_value(h);
+			area[i][1] = hostile_tdata1(h);
+			area[i][2] = hostile_value(h);
+			area[i][3] = pick(h, 2) ? 0 : hostile_value(h);
+		}
+		c->a[0] = pick(h, 2) ? pick(h, 9) : hostile_value(h);
+		break;
+	default:   /* num_triggers, read, uninstall, enable, disable */
+		c->a[0] = pick(h, 2) ? pick(h, 10) : hostile_value(h);
+		c->a[1] = pick(h, 2) ? pick(h, 256) : hostile_value(h);
+		break;
+	}
+}
+
 struct generator {
 	unsigned int ext, weight;
 	void (*gen)(struct hostile_hart *h, struct hostile_call *c);
@@ -627,6 +736,8 @@ static const struct generator generators[] = {
 	{ EXT_SRST, 2, gen_srst },   { EXT_PMU, 16, gen_pmu },
 	{ EXT_DBCN, 4, gen_dbcn },   { EXT_TRACESBI, 2, gen_tracesbi },
 	{ EXT_UNKNOWN, 5, gen_unknown },
+	{ EXT_FWFT, 3, gen_fwft },   { EXT_SUSP, 2, gen_susp },
+	{ EXT_DBTR, 4, gen_dbtr },
 };
 
 static void generate_call(struct hostile_hart *h, struct hostile_call *c)
@@ -745,6 +856,26 @@ static void check_resume(struct hostile_hart *h, const struct hostile_regs *r)
 			     csr_read(satp), csr_read(sstatus));
 }
 
+/* ext-legacy.adoc: a page or access fault reading a legacy hart mask is
+ * redirected to S-mode at the ecall, every register (a0 too) as it was. */
+static void check_mask_fault(struct hostile_hart *h, const struct hostile_call *c,
+			     const struct hostile_regs *in)
+{
+	const struct trap_record *rec = trap_record_of(h->hartid);
+
+	h->progress++;
+	h->checked[CHK_RETURN]++;
+	if (rec->cause != EXC_LOAD_ACCESS_FAULT && rec->cause != 13 /* load page fault */)
+		hostile_fail(h, CHK_RETURN, "hart mask %#lx: cause %lu redirected", c->a[0],
+			     rec->cause);
+	else if (rec->tval - c->a[0] >= 8 * sizeof(unsigned long))
+		hostile_fail(h, CHK_RETURN, "hart mask %#lx: stval %#lx", c->a[0], rec->tval);
+	if (h->regs.x[10] != c->a[0])
+		hostile_fail(h, CHK_REGS, "a0 %#lx at the redirected fault, was %#lx",
+			     h->regs.x[10], c->a[0]);
+	check_registers(h, in, &h->regs, true);
+}
+
 static void make_call(struct hostile_hart *h)
 {
 	struct hostile_call *c = &h->cur;
@@ -764,9 +895,15 @@ static void make_call(struct hostile_hart *h)
 		sbi_set_timer(read_time() + us_to_ticks(SUSPEND_WAKE_US));
 	}
 	in = h->regs;
+	if (c->mask_fault_ok)
+		fault_expect(false);
 	hostile_ecall(&h->regs);
 	in.sp = h->regs.sp;
 	h->per_ext[c->ext]++;
+	if (c->mask_fault_ok && fault_end(NULL, NULL)) {
+		check_mask_fault(h, c, &in);
+		return;
+	}
 	if (h->regs.resumed) {
 		check_resume(h, &h->regs);
 		count_error(h, SBI_SUCCESS);

@@ -10,6 +10,8 @@
  *                          mode=reboot the SRST reboot test instead
  *                          mode=mfault fault=N  make the fault-injection
  *                                      build of tracesbi fault (reboot.c)
+ *                          mode=legacy-shutdown  power off through the
+ *                                      legacy shutdown (EID 0x08)
  *                          mode=sysfail  a "system failure" shutdown (the
  *                                      runner checks QEMU's exit status)
  *                          mode=hostile seed=N calls=N  the hostile SBI
@@ -30,14 +32,18 @@ struct run_state run;
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
 	group_redirect, group_pmu, group_trace, group_ctr;
+extern const struct test_group group_fwft, group_susp, group_dbtr;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
- * starts them for TIME/IPI/RFENCE/PMU (PMU stops, restarts and suspends one),
+ * starts them for TIME/IPI/RFENCE/legacy/PMU (PMU stops, restarts and
+ * suspends one; FWFT and SUSP stop and restart them),
  * trace programs the boot hart's trace components from one of them, suspend
  * suspends and resumes them, SRST's invalid-parameter calls come last. */
 static const struct test_group *const groups[] = {
-	&group_base, &group_legacy, &group_pmp, &group_redirect, &group_hsm, &group_time,
-	&group_ipi, &group_rfence, &group_pmu, &group_trace, &group_dbcn, &group_suspend,
+	&group_base, &group_pmp, &group_redirect, &group_hsm, &group_time,
+	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_dbcn,
+	&group_fwft, &group_dbtr, &group_susp,
+	&group_suspend,
 	&group_ctr, &group_srst,
 };
 
@@ -45,7 +51,6 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_SPEC_VERSION] = "OpenSBI 1.1 implements SBI spec 1.0",
 	[DEV_OPENSBI_IMPL_ID] = "OpenSBI's implementation id is 1",
 	[DEV_OPENSBI_NO_DBCN] = "OpenSBI 1.1 has no DBCN extension (SBI 2.0)",
-	[DEV_OPENSBI_LEGACY] = "OpenSBI implements all legacy extensions 0x00-0x08",
 	[DEV_OPENSBI_HART_MASK] = "OpenSBI 1.1 ignores invalid hart ids in a hart mask",
 	[DEV_OPENSBI_MASK_BASE] = "OpenSBI 1.1 refuses an invalid hart_mask_base even when hart_mask is 0",
 	[DEV_OPENSBI_START_ADDR] = "OpenSBI 1.1 accepts start/resume addresses outside RAM (it only checks its own regions)",
@@ -69,6 +74,9 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_NO_TRACE] = "OpenSBI 1.1 has no emulated trace components (no riscv,trace-component node)",
 	[DEV_OPENSBI_VECTORED_STVEC] = "OpenSBI 1.1 sets mepc = stvec, MODE bit included, when it redirects a trap; allowed where mepc[0] is always 0, but QEMU 7.2 keeps mepc[0], so with a Vectored stvec the hart runs from BASE + 1",
 	[DEV_OPENSBI_HS_TRAP_STATE] = "OpenSBI 1.1 leaves hstatus.SPV, hstatus.GVA and htval as HS-mode left them when it redirects a trap taken with V = 0 (a bug: a trap into HS-mode sets SPV = V, GVA = 0 without a guest address, htval = 0)",
+	[DEV_OPENSBI_CLEAR_IPI_RESULT] = "OpenSBI 1.1's legacy clear_ipi returns 0 even when an IPI was pending (the spec asks for a positive value)",
+	[DEV_OPENSBI_LEGACY_MASK_ALIGN] = "OpenSBI 1.1 reads a legacy hart mask through a misaligned pointer (tracesbi: INVALID_ADDRESS)",
+	[DEV_OPENSBI_ASID_WIDTH] = "OpenSBI 1.1 accepts an ASID wider than the hart's ASIDLEN in remote_sfence_vma_asid",
 };
 
 static char fail_reason[200];
@@ -260,6 +268,7 @@ void sysfail_test_main(void);
 void mfault_test_main(unsigned long kind);
 void hostile_main(void);
 void harts_soak_main(void);
+void legacy_shutdown_main(void);
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
 void boot_main(unsigned long hartid, uintptr_t dtb)
@@ -287,6 +296,8 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			hostile_main();
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "harts"))
 			harts_soak_main();
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "legacy-shutdown"))
+			legacy_shutdown_main();
 	}
 	kprintf("target-tests: boot hart %lu, %d harts, RAM %lx+%lx, firmware %lx..%lx, "
 		"timebase %lu Hz, sstc %d, bootargs \"%s\"\n",

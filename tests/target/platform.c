@@ -412,3 +412,19 @@ int hart_index(unsigned long hartid)
 			return i;
 	return -1;
 }
+
+bool trace_component_is(const struct trace_component *c, unsigned long hart, bool encoder)
+{
+	return c->hart == (long)hart && c->size &&
+	       (encoder ? c->out_ports && !c->in_ports : c->in_ports && !c->out_ports);
+}
+
+uint64_t trace_component_of(unsigned long hart, bool encoder)
+{
+	int i;
+
+	for (i = 0; i < plat.ntrace; i++)
+		if (trace_component_is(&plat.trace[i], hart, encoder))
+			return plat.trace[i].base;
+	return 0;
+}

@@ -196,6 +196,10 @@ struct platform {
 extern struct platform plat;
 
 int platform_init(unsigned long hartid, uintptr_t dtb);   /* 0 or error text printed */
+/* Whether c is the trace encoder (or RAM sink) of a hart; that component's
+ * base from the DT, 0 when there is none. */
+bool trace_component_is(const struct trace_component *c, unsigned long hart, bool encoder);
+uint64_t trace_component_of(unsigned long hart, bool encoder);
 /* Word `key=value` in bootargs: copies value, returns true when present. */
 bool bootarg(const char *key, char *val, size_t size);
 bool bootarg_flag(const char *key);

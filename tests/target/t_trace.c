@@ -148,23 +148,6 @@
 
 static uint64_t E, S;   /* the boot hart's encoder and sink */
 
-static bool comp_is(const struct trace_component *c, unsigned long hart, bool encoder)
-{
-	return c->hart == (long)hart && c->size &&
-	       (encoder ? c->out_ports && !c->in_ports : c->in_ports && !c->out_ports);
-}
-
-/* The encoder or sink of a hart from the DT, 0 when there is none. */
-static uint64_t component_of(unsigned long hart, bool encoder)
-{
-	int i;
-
-	for (i = 0; i < plat.ntrace; i++)
-		if (comp_is(&plat.trace[i], hart, encoder))
-			return plat.trace[i].base;
-	return 0;
-}
-
 static bool trace_dt_present(void)
 {
 	return CHECK(plat.ntrace > 0, "no \"riscv,trace-component\" node in the DT: tracesbi "
@@ -199,8 +182,8 @@ static bool begin(void)
 {
 	if (!trace_dt_present())
 		return false;
-	E = component_of(plat.boot_hart, true);
-	S = component_of(plat.boot_hart, false);
+	E = trace_component_of(plat.boot_hart, true);
+	S = trace_component_of(plat.boot_hart, false);
 	if (!CHECK(E && S, "boot hart %lu: encoder %#lx, sink %#lx in the DT", plat.boot_hart,
 		   (unsigned long)E, (unsigned long)S))
 		return false;
@@ -571,8 +554,8 @@ static void dt_components_per_hart(void)
 		int enc = 0, sink = 0;
 
 		for (i = 0; i < plat.ntrace; i++) {
-			enc += comp_is(&plat.trace[i], hart, true);
-			sink += comp_is(&plat.trace[i], hart, false);
+			enc += trace_component_is(&plat.trace[i], hart, true);
+			sink += trace_component_is(&plat.trace[i], hart, false);
 		}
 		CHECK(enc == 1 && sink == 1, "hart %lu has %d encoders and %d sinks (1 each expected)",
 		      hart, enc, sink);
@@ -607,9 +590,9 @@ static void dt_endpoints_paired(void)
 		int i;
 
 		for (i = 0; i < plat.ntrace; i++) {
-			if (comp_is(&plat.trace[i], plat.hart_ids[h], true))
+			if (trace_component_is(&plat.trace[i], plat.hart_ids[h], true))
 				enc = &plat.trace[i];
-			if (comp_is(&plat.trace[i], plat.hart_ids[h], false))
+			if (trace_component_is(&plat.trace[i], plat.hart_ids[h], false))
 				sink = &plat.trace[i];
 		}
 		if (!CHECK(enc && sink, "hart %lu: no encoder/sink pair", plat.hart_ids[h]))
@@ -650,15 +633,15 @@ static void dt_layout(void)
 
 	if (!trace_dt_present())
 		return;
-	base = component_of(plat.hart_ids[0], true);
+	base = trace_component_of(plat.hart_ids[0], true);
 	CHECK(base && !(base & (size - 1)), "hart index 0's encoder at %#lx: not aligned to %#lx",
 	      (unsigned long)base, (unsigned long)size);
 	CHECK(base + size <= plat.ram_base, "window %#lx+%#lx is not below RAM (%#lx)",
 	      (unsigned long)base, (unsigned long)size, (unsigned long)plat.ram_base);
 	for (h = 0; h < plat.nharts; h++) {
-		CHECK_EQ(component_of(plat.hart_ids[h], true), base + (uint64_t)h * COMP_STRIDE,
+		CHECK_EQ(trace_component_of(plat.hart_ids[h], true), base + (uint64_t)h * COMP_STRIDE,
 			 "encoder of hart %lu (index %d)", plat.hart_ids[h], h);
-		CHECK_EQ(component_of(plat.hart_ids[h], false),
+		CHECK_EQ(trace_component_of(plat.hart_ids[h], false),
 			 base + (uint64_t)h * COMP_STRIDE + COMP_SIZE, "sink of hart %lu (index %d)",
 			 plat.hart_ids[h], h);
 	}
@@ -676,8 +659,8 @@ static void impl_values(void)
 	if (!trace_dt_present())
 		return;
 	for (h = 0; h < plat.nharts; h++) {
-		uint64_t enc = component_of(plat.hart_ids[h], true);
-		uint64_t sink = component_of(plat.hart_ids[h], false);
+		uint64_t enc = trace_component_of(plat.hart_ids[h], true);
+		uint64_t sink = trace_component_of(plat.hart_ids[h], false);
 
 		if (!CHECK(enc && sink, "hart %lu has no encoder/sink", plat.hart_ids[h]))
 			continue;
@@ -730,7 +713,7 @@ static void reset_reads_zero_ignores_writes(void)
 		return;
 	for (h = 0; h < plat.nharts; h++) {
 		unsigned long hart = plat.hart_ids[h];
-		uint64_t enc = component_of(hart, true), sink = component_of(hart, false);
+		uint64_t enc = trace_component_of(hart, true), sink = trace_component_of(hart, false);
 
 		if (!CHECK(enc && sink, "hart %lu has no encoder/sink", hart))
 			continue;
@@ -933,7 +916,7 @@ static void status_triggers(void)
 	if (!trace_dt_present())
 		return;
 	for (h = 0; h < plat.nharts; h++) {
-		uint64_t enc = component_of(plat.hart_ids[h], true);
+		uint64_t enc = trace_component_of(plat.hart_ids[h], true);
 		uint32_t st;
 
 		if (!CHECK(enc, "hart %lu has no encoder", plat.hart_ids[h]))
@@ -1296,7 +1279,7 @@ static void unowned_window_fault(void)
 
 	if (!trace_dt_present())
 		return;
-	base = component_of(plat.hart_ids[0], true);
+	base = trace_component_of(plat.hart_ids[0], true);
 	first = base + (uint64_t)plat.nharts * COMP_STRIDE;
 	end_w = base + size;
 	if (first == end_w) {
@@ -2172,8 +2155,8 @@ static void stopped_hart_components(void)
 	if (!trace_dt_present() || !need_secondaries())
 		return;
 	victim = other_hart(0);
-	enc = component_of((unsigned long)victim, true);
-	sink = component_of((unsigned long)victim, false);
+	enc = trace_component_of((unsigned long)victim, true);
+	sink = trace_component_of((unsigned long)victim, false);
 	if (!CHECK(enc && sink, "hart %ld has no encoder/sink", victim))
 		return;
 	hart_post((unsigned long)victim, stop_me, 0);

@@ -33,7 +33,6 @@ enum deviation {
 	DEV_OPENSBI_SPEC_VERSION,     /* reports SBI spec 1.0 */
 	DEV_OPENSBI_IMPL_ID,          /* impl id 1 (OpenSBI) */
 	DEV_OPENSBI_NO_DBCN,          /* DBCN is SBI 2.0, OpenSBI 1.1 lacks it */
-	DEV_OPENSBI_LEGACY,           /* implements every legacy extension */
 	DEV_OPENSBI_HART_MASK,        /* ignores invalid harts in hart masks */
 	DEV_OPENSBI_MASK_BASE,        /* requires a valid base with an empty mask */
 	DEV_OPENSBI_START_ADDR,       /* accepts start addresses outside RAM */
@@ -60,6 +59,9 @@ enum deviation {
 	                               * 7.2 keeps mepc[0], so Vectored goes to BASE+1 */
 	DEV_OPENSBI_HS_TRAP_STATE,    /* a redirect from V=0 leaves hstatus.SPV/GVA and
 	                               * htval stale (a bug) */
+	DEV_OPENSBI_CLEAR_IPI_RESULT, /* legacy clear_ipi returns 0 with an IPI pending */
+	DEV_OPENSBI_LEGACY_MASK_ALIGN, /* takes a misaligned legacy hart mask pointer */
+	DEV_OPENSBI_ASID_WIDTH,       /* takes ASIDs wider than the hart's */
 	DEV_COUNT
 };
 
