@@ -86,6 +86,15 @@ static void try_caller_offsets(const struct fdt *f, const uint8_t *data, size_t 
 	}
 }
 
+/* The writer's view after edits is the one fdt_open makes of the blob. */
+static bool same_view(const struct fdt *a, const struct fdt *b)
+{
+	return a->blob == b->blob && a->totalsize == b->totalsize && a->off_struct == b->off_struct &&
+	       a->size_struct == b->size_struct && a->off_strings == b->off_strings &&
+	       a->size_strings == b->size_strings && a->strings_terminated == b->strings_terminated &&
+	       a->off_rsvmap == b->off_rsvmap;
+}
+
 static void edit(const uint8_t *data, size_t size)
 {
 	size_t cap = size + 512;
@@ -108,6 +117,7 @@ static void edit(const uint8_t *data, size_t size)
 		}
 		fdt_rw_delprop(&rw, fdt_root(&rw.fdt), "model");
 		CHECK(fdt_open(&check, buf, cap) == 0);
+		CHECK(same_view(&check, &rw.fdt));
 	}
 	free(buf);
 }

@@ -1597,6 +1597,23 @@ static void add_firmware_reservation(struct fdt_rw *rw)
 	assert_int_equal(fdt_rw_setprop(rw, node, "no-map", NULL, 0), 0);
 }
 
+/* The writer keeps its view up to date without re-validating: after its
+ * edits it must be exactly what fdt_open makes of the blob. */
+static void assert_view_is_reopened(const struct fdt_rw *rw)
+{
+	struct fdt again;
+
+	assert_int_equal(fdt_open(&again, rw->buf, rw->capacity), 0);
+	assert_ptr_equal(again.blob, rw->fdt.blob);
+	assert_int_equal(again.totalsize, rw->fdt.totalsize);
+	assert_int_equal(again.off_struct, rw->fdt.off_struct);
+	assert_int_equal(again.size_struct, rw->fdt.size_struct);
+	assert_int_equal(again.off_strings, rw->fdt.off_strings);
+	assert_int_equal(again.size_strings, rw->fdt.size_strings);
+	assert_int_equal(again.strings_terminated, rw->fdt.strings_terminated);
+	assert_int_equal(again.off_rsvmap, rw->fdt.off_rsvmap);
+}
+
 static void writer_output_matches_dtc(const char *in, const char *expected_dts)
 {
 	char out_dtb[128], out_dts[128];
@@ -1608,6 +1625,7 @@ static void writer_output_matches_dtc(const char *in, const char *expected_dts)
 
 	assert_int_equal(fdt_rw_open(&rw, b.data, b.size + 4096), 0);
 	add_firmware_reservation(&rw);
+	assert_view_is_reopened(&rw);
 	/* The reader sees the edit through the view and through a fresh open. */
 	assert_int_equal(fdt_open(&check, b.data, rw.fdt.totalsize), 0);
 	node = fdt_path_offset(&check, "/reserved-memory/mmode_resv");
@@ -1743,6 +1761,7 @@ static void writer_replaces_value_any_size(void **state)
 		int node = fdt_path_offset(&rw.fdt, "/values");
 
 		assert_int_equal(fdt_rw_setprop_string(&rw, node, "single", values[i]), 0);
+		assert_view_is_reopened(&rw);
 		node = fdt_path_offset(&rw.fdt, "/values");
 		assert_string_equal(fdt_getprop(&rw.fdt, node, "single", &len), values[i]);
 		assert_int_equal(len, (int)strlen(values[i]) + 1);
@@ -1774,6 +1793,7 @@ static void writer_deletes_property(void **state)
 	props_signature(&rw.fdt, node, "list", before, sizeof(before));
 	struct_size = rw.fdt.size_struct;
 	assert_int_equal(fdt_rw_delprop(&rw, node, "list"), 0);
+	assert_view_is_reopened(&rw);
 	assert_int_equal(rw.fdt.size_struct, struct_size - 12 - 20);
 	node = fdt_path_offset(&rw.fdt, "/values");
 	assert_null(fdt_getprop(&rw.fdt, node, "list", &len));
