@@ -147,38 +147,53 @@ static inline uint32_t token_tag(const uint8_t *p)
 	return fdt_be32(p);
 }
 
-/* Decode the token at structure offset `off`, checking that it and its
- * payload lie inside the structure block. */
-int fdt_read_token(const struct fdt *fdt, uint32_t off, struct fdt_token *tok)
+/* FDT_BEGIN_NODE: the name, NUL-terminated and padded to the next token
+ * boundary, within the `rest` bytes after the tag. */
+static __attribute__((noinline)) int read_node_name(const uint8_t *p, uint64_t off,
+						    uint64_t rest, struct fdt_token *tok)
 {
-	uint32_t size = fdt->size_struct;
-	uint32_t rest;
-	int64_t len;
+	int64_t len = bounded_name_len(p + FDT_TOKEN_SIZE, (uint32_t)rest);
 
-	if (off % FDT_TOKEN_SIZE || off > size || size - off < FDT_TOKEN_SIZE)
+	if (len < 0 || fdt_align4((uint64_t)len + 1) > rest)
+		return -FDT_ERR_BADSTRUCTURE;
+	tok->name_len = (uint32_t)len;
+	tok->next = (uint32_t)(off + FDT_TOKEN_SIZE + fdt_align4((uint64_t)len + 1));
+	return 0;
+}
+
+/*
+ * Decode the token at structure offset `off`, checking that it and its
+ * payload lie inside the structure block.  Every walk reads every token
+ * through here (most of the firmware's boot), so the common tokens take a
+ * short path: 64-bit offsets (no zero extension), the node name scan out of
+ * line.
+ */
+int fdt_read_token(const struct fdt *fdt, uint32_t off32, struct fdt_token *tok)
+{
+	uint64_t off = off32, size = fdt->size_struct, rest, len;
+	const uint8_t *p;
+
+	if (off % FDT_TOKEN_SIZE || off + FDT_TOKEN_SIZE > size)
 		return -FDT_ERR_BADSTRUCTURE;
 	rest = size - off - FDT_TOKEN_SIZE;
-	tok->tag = token_tag(fdt_struct_at(fdt, off));
-	tok->next = off + FDT_TOKEN_SIZE;
+	p = fdt_struct_at(fdt, off32);
+	tok->tag = token_tag(p);
+	tok->next = (uint32_t)(off + FDT_TOKEN_SIZE);
 	switch (tok->tag) {
-	case FDT_BEGIN_NODE:
-		/* Name: NUL-terminated, padded to the next token boundary. */
-		len = bounded_name_len(fdt_struct_at(fdt, off + FDT_TOKEN_SIZE), rest);
-		if (len < 0 || fdt_align4((uint64_t)len + 1) > rest)
-			return -FDT_ERR_BADSTRUCTURE;
-		tok->name_len = (uint32_t)len;
-		tok->next += (uint32_t)fdt_align4((uint64_t)len + 1);
-		return 0;
 	case FDT_PROP:
 		if (rest < FDT_PROP_HEADER_SIZE - FDT_TOKEN_SIZE)
 			return -FDT_ERR_BADSTRUCTURE;
-		rest -= FDT_PROP_HEADER_SIZE - FDT_TOKEN_SIZE;
-		tok->prop_len = fdt_be32(fdt_struct_at(fdt, off + 4));
-		tok->nameoff = fdt_be32(fdt_struct_at(fdt, off + 8));
-		if (fdt_align4(tok->prop_len) > rest || !fdt_string_at(fdt, tok->nameoff))
+		len = fdt_be32(p + 4);
+		tok->prop_len = (uint32_t)len;
+		tok->nameoff = fdt_be32(p + 8);
+		len = fdt_align4(len);
+		if (len > rest - (FDT_PROP_HEADER_SIZE - FDT_TOKEN_SIZE) ||
+		    tok->nameoff >= fdt->strings_terminated)
 			return -FDT_ERR_BADSTRUCTURE;
-		tok->next = off + FDT_PROP_HEADER_SIZE + (uint32_t)fdt_align4(tok->prop_len);
+		tok->next = (uint32_t)(off + FDT_PROP_HEADER_SIZE + len);
 		return 0;
+	case FDT_BEGIN_NODE:
+		return read_node_name(p, off, rest, tok);
 	case FDT_END_NODE:
 	case FDT_NOP:
 	case FDT_END:
