@@ -73,8 +73,8 @@ static int find_unserved_cpu(const struct fdt *fdt)
 	return -FDT_ERR_NOTFOUND;
 }
 
-/* Harts beyond MAX_HARTS stay parked: the next stage must not try to start
- * them, so their cpu nodes say "disabled". */
+/* Harts beyond MAX_HARTS and harts without S-mode stay parked: the next
+ * stage must not try to start them, so their cpu nodes say "disabled". */
 static int disable_unserved_harts(struct fdt_rw *rw)
 {
 	int cpu, err;
@@ -102,7 +102,7 @@ int fdt_fixup(void *dtb, uint32_t totalsize)
 	err = reserve_firmware(&rw);
 	if (err < 0)
 		return err;
-	if (platform.dt_hart_count > hart_count)
+	if (platform.dt_hart_count > hart_count || platform.no_smode_hart_count)
 		err = disable_unserved_harts(&rw);
 	if (err < 0)
 		return err;

@@ -51,7 +51,7 @@ static void hart_quiesce(struct hart *self)
 	csr_clear(mip, MIP_SSIP);
 	/* A started hart's PMU is as at boot: counters free, no snapshot. */
 	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
-		      self->feat.sscofpmf);
+		      self->feat.sscofpmf, self->feat.mcountinhibit);
 }
 
 void hsm_stopped_loop(struct hart *self)

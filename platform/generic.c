@@ -104,6 +104,15 @@ static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
 	return 0;
 }
 
+/* A hart without S-mode parks for good at entry (entry.S checks misa.S
+ * too); the banner names it and the DT fix-up disables its node. */
+static void note_no_smode_hart(unsigned long hartid)
+{
+	if (platform.no_smode_hart_count < PLATFORM_MAX_NO_SMODE)
+		platform.no_smode_hart_ids[platform.no_smode_hart_count] = hartid;
+	platform.no_smode_hart_count++;
+}
+
 static const char *parse_harts(const struct fdt *fdt)
 {
 	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
@@ -118,6 +127,10 @@ static const char *parse_harts(const struct fdt *fdt)
 			continue;
 		if (fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
 			return "cpu node without a valid reg";
+		if (!fdt_cpu_has_smode(fdt, cpu)) {
+			note_no_smode_hart((unsigned long)hartid);
+			continue;
+		}
 		platform.dt_hart_count++;
 		if (hart_count >= MAX_HARTS)
 			continue;
@@ -125,7 +138,7 @@ static const char *parse_harts(const struct fdt *fdt)
 		hart_ids[hart_count++] = (unsigned long)hartid;
 	}
 	if (!hart_count)
-		return "no usable cpu in /cpus";
+		return "no usable cpu in /cpus (none with S-mode)";
 	return NULL;
 }
 

@@ -42,7 +42,8 @@ struct platform {
 	void (*exit_with_status)(uint32_t status);
 
 	unsigned int dt_hart_count;  /* harts in the DTB with S-mode (may exceed MAX_HARTS) */
-	/* Harts in the DTB without S-mode: parked for good, never served. */
+	/* Harts in the DTB without S-mode: parked for good, never served
+	 * (the count may exceed the ids kept). */
 	unsigned long no_smode_hart_ids[PLATFORM_MAX_NO_SMODE];
 	unsigned int no_smode_hart_count;
 	unsigned long next_addr, next_mode, next_hartid;
@@ -61,6 +62,9 @@ struct platform_desc {
 
 const struct platform_desc *platform_match(const struct fdt *fdt);
 extern const struct platform_desc platform_qemu_virt, platform_generic;
+
+/* The cpu node describes a hart with S-mode (platform/cpu_smode.c). */
+bool fdt_cpu_has_smode(const struct fdt *fdt, int cpu);
 
 /* Parse the DTB into `platform` and the hart table; 0 or a message. */
 const char *platform_parse_fdt(const struct fdt *fdt);
