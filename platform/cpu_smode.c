@@ -27,7 +27,7 @@ static bool isa_string_has_smode(const char *isa, int len)
 {
 	int i = 0, start;
 
-	if (len < 5 || strncmp(isa, "rv", 2))
+	if (len < 5 || strncmp(isa, "rv", 2) != 0)
 		return false;
 	for (i = 4; i < len && isa[i] && isa[i] != '_'; i++)
 		if (isa[i] == 's')
