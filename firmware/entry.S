@@ -5,11 +5,14 @@
  * cold boot (init.c: cold_boot) on a boot stack; the others sleep in wfi until
  * it sets boot_done and sends them an IPI.  Then every hart looks its hartid
  * up in the hart table built from the DTB, takes its own stack and runs
- * hart_warm_boot (init.c).  A hart that is not in the table parks for good.
+ * hart_warm_boot (init.c).  A hart that is not in the table, or has no
+ * S-mode, parks for good.
  */
 #include "hart.h"
 #include "riscv_csr.h"
 #include "trap_regs.h"
+
+#define MISA_S (1 << ('S' - 'A'))
 
 	.section .text.entry, "ax"
 	.globl _start
@@ -21,6 +24,15 @@ _start:
 	mv	s1, a1
 	mv	s2, a2
 
+	/* A hart without S-mode (misa.S clear) could run nothing the firmware
+	 * boots: it parks before the lottery, so it never wins it.  misa = 0
+	 * (not implemented) tells nothing: the DT decides (platform). */
+	csrr	t0, misa
+	beqz	t0, 1f
+	li	t1, MISA_S
+	and	t0, t0, t1
+	beqz	t0, park
+1:
 	la	t0, boot_lottery
 	li	t1, 1
 	amoswap.w.aqrl t1, t1, (t0)

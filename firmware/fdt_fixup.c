@@ -11,6 +11,8 @@
 #include "console.h"
 #include "hart.h"
 #include "trace.h"
+#include "guard.h"
+#include "riscv_csr.h"
 
 #define FIXUP_HEADROOM 1024
 
@@ -73,8 +75,8 @@ static int find_unserved_cpu(const struct fdt *fdt)
 	return -FDT_ERR_NOTFOUND;
 }
 
-/* Harts beyond MAX_HARTS stay parked: the next stage must not try to start
- * them, so their cpu nodes say "disabled". */
+/* Harts beyond MAX_HARTS and harts without S-mode stay parked: the next
+ * stage must not try to start them, so their cpu nodes say "disabled". */
 static int disable_unserved_harts(struct fdt_rw *rw)
 {
 	int cpu, err;
@@ -82,6 +84,64 @@ static int disable_unserved_harts(struct fdt_rw *rw)
 	while ((cpu = find_unserved_cpu(&rw->fdt)) >= 0)
 		if ((err = fdt_rw_setprop_string(rw, cpu, "status", "disabled")) < 0)
 			return err;
+	return 0;
+}
+
+/* Where "_sstc" stands in a riscv,isa string as a whole extension, or NULL. */
+static const char *find_sstc(const char *isa, int len)
+{
+	const char *p;
+
+	if (len < 1 || isa[len - 1] != '\0')
+		return NULL;
+	for (p = strstr(isa, "_sstc"); p; p = strstr(p + 1, "_sstc"))
+		if (p[5] == '\0' || p[5] == '_')
+			return p;
+	return NULL;
+}
+
+/* The first cpu node of a served hart whose riscv,isa names Sstc. */
+static int find_cpu_claiming_sstc(const struct fdt *fdt, const char **isa, int *len)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
+
+	for (cpu = fdt_first_child(fdt, cpus); cpu >= 0; cpu = fdt_next_sibling(fdt, cpu)) {
+		uint64_t hartid, size;
+
+		*isa = fdt_getprop(fdt, cpu, "riscv,isa", len);
+		if (*isa && find_sstc(*isa, *len) &&
+		    fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) == 0 &&
+		    hart_by_id((unsigned long)hartid))
+			return cpu;
+	}
+	return -FDT_ERR_NOTFOUND;
+}
+
+/*
+ * QEMU 7.2's spike DT names Sstc in riscv,isa although its harts refuse
+ * stimecmp (a kernel that believes the DT takes an illegal instruction).
+ * When the boot hart has no stimecmp, Sstc leaves every served cpu's
+ * riscv,isa: the DT tells S-mode what the harts do.
+ */
+static int drop_sstc_claims(struct fdt_rw *rw)
+{
+	unsigned long v;
+	const char *isa;
+	char fixed[256];
+	int cpu, len, err;
+
+	if (csr_read_guarded(CSR_STIMECMP, &v) == 0)
+		return 0;
+	while ((cpu = find_cpu_claiming_sstc(&rw->fdt, &isa, &len)) >= 0) {
+		size_t at = (size_t)(find_sstc(isa, len) - isa);
+
+		if ((size_t)len > sizeof(fixed))
+			return -FDT_ERR_BADVALUE;
+		memcpy(fixed, isa, at);
+		memcpy(fixed + at, isa + at + 5, (size_t)len - at - 5);
+		if ((err = fdt_rw_setprop_string(rw, cpu, "riscv,isa", fixed)) < 0)
+			return err;
+	}
 	return 0;
 }
 
@@ -102,8 +162,11 @@ int fdt_fixup(void *dtb, uint32_t totalsize)
 	err = reserve_firmware(&rw);
 	if (err < 0)
 		return err;
-	if (platform.dt_hart_count > hart_count)
+	if (platform.dt_hart_count > hart_count || platform.no_smode_hart_count)
 		err = disable_unserved_harts(&rw);
+	if (err < 0)
+		return err;
+	err = drop_sstc_claims(&rw);
 	if (err < 0)
 		return err;
 	return trace_fdt_fixup(&rw);

@@ -47,6 +47,11 @@ static void probe_hpm(struct hart_features *f)
 	unsigned long v;
 	unsigned int i;
 
+	/* Privileged spec 1.10 harts (QEMU's sifive_u) have no mcountinhibit:
+	 * then the PMU offers firmware counters only (pmu_hart_init). */
+	f->mcountinhibit = csr_read_guarded(CSR_MCOUNTINHIBIT, &v) == 0;
+	/* Such harts may trap reads of time too (time_csr.c). */
+	f->time_csr = csr_read_guarded(CSR_TIME, &v) == 0;
 	for (i = 3; i < 32; i++) {
 		if (!csr_holds_ones(CSR_MHPMCOUNTER0 + i, &v))
 			continue;
@@ -155,8 +160,9 @@ void features_print(const struct hart_features *f)
 	       f->smstateen ? "smstateen " : "", f->f ? "f " : "", f->d ? "d" : "");
 	printf("PMP              : %u entries, granularity %lu bytes\n", f->pmp_count,
 	       f->pmp_count ? 1UL << f->pmp_granularity : 0UL);
-	printf("HPM counters     : %u (mask 0x%x), %u bits\n", popcount(f->hpm_mask),
-	       f->hpm_mask, f->hpm_width);
+	printf("HPM counters     : %u (mask 0x%x), %u bits%s\n", popcount(f->hpm_mask),
+	       f->hpm_mask, f->hpm_width,
+	       f->mcountinhibit ? "" : "; no mcountinhibit: PMU firmware counters only");
 	printf("Debug triggers   : %u, types", f->trigger_count);
 	for (t = 0; t < 16; t++)
 		if (f->trigger_types & (1u << t))

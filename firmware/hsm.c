@@ -54,7 +54,7 @@ static void hart_quiesce(struct hart *self)
 	csr_clear(mip, MIP_SSIP);
 	/* A started hart's PMU is as at boot: counters free, no snapshot. */
 	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
-		      self->feat.sscofpmf);
+		      self->feat.sscofpmf, self->feat.mcountinhibit);
 	/* FWFT: "Upon hart reset, local feature values are not retained". */
 	fwft_hart_reset(self);
 	/* DBTR: S-mode's triggers and shared memory are gone. */

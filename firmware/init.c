@@ -176,6 +176,19 @@ static void print_pmu_map(void)
 	       m->nselectors, m->nraw);
 }
 
+/* Harts without S-mode park at entry: nothing could run on them. */
+static void print_no_smode_harts(void)
+{
+	unsigned int i, n = platform.no_smode_hart_count;
+
+	if (!n)
+		return;
+	printf("Harts skipped    : %u without S-mode, parked:", n);
+	for (i = 0; i < n && i < PLATFORM_MAX_NO_SMODE; i++)
+		printf(" %lu", platform.no_smode_hart_ids[i]);
+	printf("%s\n", n > PLATFORM_MAX_NO_SMODE ? " ..." : "");
+}
+
 static void print_banner(const struct hart *self)
 {
 	unsigned int i;
@@ -190,6 +203,7 @@ static void print_banner(const struct hart *self)
 	if (platform.dt_hart_count > hart_count)
 		printf("WARNING          : the DTB has %u harts; tracesbi serves at most %d, "
 		       "the others stay parked\n", platform.dt_hart_count, MAX_HARTS);
+	print_no_smode_harts();
 	printf("Firmware         : 0x%lx-0x%lx (%lu KiB region, %lu KiB used)\n",
 	       (unsigned long)platform.fw_base,
 	       (unsigned long)(platform.fw_base + platform.fw_size - 1),

@@ -987,13 +987,19 @@ struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p)
 /* ---- per-hart life cycle ---- */
 
 void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,
-		   bool sscofpmf)
+		   bool sscofpmf, bool mcountinhibit)
 {
 	unsigned int i, n;
 
 	if (p->impl_running)
 		pmu_trap_counting(false);
 	*p = (struct pmu_hart){ 0 };
+	for (i = 0; i < PMU_FW_COUNTERS; i++)
+		p->fw[i].source = &zero_source;
+	/* Counters that cannot be stopped cannot be SBI PMU counters (start
+	 * and stop are the interface): the firmware ones are all there is. */
+	if (!mcountinhibit)
+		return;
 	p->sscofpmf = sscofpmf;
 	p->hpm_width = (uint8_t)(hpm_width ? hpm_width : 64);
 	p->hw_num[p->hw_count++] = PMU_HW_CYCLE;
@@ -1006,8 +1012,6 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 	p->hpm_contiguous = ((p->hpm_mask >> PMU_HPM_FIRST) & ((p->hpm_mask >> PMU_HPM_FIRST) + 1)) == 0;
 	/* Every HPM counter stopped, no event, value 0; mcycle and minstret
 	 * keep running for software that never asks the PMU. */
-	for (i = 0; i < PMU_FW_COUNTERS; i++)
-		p->fw[i].source = &zero_source;
 	pmu_hw_inhibit(p->hpm_mask);
 	pmu_hw_uninhibit((1u << PMU_HW_CYCLE) | (1u << PMU_HW_INSTRET));
 	for (i = 2; i < p->hw_count; i++) {

@@ -173,6 +173,8 @@ enum trap_result trap_handler(struct trap_regs *regs)
 		 * trap into a virtual-instruction exception). */
 		if (ctr_emulate_illegal(regs, &trap))
 			return TRAP_HANDLED;
+		if (time_csr_emulate(regs, trap.tval))
+			return TRAP_HANDLED;
 		if (trap_emulate_illegal_insn(regs, trap.tval))
 			return TRAP_HANDLED;
 		break;

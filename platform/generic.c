@@ -104,6 +104,15 @@ static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
 	return 0;
 }
 
+/* A hart without S-mode parks for good at entry (entry.S checks misa.S
+ * too); the banner names it and the DT fix-up disables its node. */
+static void note_no_smode_hart(unsigned long hartid)
+{
+	if (platform.no_smode_hart_count < PLATFORM_MAX_NO_SMODE)
+		platform.no_smode_hart_ids[platform.no_smode_hart_count] = hartid;
+	platform.no_smode_hart_count++;
+}
+
 static const char *parse_harts(const struct fdt *fdt)
 {
 	int cpus = fdt_path_offset(fdt, "/cpus"), cpu;
@@ -118,6 +127,10 @@ static const char *parse_harts(const struct fdt *fdt)
 			continue;
 		if (fdt_get_reg_under(fdt, cpus, cpu, 0, &hartid, &size) < 0)
 			return "cpu node without a valid reg";
+		if (!fdt_cpu_has_smode(fdt, cpu)) {
+			note_no_smode_hart((unsigned long)hartid);
+			continue;
+		}
 		platform.dt_hart_count++;
 		if (hart_count >= MAX_HARTS)
 			continue;
@@ -125,7 +138,7 @@ static const char *parse_harts(const struct fdt *fdt)
 		hart_ids[hart_count++] = (unsigned long)hartid;
 	}
 	if (!hart_count)
-		return "no usable cpu in /cpus";
+		return "no usable cpu in /cpus (none with S-mode)";
 	return NULL;
 }
 
@@ -152,37 +165,68 @@ static const char *parse_memory(const struct fdt *fdt)
 	return NULL;
 }
 
-/* The console named by /chosen stdout-path (a path or an alias, optionally
- * followed by ":options"), else the first NS16550. */
+/* The consoles the firmware can drive, in the order of the fallback search. */
+static const struct console_driver console_drivers[] = {
+	{ "ns16550a",     ns16550_probe },
+	{ "ns16550",      ns16550_probe },
+	{ "sifive,uart0", sifive_uart_probe },
+	{ "ucb,htif0",    htif_console_probe },
+};
+
+#define CONSOLE_DRIVER_COUNT (sizeof(console_drivers) / sizeof(console_drivers[0]))
+
+static int probe_console_node(const struct fdt *fdt, int node)
+{
+	unsigned int i;
+
+	for (i = 0; i < CONSOLE_DRIVER_COUNT; i++)
+		if (fdt_is_compatible(fdt, node, console_drivers[i].compatible) &&
+		    console_drivers[i].probe(fdt, node) == 0)
+			return 0;
+	return -1;
+}
+
+/* The node /chosen stdout-path names (a path or an alias, optionally
+ * followed by ":options"), or -1. */
+static int stdout_path_node(const struct fdt *fdt)
+{
+	int chosen = fdt_path_offset(fdt, "/chosen"), len;
+	const char *path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
+	char buf[128];
+	int n = 0;
+
+	if (!path || len <= 1 || len >= 128 || path[len - 1] != '\0')
+		return -1;
+	while (path[n] && path[n] != ':')
+		n++;
+	memcpy(buf, path, (size_t)n);
+	buf[n] = '\0';
+	if (buf[0] != '/') {
+		int aliases = fdt_path_offset(fdt, "/aliases"), alen;
+		const char *a = aliases >= 0 ? fdt_getprop(fdt, aliases, buf, &alen) : NULL;
+
+		if (!a || alen <= 1 || alen >= 128 || a[alen - 1] != '\0')
+			return -1;
+		return fdt_path_offset(fdt, a);
+	}
+	return fdt_path_offset(fdt, buf);
+}
+
+/* The console named by /chosen stdout-path, else the first enabled node
+ * of a known console. */
 static void probe_console(const struct fdt *fdt)
 {
-	int chosen = fdt_path_offset(fdt, "/chosen"), len, node = -1;
-	const char *path = chosen >= 0 ? fdt_getprop(fdt, chosen, "stdout-path", &len) : NULL;
+	int node = stdout_path_node(fdt);
+	unsigned int i;
 
-	if (path && len > 1 && len < 128 && path[len - 1] == '\0') {
-		char buf[128];
-		int n = 0;
-
-		while (path[n] && path[n] != ':')
-			n++;
-		memcpy(buf, path, (size_t)n);
-		buf[n] = '\0';
-		if (buf[0] != '/') {
-			int aliases = fdt_path_offset(fdt, "/aliases"), alen;
-			const char *a = aliases >= 0 ? fdt_getprop(fdt, aliases, buf, &alen) : NULL;
-
-			if (a && alen > 1 && alen < 128 && a[alen - 1] == '\0')
-				node = fdt_path_offset(fdt, a);
-		} else {
-			node = fdt_path_offset(fdt, buf);
-		}
-		if (node >= 0 && ns16550_probe(fdt, node) == 0)
-			return;
+	if (node >= 0 && probe_console_node(fdt, node) == 0)
+		return;
+	for (i = 0; i < CONSOLE_DRIVER_COUNT; i++) {
+		node = -1;
+		while ((node = fdt_find_compatible(fdt, node, console_drivers[i].compatible)) >= 0)
+			if (fdt_node_is_enabled(fdt, node) && console_drivers[i].probe(fdt, node) == 0)
+				return;
 	}
-	node = -1;
-	while ((node = fdt_find_compatible(fdt, node, "ns16550a")) >= 0)
-		if (fdt_node_is_enabled(fdt, node) && ns16550_probe(fdt, node) == 0)
-			return;
 }
 
 static void parse_model(const struct fdt *fdt)
@@ -233,6 +277,8 @@ static const struct dt_driver dt_drivers[] = {
 	{ "sifive,test0",        sifive_test_probe },
 	{ "syscon-poweroff",     syscon_poweroff_probe },
 	{ "syscon-reboot",       syscon_reboot_probe },
+	{ "gpio-restart",        gpio_restart_probe },
+	{ "ucb,htif0",           htif_poweroff_probe },
 };
 
 static void probe_node(const struct fdt *fdt, int node, int parent)

@@ -48,6 +48,14 @@ int syscon_reboot_probe(const struct fdt *fdt, int node, int parent)
 	return syscon_action(fdt, node, &platform.reboot);
 }
 
+static volatile uint32_t *sifive_test;
+
+/* FAIL with the exit status in bits 31:16. */
+static void sifive_test_exit(uint32_t status)
+{
+	*sifive_test = status << 16 | SIFIVE_TEST_FAIL;
+}
+
 int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
@@ -56,12 +64,13 @@ int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 || size < 4)
 		return -1;
 	reg = (volatile uint32_t *)(uintptr_t)base;
-	platform.test_finisher = reg;
+	sifive_test = reg;
+	platform.exit_with_status = sifive_test_exit;
 	if (!platform.poweroff.present)
 		platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
-							   0xffffffffu };
+							   0xffffffffu, NULL };
 	if (!platform.reboot.present)
 		platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
-							 0xffffffffu };
+							 0xffffffffu, NULL };
 	return 0;
 }

@@ -23,7 +23,7 @@
 #define HART_STACK_SHIFT   13
 #define HART_STACK_SIZE    (1 << HART_STACK_SHIFT)
 #define HART_STRUCT_SIZE   512    /* space reserved for struct hart */
-#define HART_PMU_OFFSET    152 /* offsetof(struct hart, pmu), for trap.S */
+#define HART_PMU_OFFSET    160 /* offsetof(struct hart, pmu), for trap.S */
 #define HART_PANIC_STACK   1024   /* bottom of the region: the fault report's stack */
 
 #ifndef __ASSEMBLER__
@@ -104,6 +104,8 @@ struct hart_features {
 	bool menvcfg;
 	unsigned int pmp_count;          /* implemented pmpaddr registers */
 	unsigned int pmp_granularity;    /* log2 bytes */
+	bool mcountinhibit;              /* counters can be stopped (priv 1.11+) */
+	bool time_csr;                   /* reading time does not trap */
 	uint32_t hpm_mask;               /* bit n: mhpmcounter n exists (3..31) */
 	unsigned int hpm_width;          /* bits of the first implemented one */
 	unsigned int trigger_count;

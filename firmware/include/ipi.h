@@ -32,4 +32,7 @@ void timer_set_smode_deadline(struct hart *self, uint64_t stime);
 void timer_handle_mtip(struct hart *self);
 void timer_cancel(struct hart *self);
 
+/* time_csr.c: the time CSR's value, also on harts that do not have it. */
+uint64_t time_now(void);
+
 #endif

@@ -12,16 +12,19 @@
 #include "fdt.h"
 
 #define PLATFORM_MAX_RAM 8
+#define PLATFORM_MAX_NO_SMODE 8   /* harts without S-mode the banner names */
 
 struct mem_region {
 	uint64_t base, size;
 };
 
-/* Reset by writing `value` under `mask` to a 32-bit register. */
+/* Reset by writing `value` under `mask` to a 32-bit register, or, for a
+ * device that needs more than one write (a GPIO line, HTIF), by `fire`. */
 struct reset_action {
 	bool present;
 	volatile uint32_t *reg;
 	uint32_t value, mask;
+	void (*fire)(void);
 };
 
 struct platform {
@@ -34,10 +37,15 @@ struct platform {
 
 	volatile uint64_t *mtime;    /* NULL: no M-mode timer found */
 	struct reset_action poweroff, reboot;
-	/* sifive,test0 finisher, used to report "system failure" shutdowns. */
-	volatile uint32_t *test_finisher;
+	/* Ends the machine with an exit status (sifive,test0 finisher, HTIF),
+	 * used to report "system failure" shutdowns; NULL: no such device. */
+	void (*exit_with_status)(uint32_t status);
 
-	unsigned int dt_hart_count;  /* harts in the DTB (may exceed MAX_HARTS) */
+	unsigned int dt_hart_count;  /* harts in the DTB with S-mode (may exceed MAX_HARTS) */
+	/* Harts in the DTB without S-mode: parked for good, never served
+	 * (the count may exceed the ids kept). */
+	unsigned long no_smode_hart_ids[PLATFORM_MAX_NO_SMODE];
+	unsigned int no_smode_hart_count;
 	unsigned long next_addr, next_mode, next_hartid;
 	unsigned long dtb_addr;
 };
@@ -54,6 +62,9 @@ struct platform_desc {
 
 const struct platform_desc *platform_match(const struct fdt *fdt);
 extern const struct platform_desc platform_qemu_virt, platform_generic;
+
+/* The cpu node describes a hart with S-mode (platform/cpu_smode.c). */
+bool fdt_cpu_has_smode(const struct fdt *fdt, int cpu);
 
 /* Parse the DTB into `platform` and the hart table; 0 or a message. */
 const char *platform_parse_fdt(const struct fdt *fdt);

@@ -146,9 +146,11 @@ static inline void pmu_fw_event(struct pmu_hart *p, unsigned int code)
 extern struct pmu_map pmu_event_map;
 
 /* Per hart, at (re)start: lay out the counters from what probing found and
- * reset every counter; stop everything the hardware has running. */
+ * reset every counter; stop everything the hardware has running.  A hart
+ * that cannot stop its counters (no mcountinhibit) gets firmware counters
+ * only. */
 void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width,
-		   bool sscofpmf);
+		   bool sscofpmf, bool mcountinhibit);
 /* Non-retentive suspend: keep HPM values over the (possibly) lost state. */
 void pmu_hart_suspend(struct pmu_hart *p);
 void pmu_hart_resume(struct pmu_hart *p);

@@ -109,6 +109,7 @@
 #define CSR_MENVCFG    0x30A
 #define CSR_MSTATEEN0  0x30C
 #define CSR_MCOUNTINHIBIT 0x320
+#define CSR_TIME       0xC01
 #define CSR_PMPCFG0    0x3A0
 #define CSR_PMPADDR0   0x3B0
 #define CSR_MHPMCOUNTER0 0xB00

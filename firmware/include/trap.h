@@ -27,4 +27,7 @@ void trap_redirect(struct trap_regs *regs, const struct trap_info *trap);
  */
 bool trap_emulate_illegal_insn(struct trap_regs *regs, unsigned long insn);
 
+/* A read of the time CSR on a hart that traps it (time_csr.c). */
+bool time_csr_emulate(struct trap_regs *regs, unsigned long tval);
+
 #endif

@@ -23,7 +23,7 @@ uint64_t engine_timestamp(const struct trace_hart *th)
 {
 	if (!tci_encoder_ts_enabled(&th->te))
 		return 0;
-	return tci_encoder_timestamp(&th->te, csr_read(time));
+	return tci_encoder_timestamp(&th->te, time_now());
 }
 
 /* The encoder's byte sink: the hart's RAM sink.  A refusal is the TCI's
@@ -200,7 +200,7 @@ static void engine_resume(struct trace_hart *th, struct trap_regs *regs)
 void engine_encoder_write(struct trace_hart *th, uint32_t off, uint32_t val,
 			  struct trap_regs *regs)
 {
-	uint32_t fx = tci_encoder_write(&th->te, off, val, csr_read(time));
+	uint32_t fx = tci_encoder_write(&th->te, off, val, time_now());
 
 	if (fx & TE_FX_STOP)
 		engine_stop(th, regs);

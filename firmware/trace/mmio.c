@@ -85,7 +85,7 @@ uint32_t components_access(struct trace_hart *th, bool sink, uint32_t off, bool 
 	if (!write && !(sink && off == TRRAM_DATA)) {
 		refresh_status(th);
 		return sink ? tci_ramsink_read(&th->ram, off)
-			    : tci_encoder_read(&th->te, off, csr_read(time));
+			    : tci_encoder_read(&th->te, off, time_now());
 	}
 	if (th->hart == self)
 		access_local(&acc, regs);

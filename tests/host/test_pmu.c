@@ -161,7 +161,7 @@ static void qemu72_map(void)
 static void hart(uint32_t hpm_mask, unsigned int width, bool sscofpmf)
 {
 	memset(&P, 0, sizeof(P));
-	pmu_hart_init(&P, hpm_mask, width, sscofpmf);
+	pmu_hart_init(&P, hpm_mask, width, sscofpmf, true);
 }
 
 static int setup_qemu(void **state)
@@ -258,6 +258,22 @@ static void test_sparse_layout(void **state)
 	hart(0, 0, false);
 	assert_ok(pmu_num_counters(&P), 34);
 	assert_ok(pmu_counter_get_info(2, &P), 1UL << 63 | 63UL << 12);
+}
+
+/* A privileged-1.10 hart (no mcountinhibit) cannot stop its counters: the
+ * PMU offers the firmware counters only and never touches mcountinhibit. */
+static void test_no_mcountinhibit_firmware_counters_only(void **state)
+{
+	(void)state;
+	hw_inhibit = 0x5;
+	memset(&P, 0, sizeof(P));
+	pmu_hart_init(&P, 0, 0, false, false);
+	assert_int_equal(hw_inhibit, 0x5);
+	assert_ok(pmu_num_counters(&P), 32);
+	assert_ok(pmu_counter_get_info(0, &P), 1UL << 63 | 63UL << 12);
+	assert_ret(cfg(0, 0xffffffffUL, 0, EV_CYCLES, 0), SBI_ERR_NOT_SUPPORTED);
+	assert_ok(cfg(0, 0xffffffffUL, 0, EV_FW(256), 0), 0);
+	assert_int_equal(hw_inhibit, 0x5);
 }
 
 static void test_hart_init_state(void **state)
@@ -943,7 +959,7 @@ static void test_fw_impl_events_trap_counting(void **state)
 	assert_ok(cfg(0, ALL_MASK, PMU_CFG_AUTO_START, EV_FW(257), 0), FW0);
 	assert_int_equal(trap_calls, 3);
 	assert_true(trap_last);
-	pmu_hart_init(&P, QEMU_HPM, 48, true);
+	pmu_hart_init(&P, QEMU_HPM, 48, true, true);
 	assert_int_equal(trap_calls, 4);
 	assert_false(trap_last);
 }
@@ -1073,6 +1089,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_num_counters_and_info),
 		T(test_sparse_layout),
+		T(test_no_mcountinhibit_firmware_counters_only),
 		T(test_hart_init_state),
 		T(test_counter_set_validation),
 		T(test_empty_mask),

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Power-off through HTIF ("ucb,htif0", protocol in drivers/serial/htif.c):
+ * the host ends the program with the exit code the firmware sends, 0 for a
+ * shutdown; a "system failure" shutdown sends its own status
+ * (firmware/sbi/srst.c).  HTIF has no reboot.
+ */
+#include "drivers.h"
+#include "platform.h"
+
+static void htif_poweroff(void)
+{
+	htif_exit(0);
+}
+
+int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
+{
+	(void)parent;
+	if (htif_attach(fdt, node) < 0)
+		return -1;
+	platform.poweroff = (struct reset_action){ .present = true, .fire = htif_poweroff };
+	platform.exit_with_status = htif_exit;
+	return 0;
+}

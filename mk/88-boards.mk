@@ -1,0 +1,33 @@
+# Board runs (scripts/run-board-tests.sh): the S-mode test kernel under
+# tracesbi on QEMU's sifive_u (an E51 without S-mode, sifive,uart0,
+# gpio-restart) and spike (HTIF console and power-off).
+TEST_SUITES += boards
+
+.PHONY: test-boards
+test-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+	@scripts/run-board-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf
+
+# platform/cpu_smode.c on the host: which cpu nodes describe S-mode, on a
+# tree of cases and on QEMU sifive_u's and spike's own DTBs.
+$(FDT_TEST_DIR)/qemu-sifive-u.dtb:
+	@mkdir -p $(@D)
+	$(QEMU) -M sifive_u -smp 3 -display none -machine dumpdtb=$@.full 2>/dev/null
+	$(call fdt_trim_to_totalsize,$@.full,$@)
+	rm -f $@.full
+
+$(FDT_TEST_DIR)/qemu-spike.dtb:
+	@mkdir -p $(@D)
+	$(QEMU) -M spike -display none -machine dumpdtb=$@.full 2>/dev/null
+	$(call fdt_trim_to_totalsize,$@.full,$@)
+	rm -f $@.full
+
+CPU_SMODE_BLOBS := $(addprefix $(FDT_TEST_DIR)/, cpus-smode.dtb qemu-sifive-u.dtb qemu-spike.dtb)
+
+$(BUILD)/host/test_cpu_smode: tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) \
+		$(FDT_HEADERS) $(CPU_SMODE_BLOBS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -Ifirmware/include \
+		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
+		-o $@ tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) $(CMOCKA_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_cpu_smode

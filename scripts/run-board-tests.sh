@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Boots the S-mode test kernel under tracesbi on QEMU's other RISC-V boards
+# and prints one PASS/FAIL/INFO line per result:
+#   sifive_u  -smp 3: hart 0 is an E51 monitor core without S-mode, harts
+#             1-2 are U54s; sifive,uart0 console; reset through
+#             gpio-restart, no power-off device, so the run uses -no-reboot
+#             and the kernel ends it with a reboot (shutdown is
+#             NOT_SUPPORTED there).  Banner: the E51 named as skipped, the
+#             boot hart a U54, the kernel sees the two U54s only.
+#   sifive_u  mode=reboot: cold then warm reboot through the GPIO line
+#             (the kernel counts its boots), stopped once it is done.
+#   spike     one hart; HTIF console and power-off (QEMU's exit status 0).
+#   spike     mode=sysfail: a "system failure" shutdown ends QEMU with
+#             status 3, as on virt.
+#   spike     -smp 2: the multi-hart groups (HSM, IPI, RFENCE).
+# The pmu group is not run on either board: its tests need the hardware
+# counters and the riscv,pmu event map of QEMU virt (sifive_u's harts have
+# neither mcountinhibit nor HPM counters, so tracesbi offers firmware
+# counters only there; spike's DT has no riscv,pmu map).  Groups that need
+# a feature the machine lacks (a second hart, H) report INFO lines, which
+# count neither way.
+#
+# usage: run-board-tests.sh TRACESBI.elf TARGET_TESTS.elf
+set -u
+cd "$(dirname "$0")/.."
+fw=$1 kernel=$2
+TIMEOUT=${BOARD_TIMEOUT:-120}
+logdir=build/logs/boards
+mkdir -p "$logdir"
+status=0
+GROUPS_NO_PMU=base,legacy,pmp,redirect,hsm,time,ipi,rfence,trace,dbcn,suspend,ctr,srst
+
+pass() { echo "PASS: boards/$1"; }
+fail() { echo "FAIL: boards/$1: $2"; status=1; }
+
+for f in "$fw" "$kernel"; do
+    [ -f "$f" ] || { fail setup "$f does not exist"; exit 1; }
+done
+
+# boot NAME MACHINE SMP APPEND [QEMU ARGS...]: one run, log in
+# $logdir/NAME.log (carriage returns removed); sets rc.
+boot() {
+    local name=$1 machine=$2 smp=$3 append=$4
+    shift 4
+    timeout --foreground -k 5 "$TIMEOUT" qemu-system-riscv64 -M "$machine" -smp "$smp" \
+        -nographic -bios "$fw" -kernel "$kernel" -append "$append" "$@" \
+        </dev/null >"$logdir/$name.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$logdir/$name.raw" >"$logdir/$name.log"
+    rm -f "$logdir/$name.raw"
+}
+
+# results NAME DONE-LINE: the kernel's result lines, named after the run,
+# and a FAIL line when the done marker is missing.
+results() {
+    local name=$1 done_line=$2 log=$logdir/$1.log
+    grep -aE '^(PASS|FAIL|INFO): ' "$log" | sed -E "s#^(PASS|FAIL|INFO): target/#\1: boards/$name/#"
+    grep -aq '^FAIL: ' "$log" && status=1
+    if grep -aqx "$done_line" "$log"; then
+        pass "$name/done"
+    else
+        fail "$name/done" "no \"$done_line\" (QEMU status $rc, 124: timeout; log: $log)"
+        tail -n 5 "$log" | sed 's/^/    | /'
+    fi
+}
+
+banner() { sed -n "s/^$2 *: //p" "$logdir/$1.log" | head -n 1; }
+
+# ---- sifive_u ----------------------------------------------------------
+boot sifive_u sifive_u 3 "expect-sstc=0 expect-sscofpmf=0 groups=$GROUPS_NO_PMU" -no-reboot
+results sifive_u "DONE: target-tests"
+[ "$(banner sifive_u Platform)" = "SiFive HiFive Unleashed A00 (generic)" ] &&
+    pass sifive_u/console-sifive-uart ||
+    fail sifive_u/console-sifive-uart "no banner Platform line on the sifive,uart0 console"
+skipped=$(banner sifive_u "Harts skipped")
+[ "$skipped" = "1 without S-mode, parked: 0" ] && pass sifive_u/e51-skipped ||
+    fail sifive_u/e51-skipped "Harts skipped line '$skipped', expected hart 0 (the E51)"
+harts=$(banner sifive_u Harts)
+[[ "$harts" =~ ^2:\ 1\ 2\ \(boot\ hart\ [12]\)$ ]] && pass sifive_u/u54-harts-served ||
+    fail sifive_u/u54-harts-served "Harts line '$harts', expected the U54s 1 and 2, one of them booting"
+kline=$(grep -a '^target-tests: boot hart' "$logdir/sifive_u.log" | head -n 1)
+[[ "$kline" =~ ^target-tests:\ boot\ hart\ [12],\ 2\ harts, ]] && pass sifive_u/e51-disabled-in-dt ||
+    fail sifive_u/e51-disabled-in-dt "the kernel saw '$kline', expected a U54 boot hart and 2 harts"
+grep -aq '^shutdown: not supported, rebooting' "$logdir/sifive_u.log" && [ "$rc" -eq 0 ] &&
+    pass sifive_u/shutdown-unsupported-reboot-ends-run ||
+    fail sifive_u/shutdown-unsupported-reboot-ends-run "expected SRST shutdown NOT_SUPPORTED, then a reboot ending QEMU (-no-reboot) with 0, got status $rc"
+
+# The reboot sequence: no -no-reboot, so the kernel's boot count survives;
+# QEMU is stopped once the kernel says it is done (its last shutdown turns
+# into a reboot again on this board).
+reboot_log=$logdir/sifive_u-reboot.log
+qemu-system-riscv64 -M sifive_u -smp 3 -nographic -bios "$fw" -kernel "$kernel" \
+    -append "mode=reboot" </dev/null >"$reboot_log.raw" 2>&1 &
+qemu=$!
+for _ in $(seq 1 $((TIMEOUT * 5))); do
+    grep -aq '^DONE: reboot-test' "$reboot_log.raw" && break
+    kill -0 "$qemu" 2>/dev/null || break
+    sleep 0.2
+done
+kill "$qemu" 2>/dev/null
+wait "$qemu" 2>/dev/null
+tr -d '\r' <"$reboot_log.raw" >"$reboot_log"
+rm -f "$reboot_log.raw"
+grep -aE '^(PASS|FAIL): ' "$reboot_log" | sed -E 's#^(PASS|FAIL): target/#\1: boards/sifive_u-reboot/#'
+grep -aq '^FAIL: ' "$reboot_log" && status=1
+grep -aq '^DONE: reboot-test' "$reboot_log" && pass sifive_u-reboot/done ||
+    fail sifive_u-reboot/done "no \"DONE: reboot-test\" (log: $reboot_log)"
+
+# ---- spike -------------------------------------------------------------
+boot spike spike 1 "expect-sstc=0 expect-sscofpmf=0 groups=$GROUPS_NO_PMU"
+results spike "DONE: target-tests"
+[ "$(banner spike Platform)" = "ucbbar,spike-bare,qemu (generic)" ] &&
+    pass spike/console-htif || fail spike/console-htif "no banner Platform line on the HTIF console"
+[ "$rc" -eq 0 ] && pass spike/htif-poweroff-status-0 ||
+    fail spike/htif-poweroff-status-0 "QEMU ended with $rc after the kernel's shutdown (124: timeout)"
+
+boot spike-sysfail spike 1 "mode=sysfail"
+if ! grep -aq '^DONE: sysfail-test' "$logdir/spike-sysfail.log"; then
+    fail spike/sysfail-exit-status-3 "the kernel did not reach the failure shutdown (status $rc)"
+elif [ "$rc" -eq 3 ]; then
+    pass spike/sysfail-exit-status-3
+else
+    fail spike/sysfail-exit-status-3 "QEMU ended with $rc, expected 3 (124: timeout)"
+fi
+
+boot spike-2harts spike 2 "expect-sstc=0 groups=hsm,ipi,rfence variant=2harts"
+results spike-2harts "DONE: target-tests 2harts"
+[ "$rc" -eq 0 ] && pass spike-2harts/htif-poweroff-status-0 ||
+    fail spike-2harts/htif-poweroff-status-0 "QEMU ended with $rc (124: timeout)"
+exit $status
