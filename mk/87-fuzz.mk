@@ -9,6 +9,8 @@
 #   fuzz_insn             the instruction decoders of stepping and emulation
 #                         (lib/rvinsn, firmware/memaccess.c)
 #   fuzz_tci              the emulated TCI encoder and RAM sink registers
+#   fuzz_tvtrace          the Bluespec tandem-verification trace parser
+#                         (lib/tvtrace), with write-back of what it parsed
 # `make test-fuzz` runs each for FUZZ_TIME seconds; `make soak-fuzz` (part of
 # `make soak`) runs each for SOAK_FUZZ_RUNS executions.
 # (Moved out of mk/70-ntrace-tests.mk: it needs the PMU and trace fragments'
@@ -89,6 +91,14 @@ $(FUZZ_DIR)/fuzz_tci: tests/fuzz/fuzz_tci.c firmware/trace/tci_encoder.c \
 
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_pmu_map::2048 $(FUZZ_DIR)/fuzz_insn::1200 $(FUZZ_DIR)/fuzz_tci::2048
 FUZZ_BINS += $(FUZZ_DIR)/fuzz_pmu_map $(FUZZ_DIR)/fuzz_insn $(FUZZ_DIR)/fuzz_tci
+
+# The Bluespec tandem-verification trace parser (lib/tvtrace, mk/31-tvtrace.mk).
+$(FUZZ_DIR)/fuzz_tvtrace: tests/fuzz/fuzz_tvtrace.c $(TVTRACE_SRCS) $(TVTRACE_HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
+
+FUZZ_RUNS += $(FUZZ_DIR)/fuzz_tvtrace::1024
+FUZZ_BINS += $(FUZZ_DIR)/fuzz_tvtrace
 
 .PHONY: test-fuzz fuzz-build soak-fuzz
 fuzz-build: $(FUZZ_BINS)

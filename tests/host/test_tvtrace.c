@@ -552,18 +552,36 @@ static void test_memory_response_must_follow_request(void **state)
 	expect_error(&rv32_nof, twice, sizeof(twice), TVTRACE_ERR_ORPHAN_RSP, 9);
 }
 
-/* A store's response carries no data: the next byte is the next opcode. */
-static void test_store_response_has_no_data(void **state)
+/* Stores' and sc's responses carry no data: the next byte is the next
+ * opcode.  Loads, lr, AMOs and fetches get their data back. */
+static void test_store_and_sc_responses_have_no_data(void **state)
 {
-	const uint8_t b[] = { 8, 0x40, 0, 0, 0, 0x11, 0xcd, 0xab, 9, 0x01, 2 };
+	const uint8_t store[] = { 8, 0x40, 0, 0, 0, 0x11, 0xcd, 0xab, 9, 0x01, 2 };
+	const uint8_t sc[] = { 8, 0x40, 0, 0, 0, 0x23, 1, 2, 3, 4, 9, 0x12, 2 };
+	const uint8_t amo[] = { 8, 0x40, 0, 0, 0, 0x05, 7, 9, 0x00, 6, 2 };
+	const uint8_t lr[] = { 8, 0x40, 0, 0, 0, 0x02, 9, 0x00, 5, 2 };
+	const uint8_t fetch[] = { 8, 0x40, 0, 0, 0, 0x1d, 9, 0x01, 0x0d, 0x8d, 2 };
 	struct tvtrace_record r[4];
 
 	(void)state;
-	assert_int_equal(parse_all(&rv32_nof, b, sizeof(b), r, 4), 3);
+	assert_int_equal(parse_all(&rv32_nof, store, sizeof(store), r, 4), 3);
 	assert_int_equal(r[0].value, 0xabcd);
 	assert_true(r[0].has_data);
 	assert_false(r[1].has_data);
 	assert_int_equal(r[2].opcode, TVTRACE_OP_END_GROUP);
+	assert_int_equal(parse_all(&rv32_nof, sc, sizeof(sc), r, 4), 3);
+	assert_int_equal(r[0].value, 0x04030201);
+	assert_false(r[1].has_data);
+	assert_int_equal(r[1].mem_result, TVTRACE_MEM_FAILURE);
+	assert_int_equal(parse_all(&rv32_nof, amo, sizeof(amo), r, 4), 3);
+	assert_int_equal(r[0].value, 7);
+	assert_int_equal(r[1].value, 6);
+	assert_int_equal(parse_all(&rv32_nof, lr, sizeof(lr), r, 4), 3);
+	assert_false(r[0].has_data);
+	assert_int_equal(r[1].value, 5);
+	assert_int_equal(parse_all(&rv32_nof, fetch, sizeof(fetch), r, 4), 3);
+	assert_false(r[0].has_data);
+	assert_int_equal(r[1].value, 0x8d0d);
 }
 
 static void test_fpr_without_flen_is_rejected(void **state)
@@ -700,7 +718,7 @@ int main(void)
 		cmocka_unit_test(test_memory_request_op_and_size_checked),
 		cmocka_unit_test(test_memory_response_size_and_result_checked),
 		cmocka_unit_test(test_memory_response_must_follow_request),
-		cmocka_unit_test(test_store_response_has_no_data),
+		cmocka_unit_test(test_store_and_sc_responses_have_no_data),
 		cmocka_unit_test(test_fpr_without_flen_is_rejected),
 		cmocka_unit_test(test_writer_rejects_values_wider_than_field),
 		cmocka_unit_test(test_writer_rejects_bad_codes),
