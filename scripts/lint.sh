@@ -16,8 +16,8 @@ failed=0
 # clang 14 does not know the zicsr/zifencei names: rv64imac.
 FW_FILES=$(ls firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c drivers/*/*.c \
               lib/fdt/*.c lib/rvinsn/*.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
-              lib/ntrace/ntrace_ingress.c lib/tci/*.c)
-FW_INC="-Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr"
+              lib/ntrace/ntrace_ingress.c lib/tci/*.c lib/tvtrace/*.c)
+FW_INC="-Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr -Ilib/tvtrace"
 FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding -std=gnu11
           $FW_INC -isystem /usr/lib/picolibc/riscv64-unknown-elf/include"
 # Host tools (mk/60-ntrace-tool.mk) and the decoder they alone use.
