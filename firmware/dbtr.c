@@ -217,6 +217,19 @@ static void shmem_copy(const struct dbtr_hart *d, unsigned long count, dbtr_conf
 			cfg[i][w] = shmem_entry(d, i)[w];
 }
 
+/* The `count` entries install and update take, copied out of the shared
+ * memory once so S-mode cannot change them under the checks.  As for
+ * read: the spec's ">= trig_max" would refuse a full set. */
+static long shmem_load(const struct dbtr_hart *d, unsigned long count, dbtr_config *cfg)
+{
+	if (!d->shmem_on)
+		return SBI_ERR_NO_SHMEM;
+	if (count > d->trig_max)
+		return SBI_ERR_BAD_RANGE;
+	shmem_copy(d, count, cfg);
+	return SBI_SUCCESS;
+}
+
 /* ---- the functions ---- */
 
 static struct dbtr_hart *dbtr_of(struct hart *self)
@@ -386,12 +399,9 @@ struct sbiret dbtr_install_triggers(struct hart *self, unsigned long count)
 	unsigned long i, bad = 0;
 	long ret;
 
-	if (!d->shmem_on)
-		return SBI_ERR(SBI_ERR_NO_SHMEM);
-	/* As for read: the spec's ">= trig_max" would refuse a full set. */
-	if (count > d->trig_max)
-		return SBI_ERR(SBI_ERR_BAD_RANGE);
-	shmem_copy(d, count, cfg);
+	ret = shmem_load(d, count, cfg);
+	if (ret)
+		return SBI_ERR(ret);
 	ret = install_plan(self, count, cfg, idx, &bad);
 	if (ret)
 		return SBI_RET(ret, bad);
@@ -434,11 +444,9 @@ struct sbiret dbtr_update_triggers(struct hart *self, unsigned long count)
 	unsigned long i;
 	long ret;
 
-	if (!d->shmem_on)
-		return SBI_ERR(SBI_ERR_NO_SHMEM);
-	if (count > d->trig_max)
-		return SBI_ERR(SBI_ERR_BAD_RANGE);
-	shmem_copy(d, count, cfg);
+	ret = shmem_load(d, count, cfg);
+	if (ret)
+		return SBI_ERR(ret);
 	for (i = 0; i < count; i++) {
 		ret = update_check(self, cfg[i][0], cfg[i][1]);
 		if (ret)

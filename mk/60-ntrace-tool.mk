@@ -90,7 +90,7 @@ HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
 
 # The tool as the mirror of the firmware's encoder: --tci, privilege tokens
 # through the qualified ingress, filters, feeding, --wrapped, --symbols.
-$(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c \
+$(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c tests/host/test_ntrace_tool.h \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
 	@mkdir -p $(dir $@)
@@ -101,7 +101,7 @@ HOST_TESTS += $(BUILD)/host/test_ntrace_tool_ingress
 
 # What people read: listing (objdump's disassembly), profile, folded stacks,
 # flame graph, timeline, pcseq export (golden file).
-$(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c \
+$(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c tests/host/test_ntrace_tool.h \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_TESTBIN)/prof.elf $(NTRACE_TOOL_DATA)/tiny.pcs \
 		$(NTRACE_TOOL_DATA)/prof.pcs $(NTRACE_TOOL_DATA)/tiny.export.pcseq

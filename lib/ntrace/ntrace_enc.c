@@ -378,6 +378,16 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
 }
 
+/* ResourceFull RCODE=1: the HIST record h (with its stop bit). */
+static void emit_hist_record(struct ntrace_encoder *e, uint32_t h, uint64_t tstamp)
+{
+	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+
+	v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
+	v[NTRACE_FLD_RDATA] = h;
+	emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
+}
+
 /* Hold the HIST record h (with its stop bit) for repeat detection (9.3). */
 static void hist_hold(struct ntrace_encoder *e, uint32_t h, uint64_t tstamp)
 {
@@ -481,12 +491,8 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 	unsigned bits = e->cfg.hist_bits - 1u, keep;
 
 	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-
 		e->hist = 1;
-		v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
-		v[NTRACE_FLD_RDATA] = h;
-		emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
+		emit_hist_record(e, h, tstamp);
 		return;
 	}
 	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
@@ -542,15 +548,10 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 				hist_uncut(e);
 			if (e->htm && e->hist != 1) {
 				/* HIST bits precede the I-CNT ones */
-				if (e->cfg.trTeInstEnRepeatedHistory) {
+				if (e->cfg.trTeInstEnRepeatedHistory)
 					hist_hold(e, e->hist, tstamp);
-				} else {
-					uint64_t v[NTRACE_FLD_COUNT] = { 0 };
-
-					v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
-					v[NTRACE_FLD_RDATA] = e->hist;
-					emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
-				}
+				else
+					emit_hist_record(e, e->hist, tstamp);
 				e->hist = 1;
 			}
 			v[NTRACE_FLD_RCODE] = NTRACE_RCODE_ICNT;

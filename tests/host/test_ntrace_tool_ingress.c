@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "ntrace_tool.h"
+#include "test_ntrace_tool.h"
 #include "tci_filter.h"
 #include "tci_spec.h"
 
@@ -33,17 +34,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static char *slurp_text(const char *path)
-{
-	uint8_t *buf;
-	size_t len;
-	struct nt_err err;
-	if (nt_read_file(path, &buf, &len, &err))
-		fail_msg("%s", err.msg);
-	char *t = realloc(buf, len + 1);
-	t[len] = '\0';
-	return t;
-}
 
 static void load_tiny(struct nt_image_set *set)
 {

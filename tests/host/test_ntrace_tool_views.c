@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ntrace_tool.h"
+#include "test_ntrace_tool.h"
 
 #define TINY_ELF NT_TEST_BUILD "/tiny.elf"
 #define TINY_PCS NT_TEST_DATA "/tiny.pcs"
@@ -30,19 +31,6 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static char *slurp_text(const char *path)
-{
-	uint8_t *buf;
-	size_t len;
-	struct nt_err err;
-
-	if (nt_read_file(path, &buf, &len, &err))
-		fail_msg("%s", err.msg);
-	char *t = realloc(buf, len + 1);
-	assert_non_null(t);
-	t[len] = '\0';
-	return t;
-}
 
 /* A decoded trace of one test program, encoded from its .pcs. */
 struct fixture {

@@ -182,6 +182,25 @@ long other_hart(int nth)
 	return -1;
 }
 
+static long nop_call(unsigned long arg)
+{
+	return (long)arg;
+}
+
+void check_secondaries_alive(const char *after)
+{
+	int i;
+
+	for (i = 0; i < plat.nharts; i++) {
+		unsigned long h = plat.hart_ids[i];
+		long result = 0;
+
+		if (h != plat.boot_hart)
+			CHECK(hart_call(h, nop_call, h + 7, 2000000, &result) &&
+			      result == (long)h + 7, "hart %lu stopped answering after %s", h, after);
+	}
+}
+
 void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,
 		       unsigned long opaque, const char *when)
 {

@@ -313,25 +313,6 @@ static void mask_read_through_paging(void)
 
 /* ---- remote fences ---- */
 
-static long nop_call(unsigned long arg)
-{
-	return (long)arg;
-}
-
-static void check_secondaries_alive(const char *after)
-{
-	int i;
-
-	for (i = 0; i < plat.nharts; i++) {
-		unsigned long h = plat.hart_ids[i];
-		long result = 0;
-
-		if (h != plat.boot_hart)
-			CHECK(hart_call(h, nop_call, h + 7, 2000000, &result) &&
-			      result == (long)h + 7, "hart %lu stopped answering after %s", h, after);
-	}
-}
-
 /* Self, the others, NULL (all) for each fence, whole-space and one page. */
 static void remote_fences_succeed(void)
 {

@@ -32,26 +32,6 @@ static struct sbiret rfence(int fid, unsigned long mask, unsigned long base, uns
 	return sbi_ecall(SBI_EXT_RFENCE, fid, mask, base, start, size, id, 0);
 }
 
-static long nop_call(unsigned long arg)
-{
-	return (long)arg;
-}
-
-/* Each secondary still answers a call after the fences. */
-static void check_secondaries_alive(const char *after)
-{
-	int i;
-
-	for (i = 0; i < plat.nharts; i++) {
-		unsigned long h = plat.hart_ids[i];
-		long result = 0;
-
-		if (h != plat.boot_hart)
-			CHECK(hart_call(h, nop_call, h + 7, 2000000, &result) &&
-			      result == (long)h + 7, "hart %lu stopped answering after %s", h, after);
-	}
-}
-
 static void remote_fence_i(void)
 {
 	struct fence_target t[4];
