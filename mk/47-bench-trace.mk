@@ -10,3 +10,13 @@ bench-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/
 	@python3 scripts/bench-trace.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--workdir $(BUILD)/bench-trace --out $(BUILD)/results/bench-trace.md
+
+# make profile-trace [PROG=sort] [APPEND="mode=btm"]: where the firmware's
+# M-mode instructions go while it traces one program of that payload (per
+# function, from QEMU's execution log; scripts/profile-fw.py).
+PROG ?= sort
+APPEND ?=
+.PHONY: profile-trace
+profile-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf
+	@python3 scripts/profile-fw.py --fw $(BUILD)/tracesbi.elf \
+		--payload $(PAYLOAD_DIR)/trace-prog.elf --prog $(PROG) --append "$(APPEND)"
