@@ -260,7 +260,9 @@ void trace_trap_handler(struct trap_regs *regs)
 		stepper_breakpoint(th, regs);
 	else if (trap_handler(regs) == TRAP_REDIRECTED && th->step.mode != STEP_OFF)
 		stepper_redirected(th, regs, epc, cause);
-	engine_apply_pending(th, regs);
+	/* (tested here: most events of a stepped hart leave nothing pending) */
+	if (th->overflow_now | th->start_pending)
+		engine_apply_pending(th, regs);
 }
 
 void trace_hart_leaving(struct hart *self)

@@ -294,10 +294,45 @@ static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int pr
 
 /* ---- Records ---------------------------------------------------------- */
 
+static unsigned int size_at(uint64_t mask, unsigned int i)
+{
+	return (mask >> i) & 1 ? 2 : 4;
+}
+
+/*
+ * Lazy held run.  In the common visit the held records are a whole run
+ * [lazy_start, lazy_end) of lazy_count instructions (the last one is
+ * held_end, the others held_run, as hold_run() would make them, with no
+ * timestamp), and the next transfer only adds the run and itself to I-CNT
+ * and HIST (engine_block_inline()).  Then the run is kept as its bounds
+ * and nothing is built; the records are built (held_materialize()) before
+ * anything else looks at them.
+ */
+static __attribute__((noinline)) void held_build(struct stepper *s)
+{
+	unsigned int n = s->lazy_count, last = size_at(s->lazy_mask, n - 1);
+
+	s->lazy = false;
+	s->held_run = (struct ntrace_block){ .addr = s->lazy_start,
+					     .rvc_mask = s->lazy_mask & ~(1ULL << (n - 1)),
+					     .count = (uint8_t)(n - 1), .priv = s->lazy_priv };
+	s->held_end = (struct ntrace_retired){ .addr = s->lazy_end - last, .size = (uint8_t)last,
+					       .priv = s->lazy_priv };
+	s->held_end_valid = true;
+	s->held_run_end = s->lazy_end - last;
+}
+
+static inline __attribute__((always_inline)) void held_materialize(struct stepper *s)
+{
+	if (s->lazy)
+		held_build(s);
+}
+
 static inline __attribute__((always_inline)) void feed_held(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 
+	held_materialize(s);
 	if (s->held_run.count || s->held_end_valid)
 		engine_block(th, &s->held_run, s->held_end_valid ? &s->held_end : NULL);
 	s->held_run.count = 0;
@@ -306,6 +341,7 @@ static inline __attribute__((always_inline)) void feed_held(struct trace_hart *t
 
 static void drop_held(struct stepper *s)
 {
+	s->lazy = false;
 	s->held_run.count = 0;
 	s->held_end_valid = false;
 	s->pend = false;
@@ -335,6 +371,7 @@ hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
 	struct stepper *s = &th->step;
 
+	held_materialize(s);
 	if (held_joins_run(s)) {
 		struct ntrace_block *r = &s->held_run;
 		const struct ntrace_retired *e = &s->held_end;
@@ -351,11 +388,6 @@ hold(struct trace_hart *th, const struct ntrace_retired *rec)
 	}
 	s->held_end = *rec;
 	s->held_end_valid = true;
-}
-
-static unsigned int size_at(uint64_t mask, unsigned int i)
-{
-	return (mask >> i) & 1 ? 2 : 4;
 }
 
 /*
@@ -423,11 +455,41 @@ static bool retire_segment(struct trace_hart *th, uint64_t upto)
 static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
+	unsigned int n = s->run_count;
+	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
 
 	s->pend = false;
-	hold(th, &s->pend_rec);
-	if (s->run_count)
-		hold_run(th, s->run_count, s->run_end);
+	if (s->lazy && n) {
+		/* hold() would join the lazy run's last record to the rest, and
+		 * hold_run() send that run with the transfer as its end. */
+		if (!engine_block_inline(th, (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
+					 s->lazy_count, s->lazy_priv, &s->pend_rec)) {
+			struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
+						  .count = s->lazy_count, .priv = s->lazy_priv };
+
+			engine_block(th, &r, &s->pend_rec);
+		}
+	} else {
+		hold(th, &s->pend_rec);
+		if (!n)
+			return;
+		feed_held(th);
+	}
+	/* The run is held: as its bounds (no timestamp to keep), or as
+	 * hold_run() makes it. */
+	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
+		hold_run(th, n, s->run_end);
+		return;
+	}
+	s->lazy = true;
+	s->lazy_start = s->start;
+	s->lazy_end = s->run_end;
+	s->lazy_count = (uint8_t)n;
+	s->lazy_mask = mask;
+	s->lazy_priv = s->priv;
+	s->start = s->run_end;
+	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
+	s->run_count = 0;
 }
 
 /* Whether upto is where the current segment's transfer (not run) or its
@@ -530,6 +592,7 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 		lost_track(th);
 		return;
 	}
+	held_materialize(s);
 	if (s->held_end_valid) {
 		s->held_end.itype = itype;
 		s->held_end.flags = 0;
@@ -777,6 +840,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	unsigned int priv;
 	uint64_t q;
 
+	held_materialize(s);   /* outcome() may look at held_end */
 	s->pend = false;
 	s->chain_len = 0;
 	set_run(s, pc, 0, 0, pc);
@@ -850,6 +914,7 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 	unsigned int priv;
 	uint64_t next;
 
+	held_materialize(s);   /* outcome() may look at held_end */
 	if (!outcome(s, regs, b, &next, &rec, &priv)) {
 		single_step(s, b->end, b->raw, b->size, false);
 		return;

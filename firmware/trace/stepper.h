@@ -25,7 +25,7 @@
 #include "ntrace.h"
 #include "trap_regs.h"
 
-#define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
+#define STEP_CACHE_SIZE 512      /* decoded blocks per hart (direct-mapped) */
 #define STEP_CHAIN_MAX  8        /* predicted transfers per visit, after the first */
 
 /* How a block ends. */
@@ -125,6 +125,11 @@ struct stepper {
 	struct ntrace_retired held_end;
 	bool held_end_valid;
 	uint64_t held_run_end;   /* address after held_run's last instruction */
+	/* Or, in the common case, held_run and held_end are one whole run
+	 * [lazy_start, lazy_end) kept as that (stepper.c, "Lazy held run"). */
+	bool lazy;
+	uint8_t lazy_count, lazy_priv;
+	uint64_t lazy_start, lazy_end, lazy_mask;
 	struct step_block cache[STEP_CACHE_SIZE];
 };
 

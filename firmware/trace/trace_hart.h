@@ -63,4 +63,29 @@ void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end);
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r);
 
+/*
+ * engine_block() for the stepper's common case: a run of `count` records
+ * (`halfwords` I-CNT units, privilege priv, context 0) and its end, when
+ * the ingress qualifies the whole run and the encoder only adds it to I-CNT
+ * and HIST (ntrace_enc_block_inline()).  The same state and statistics as
+ * engine_block(), without the block.  False: nothing changed.
+ */
+static inline bool engine_block_inline(struct trace_hart *th, uint32_t halfwords, unsigned count,
+				       uint8_t priv, const struct ntrace_retired *end)
+{
+	struct ntrace_ingress *in = &th->ingress;
+	const struct tci_qualifier *f = in->filter;
+
+	if (th->overflow_now || !in->tracing || !in->enc->active || end->priv != priv ||
+	    (priv & 3) == NTRACE_PRV_M ||
+	    (f && (f->per_instruction || !tci_qualify_priv(f, ntrace_ingress_tci_priv(priv)))) ||
+	    !ntrace_enc_block_inline(in->enc, halfwords, count, priv, 0, end))
+		return false;
+	in->any = true;
+	in->reported_off = false;
+	th->te.blocks++;
+	th->te.insns += count + (end->size ? 1u : 0u);
+	return true;
+}
+
 #endif /* TRACE_TRACE_HART_H */

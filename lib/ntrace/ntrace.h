@@ -460,6 +460,17 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 		      const struct ntrace_retired *end);
 
 /*
+ * ntrace_enc_block() for a run of `count` (1..NTRACE_BLOCK_MAX) sequential
+ * records of `halfwords` I-CNT units in privilege `priv` and `context`,
+ * ended by `end`, when that call would only add them to I-CNT and HIST
+ * (nothing pending, no threshold reached): then it does exactly that and
+ * returns true; otherwise it changes nothing and returns false.  For
+ * callers that know a run by its bounds (the firmware's stepper).
+ */
+bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint32_t halfwords, unsigned count,
+			     uint8_t priv, uint64_t context, const struct ntrace_retired *end);
+
+/*
  * Trace stops: emits what is pending (the message waiting for an address
  * uses `next_addr`, the address of the next instruction that would execute)
  * and ProgTraceCorrelation with EVCODE = `evcode` (NTRACE_EVCODE_*), I-CNT and

@@ -1284,6 +1284,24 @@ static inline bool end_inline(struct ntrace_encoder *e, const struct ntrace_reti
 	return true;
 }
 
+bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint32_t halfwords, unsigned count,
+			     uint8_t priv, uint64_t context, const struct ntrace_retired *end)
+{
+	uint32_t icnt = e->icnt;
+
+	/* block_inline() and the I-CNT test of ntrace_enc_block() */
+	if (e->slow || icnt + halfwords >= e->icnt_check ||
+	    (e->cfg.trTeContext && (priv != e->cur_priv || context != e->cur_context)))
+		return false;
+	e->icnt = icnt + halfwords;
+	if (!end_inline(e, end)) {
+		e->icnt = icnt; /* end_inline() changes nothing when it declines */
+		return false;
+	}
+	e->stats.records += count + 1;
+	return true;
+}
+
 /* The common case only adds to I-CNT; it needs no stack frame (everything
  * else is a tail call). */
 void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,

@@ -444,6 +444,8 @@ struct cut {
 	struct rng r;
 };
 
+static unsigned long inline_taken; /* blocks ntrace_enc_block_inline() took */
+
 static bool blockable(const struct ntrace_retired *r)
 {
 	return r->itype == RV_ITYPE_NONE && (r->size == 2 || r->size == 4);
@@ -491,6 +493,14 @@ static size_t feed_block(struct ntrace_encoder *e, const struct stream *s, size_
 	}
 	if (j < lim && !(b.count && rng_below(&c->r, 1000) < c->null_permille))
 		end = &rec[j++];
+	/* Half of the blocks with an end go through ntrace_enc_block_inline()
+	 * first (the firmware's stepper): when it declines, nothing may have
+	 * changed; when it takes the block, the state must be the same. */
+	if (b.count && end && rng_below(&c->r, 2) &&
+	    ntrace_enc_block_inline(e, ntrace_block_halfwords(&b), b.count, b.priv, b.context, end)) {
+		inline_taken++;
+		return j;
+	}
 	ntrace_enc_block(e, &b, end);
 	return j;
 }
@@ -698,6 +708,8 @@ static void test_block_path_equals_record_path_for_random_configurations(void **
 			p.fine_tstamps = true;
 		check(&cfg, &p, i, "random configuration");
 	}
+	/* the inline entry was exercised, not only declined */
+	assert_true(inline_taken > 1000);
 }
 
 /* 8.4.4: I-CNT overflows inside blocks, for counters of 2..8 bits (22 for
