@@ -14,9 +14,12 @@
  *   "INFO: linux/<what>: ..." for facts that are not checks,
  *   "tracesbi-init: started" first and "tracesbi-init: done checks=N failed=M"
  *   last, so the script can tell a complete run from a truncated one.
- * The expected number of CPUs and how the kernel's timer works come from the
- * kernel command line (tracesbi.cpus=N, tracesbi.timer=sbi|sstc), since only
- * the test script knows what QEMU was given.
+ * The expected number of CPUs, how the kernel's timer works, what the
+ * board's PMU offers and how the run ends come from the kernel command line
+ * (tracesbi.cpus=N, tracesbi.timer=sbi|sstc, tracesbi.sscofpmf=0,
+ * tracesbi.hwcounters=0, tracesbi.end=reboot), since only the test script
+ * knows what QEMU was given.  Without the last three the machine is QEMU
+ * virt: Sscofpmf, hardware counters, power-off.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,17 +92,55 @@ static void mount_or_report(const char *source, const char *target, const char *
         printf("INFO: linux/mount: mounting %s on %s failed: %s\n", type, target, strerror(errno));
 }
 
-/* tracesbi.cpus=N from /proc/cmdline, or -1 when absent. */
-static int expected_cpus(void)
+/* The number after " key=" on the kernel command line, or `fallback` when absent. */
+static int cmdline_int(const char *key, int fallback)
 {
-    char cmdline[LINE_MAX_LEN];
+    char cmdline[LINE_MAX_LEN], pattern[64];
     const char *p;
 
     if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
-        return -1;
-    p = strstr(cmdline, "tracesbi.cpus=");
-    return p ? atoi(p + strlen("tracesbi.cpus=")) : -1;
+        return fallback;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    p = strstr(cmdline, pattern);
+    return p ? atoi(p + strlen(pattern)) : fallback;
 }
+
+/* Whether " key=value" (whole word) is on the kernel command line. */
+static bool cmdline_has(const char *key_value)
+{
+    char cmdline[LINE_MAX_LEN];
+    const char *p;
+    size_t len = strlen(key_value);
+
+    if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+        return false;
+    for (p = strstr(cmdline, key_value); p; p = strstr(p + 1, key_value))
+        if ((p == cmdline || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\n' || !p[len]))
+            return true;
+    return false;
+}
+
+/* tracesbi.cpus=N from /proc/cmdline, or -1 when absent. */
+static int expected_cpus(void)
+{
+    return cmdline_int("tracesbi.cpus", -1);
+}
+
+/*
+ * What the board's PMU offers, as the test script says on the command line.
+ * mode_filter: the harts have Sscofpmf.  Without it Linux 6.1's SBI PMU
+ * driver declares PERF_PMU_CAP_NO_EXCLUDE and perf_event_open refuses any
+ * exclude_* flag with EINVAL (QEMU spike and sifive_u).  hw_counters: the
+ * firmware offers cycle/instret/HPM counters; tracesbi offers firmware
+ * counters only on harts without mcountinhibit (docs/PMU.md; QEMU
+ * sifive_u's U54s), where no counter can take a hardware event.
+ */
+struct pmu_offer {
+    bool mode_filter;
+    bool hw_counters;
+};
+
+static struct pmu_offer pmu;
 
 /* Counts the CPUs of a sysfs CPU list such as "0-3" or "0,2-3"; -1 if malformed. */
 static int count_cpu_list(const char *list)
@@ -653,20 +694,29 @@ static bool firmware_has_pmu(void)
 
 /*
  * Opens a counting event, disabled, for task `pid` on any CPU (cpu -1) or for
- * everything on `cpu` (pid -1).  Returns the fd, or -1 with errno set.
+ * everything on `cpu` (pid -1).  exclude_hv only where the PMU filters modes
+ * (pmu.mode_filter): elsewhere any exclude flag is refused.  Returns the fd,
+ * or -1 with errno set.
  */
-static int perf_open(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu)
+static int perf_open_format(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu,
+                            uint64_t read_format)
 {
     struct perf_event_attr attr = {
         .type = type,
         .size = sizeof(attr),
         .config = config,
+        .read_format = read_format,
         .disabled = 1,
         .exclude_kernel = user_only,
-        .exclude_hv = 1,
+        .exclude_hv = pmu.mode_filter,
     };
 
     return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+}
+
+static int perf_open(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu)
+{
+    return perf_open_format(type, config, user_only, pid, cpu, 0);
 }
 
 static int perf_enable(int fd)
@@ -710,13 +760,14 @@ struct task_count {
 };
 
 /*
- * Counts a hardware event of this task in user mode over `workload(arg)`.
- * Returns 0 or an errno value.
+ * Counts a hardware event of this task over `workload(arg)`: in user mode
+ * only where the PMU filters modes, else in every mode.  Returns 0 or an
+ * errno value.
  */
 static int count_own_event(uint64_t config, void (*workload)(uint64_t), uint64_t arg,
                            struct task_count *result)
 {
-    int fd = perf_open(PERF_TYPE_HARDWARE, config, true, 0, -1);
+    int fd = perf_open(PERF_TYPE_HARDWARE, config, pmu.mode_filter, 0, -1);
     int err;
     double start;
 
@@ -758,8 +809,9 @@ static bool check_perf_hw_event(const char *check, uint64_t config, uint64_t min
         fail(check, "%s", open_problem(err, why, sizeof(why)));
         return false;
     }
-    printf("INFO: linux/%s: %llu over %llu loop steps in %.1f ms\n", check,
-           (unsigned long long)loop->count, (unsigned long long)iterations, loop->seconds * 1e3);
+    printf("INFO: linux/%s: %llu over %llu loop steps in %.1f ms (%s)\n", check,
+           (unsigned long long)loop->count, (unsigned long long)iterations, loop->seconds * 1e3,
+           pmu.mode_filter ? "user mode" : "user and kernel mode");
     if (loop->count < minimum || loop->count > max_plausible_count(loop->seconds)) {
         fail(check, "%llu counted over %llu loop steps in %.1f ms, expected %llu..%llu",
              (unsigned long long)loop->count, (unsigned long long)iterations,
@@ -797,11 +849,85 @@ static void check_perf_cycles_asleep(const struct task_count *loop)
         pass(check);
 }
 
+/*
+ * Without Sscofpmf (pmu.mode_filter false) the kernel must refuse a
+ * user-only event with EINVAL rather than count kernel mode too.
+ */
+static void check_perf_mode_filter_refused(void)
+{
+    const char *check = "perf-mode-filter-refused";
+    int fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true, 0, -1);
+
+    if (fd >= 0) {
+        close(fd);
+        fail(check, "perf_event_open accepted exclude_kernel on a PMU without Sscofpmf");
+    } else if (errno != EINVAL) {
+        fail(check, "perf_event_open(exclude_kernel): %s, expected EINVAL (PERF_PMU_CAP_NO_EXCLUDE)",
+             strerror(errno));
+    } else {
+        pass(check);
+    }
+}
+
+/* A read with PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING. */
+struct timed_count {
+    uint64_t value;
+    uint64_t time_enabled;
+    uint64_t time_running;
+};
+
+/*
+ * Without hardware counters (pmu.hw_counters false) the kernel accepts a
+ * hardware event, but when it is enabled the driver's counter_config_matching
+ * call gets NOT_SUPPORTED (docs/PMU.md: no counter can count it), so the
+ * event is enabled yet never runs: count 0, time_running 0, time_enabled > 0.
+ */
+static void check_perf_hw_event_unscheduled(const char *check, uint64_t config)
+{
+    struct timed_count c = { 0 };
+    int fd = perf_open_format(PERF_TYPE_HARDWARE, config, false, 0, -1,
+                              PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+    int err;
+
+    if (fd < 0) {
+        fail(check, "perf_event_open: %s, expected the kernel to accept the event",
+             strerror(errno));
+        return;
+    }
+    err = perf_enable(fd);
+    spin_workload(200000);
+    if (!err && ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+        err = errno;
+    if (!err && read(fd, &c, sizeof(c)) != (ssize_t)sizeof(c))
+        err = errno ? errno : EIO;
+    close(fd);
+    printf("INFO: linux/%s: count %llu, enabled %llu ns, running %llu ns\n", check,
+           (unsigned long long)c.value, (unsigned long long)c.time_enabled,
+           (unsigned long long)c.time_running);
+    if (err)
+        fail(check, "enable/disable/read: %s", strerror(err));
+    else if (c.value != 0 || c.time_running != 0)
+        fail(check, "the event ran (%llu counted, %llu ns running) on a firmware with firmware "
+             "counters only", (unsigned long long)c.value, (unsigned long long)c.time_running);
+    else if (c.time_enabled == 0)
+        fail(check, "the event was never enabled");
+    else
+        pass(check);
+}
+
 static void check_perf_hw_events(void)
 {
     const uint64_t iterations = 1000000;
     struct task_count cycles, instructions;
 
+    if (!pmu.mode_filter)
+        check_perf_mode_filter_refused();
+    if (!pmu.hw_counters) {
+        check_perf_hw_event_unscheduled("perf-cycles-no-counter", PERF_COUNT_HW_CPU_CYCLES);
+        check_perf_hw_event_unscheduled("perf-instructions-no-counter",
+                                        PERF_COUNT_HW_INSTRUCTIONS);
+        return;
+    }
     if (check_perf_hw_event("perf-cycles", PERF_COUNT_HW_CPU_CYCLES, 1, iterations, &cycles))
         check_perf_cycles_asleep(&cycles);
     check_perf_hw_event("perf-instructions", PERF_COUNT_HW_INSTRUCTIONS, iterations,
@@ -1069,10 +1195,7 @@ static void check_perf_fw_ipi_sent(int cpus)
 /* tracesbi.timer=sbi on the command line: the kernel's timer goes through SBI. */
 static bool timer_via_sbi(void)
 {
-    char cmdline[LINE_MAX_LEN];
-
-    return read_file("/proc/cmdline", cmdline, sizeof(cmdline)) > 0 &&
-           strstr(cmdline, "tracesbi.timer=sbi") != NULL;
+    return cmdline_has("tracesbi.timer=sbi");
 }
 
 static void check_perf(int cpus)
@@ -1106,13 +1229,22 @@ int main(void)
     check_interrupts(expected);
     check_remote_tlb_flush(expected);
     check_cpu_hotplug(expected);
+    pmu.mode_filter = cmdline_int("tracesbi.sscofpmf", 1) != 0;
+    pmu.hw_counters = cmdline_int("tracesbi.hwcounters", 1) != 0;
     check_perf(expected);
 
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);
     fflush(stdout);
     sync();
-    reboot(RB_POWER_OFF);
-    printf("FAIL: linux/poweroff: reboot(RB_POWER_OFF) returned: %s\n", strerror(errno));
+    /* A board without a power-off device (sifive_u) ends with a reboot,
+     * which QEMU's -no-reboot turns into an exit. */
+    if (cmdline_has("tracesbi.end=reboot")) {
+        reboot(RB_AUTOBOOT);
+        printf("FAIL: linux/reboot: reboot(RB_AUTOBOOT) returned: %s\n", strerror(errno));
+    } else {
+        reboot(RB_POWER_OFF);
+        printf("FAIL: linux/poweroff: reboot(RB_POWER_OFF) returned: %s\n", strerror(errno));
+    }
     for (;;)
         pause();
 }
