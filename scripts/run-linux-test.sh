@@ -33,6 +33,7 @@
 # are passed through.  Checks made here on the kernel log:
 #   firmware-loaded     QEMU started the firmware and the kernel printed
 #   earlycon-sbi        early printk went out through the SBI console
+#   console-<tty>       the board's console took over (ttyS0, ttySIF0, hvc0)
 #   sbi-spec-version    "SBI specification vX.Y detected", X.Y >= 0.2
 #   sbi-implementation  "SBI implementation ID=... Version=..."
 #   sbi-ext-<ext>       the kernel detected TIME, IPI, RFENCE, HSM, SRST
@@ -41,6 +42,8 @@
 #   init-complete       init finished and every check it counted was seen
 #   poweroff            the kernel powered down and QEMU exited by itself,
 #                       with status 0, before the timeout
+#   reboot              (sifive_u, instead of poweroff) the kernel restarted
+#                       and QEMU (-no-reboot) exited with status 0
 #   timer-via-sbi       (TIMER=sbi) the kernel did not use Sstc
 #   timer-via-sstc      (TIMER=sstc) the kernel used Sstc
 #   no-panic-oops-warning  no panic, oops, BUG or WARNING in the log
@@ -77,7 +80,7 @@ virt)
     *)    usage ;;
     esac
     MACHINE_ARGS="-M virt -m 256M -smp $SMP -cpu $QEMU_CPU"
-    CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND= END=poweroff ;;
+    CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND='' END=poweroff ;;
 sifive_u)
     [ "$timer" = sbi ] || usage
     MACHINE_ARGS="-M sifive_u -smp 3" prefix=sifive_u/ name=$name-sifive_u

@@ -92,7 +92,7 @@ static void mount_or_report(const char *source, const char *target, const char *
         printf("INFO: linux/mount: mounting %s on %s failed: %s\n", type, target, strerror(errno));
 }
 
-/* The number after " key=" on the kernel command line, or `fallback` when absent. */
+/* The number after "key=" on the kernel command line, or `fallback` when absent. */
 static int cmdline_int(const char *key, int fallback)
 {
     char cmdline[LINE_MAX_LEN], pattern[64];
@@ -105,7 +105,7 @@ static int cmdline_int(const char *key, int fallback)
     return p ? atoi(p + strlen(pattern)) : fallback;
 }
 
-/* Whether " key=value" (whole word) is on the kernel command line. */
+/* Whether "key=value" is on the kernel command line as a whole word. */
 static bool cmdline_has(const char *key_value)
 {
     char cmdline[LINE_MAX_LEN];
