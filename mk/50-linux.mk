@@ -4,7 +4,8 @@
 # (e.g. `make test-linux FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf`).
 # test-linux-opensbi / test-uboot-opensbi run the same checks under Debian's
 # OpenSBI: when those pass and the tracesbi suites fail, the firmware is at
-# fault, not the harness.
+# fault, not the harness.  test-linux-boards boots the same kernel on QEMU
+# sifive_u and spike.
 
 BOOT_TEST_FW    := $(or $(FW),$(BUILD)/tracesbi.elf)
 BOOT_OPENSBI_FW ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
