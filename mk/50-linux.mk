@@ -4,16 +4,18 @@
 # (e.g. `make test-linux FW=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.elf`).
 # test-linux-opensbi / test-uboot-opensbi run the same checks under Debian's
 # OpenSBI: when those pass and the tracesbi suites fail, the firmware is at
-# fault, not the harness.
+# fault, not the harness.  test-linux-boards boots the same kernel on QEMU
+# sifive_u and spike.
 
 BOOT_TEST_FW    := $(or $(FW),$(BUILD)/tracesbi.elf)
 BOOT_OPENSBI_FW ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 # Build tracesbi first only when it is the firmware under test.
 BOOT_TEST_FW_DEP := $(filter $(BUILD)/tracesbi.elf,$(BOOT_TEST_FW))
 
-TEST_SUITES += linux linux-opensbi uboot uboot-opensbi
+TEST_SUITES += linux linux-opensbi linux-boards uboot uboot-opensbi
 
-.PHONY: linux-kernel clean-linux test-linux test-linux-opensbi test-uboot test-uboot-opensbi
+.PHONY: linux-kernel clean-linux test-linux test-linux-opensbi test-linux-boards test-uboot \
+	test-uboot-opensbi
 
 # The script decides from checksums whether anything needs rebuilding.
 linux-kernel:
@@ -37,6 +39,15 @@ test-linux-opensbi: linux-kernel
 	@rc=0; for timer in sstc sbi; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) PMU_COUNTERS="16 18" \
 	    scripts/run-linux-test.sh opensbi $$timer || rc=1; \
+	done; exit $$rc
+
+# The same kernel and init on QEMU's other boards (docs/SBI.md "Boards"):
+# sifive_u (2 U54s; the E51 parked) and spike (2 harts); their harts have no
+# Sstc, so the timer goes through SBI.  About 2 s each.
+test-linux-boards: linux-kernel $(BOOT_TEST_FW_DEP)
+	@rc=0; for machine in sifive_u spike; do \
+	    BUILD=$(BUILD) QEMU=$(QEMU) MACHINE=$$machine FW=$(BOOT_TEST_FW) \
+	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) sbi || rc=1; \
 	done; exit $$rc
 
 test-uboot: $(BOOT_TEST_FW_DEP)

@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
-# Boots the minimal Linux of scripts/build-linux.sh on QEMU's virt machine
-# under a firmware and turns the boot log into PASS/FAIL lines.
+# Boots the minimal Linux of scripts/build-linux.sh on a QEMU machine under
+# a firmware and turns the boot log into PASS/FAIL lines.
 #
 # Usage: run-linux-test.sh [NAME [TIMER]]
 #   NAME labels the log (default "tracesbi").
 #   TIMER is "sstc" (default: QEMU's CPU has Sstc, the kernel writes
 #   stimecmp itself) or "sbi" (Sstc off, every timer goes through the SBI
 #   TIME extension); with "sbi" the check names start with linux/sbi-timer/.
-# Environment: FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4),
+#   Only virt has a choice: the other boards' harts have no Sstc.
+# Environment: MACHINE (virt, the default; sifive_u or spike: below),
+#   FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4, virt only),
 #   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image),
 #   QEMU_EXTRA (more QEMU options, unquoted), BUILD (build),
 #   PMU_COUNTERS ("F H": the firmware and hardware counters the kernel's SBI
-#   PMU driver must find; default tracesbi's "32 18").
+#   PMU driver must find; default what tracesbi offers on MACHINE).
+#
+# The other boards (docs/SBI.md "Boards"), with the same kernel and init;
+# check names start with linux/<board>/:
+#   sifive_u  -smp 3: hart 0 is the E51 monitor core, which the firmware
+#             parks, so Linux runs on the 2 U54s; console ttySIF0
+#             (sifive,uart0); no Sstc, no Sscofpmf, no mcountinhibit, so
+#             tracesbi offers 32 firmware and 0 hardware counters; no
+#             power-off device: init reboots instead (tracesbi.end=reboot)
+#             and -no-reboot ends QEMU ("reboot" replaces "poweroff").
+#   spike     -smp 2: console hvc0 (SBI; the firmware's console is HTIF);
+#             no Sstc (the firmware removes QEMU's false claim from the DT),
+#             no Sscofpmf, cycle/instret/16 HPM counters; HTIF power-off.
+#   Init is told tracesbi.sscofpmf=0 (and on sifive_u tracesbi.hwcounters=0)
+#   and checks what perf gives there instead (tests/linux/README.md).
 #
 # The init program (tests/linux/init.c) prints its own PASS/FAIL lines; they
 # are passed through.  Checks made here on the kernel log:
 #   firmware-loaded     QEMU started the firmware and the kernel printed
 #   earlycon-sbi        early printk went out through the SBI console
+#   console-<tty>       the board's console took over (ttyS0, ttySIF0, hvc0)
 #   sbi-spec-version    "SBI specification vX.Y detected", X.Y >= 0.2
 #   sbi-implementation  "SBI implementation ID=... Version=..."
 #   sbi-ext-<ext>       the kernel detected TIME, IPI, RFENCE, HSM, SRST
@@ -25,6 +42,8 @@
 #   init-complete       init finished and every check it counted was seen
 #   poweroff            the kernel powered down and QEMU exited by itself,
 #                       with status 0, before the timeout
+#   reboot              (sifive_u, instead of poweroff) the kernel restarted
+#                       and QEMU (-no-reboot) exited with status 0
 #   timer-via-sbi       (TIMER=sbi) the kernel did not use Sstc
 #   timer-via-sstc      (TIMER=sstc) the kernel used Sstc
 #   no-panic-oops-warning  no panic, oops, BUG or WARNING in the log
@@ -38,6 +57,7 @@ cd "$(dirname "$0")/.."
 
 name=${1:-tracesbi}
 timer=${2:-sstc}
+MACHINE=${MACHINE:-virt}
 BUILD=${BUILD:-build}
 FW=${FW:-$BUILD/tracesbi.elf}
 QEMU=${QEMU:-qemu-system-riscv64}
@@ -45,18 +65,37 @@ SMP=${SMP:-4}
 TIMEOUT=${TIMEOUT:-60}
 KERNEL=${KERNEL:-$BUILD/linux/Image}
 QEMU_EXTRA=${QEMU_EXTRA:-}
-# docs/PMU.md on QEMU virt: 32 firmware counters; cycle, instret and the 16
-# mhpmcounters.
-TRACESBI_PMU_COUNTERS="32 18"
-PMU_COUNTERS=${PMU_COUNTERS:-$TRACESBI_PMU_COUNTERS}
-case "$timer" in
-sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
-sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
-*)    echo "usage: $0 [NAME [sstc|sbi]]" >&2; exit 2 ;;
+usage() { echo "usage: [MACHINE=virt|sifive_u|spike] $0 [NAME [sstc|sbi]]" >&2; exit 2; }
+
+# Per machine: QEMU's options, the CPUs Linux gets, its console, the
+# counters tracesbi offers (docs/PMU.md: "F H" firmware and hardware; on
+# virt cycle, instret and the 16 mhpmcounters), what init is told about
+# the PMU, and how the run ends (poweroff: SRST shutdown ends QEMU with 0;
+# reboot: SRST reboot, which -no-reboot turns into an exit with 0).
+case "$MACHINE" in
+virt)
+    case "$timer" in
+    sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
+    sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
+    *)    usage ;;
+    esac
+    MACHINE_ARGS="-M virt -m 256M -smp $SMP -cpu $QEMU_CPU"
+    CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND='' END=poweroff ;;
+sifive_u)
+    [ "$timer" = sbi ] || usage
+    MACHINE_ARGS="-M sifive_u -smp 3" prefix=sifive_u/ name=$name-sifive_u
+    CPUS=2 CONSOLE=ttySIF0 TRACESBI_PMU_COUNTERS="32 0"
+    PMU_APPEND="tracesbi.sscofpmf=0 tracesbi.hwcounters=0 tracesbi.end=reboot" END=reboot ;;
+spike)
+    [ "$timer" = sbi ] || usage
+    MACHINE_ARGS="-M spike -smp 2" prefix=spike/ name=$name-spike
+    CPUS=2 CONSOLE=hvc0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND="tracesbi.sscofpmf=0" END=poweroff ;;
+*)  usage ;;
 esac
+PMU_COUNTERS=${PMU_COUNTERS:-$TRACESBI_PMU_COUNTERS}
 # panic=-1: a panic resets at once (SRST) instead of idling until the timeout.
-# tracesbi.cpus and tracesbi.timer tell init what QEMU was given.
-APPEND="console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=$SMP tracesbi.timer=$timer"
+# tracesbi.cpus, tracesbi.timer and PMU_APPEND tell init what QEMU was given.
+APPEND="console=$CONSOLE earlycon=sbi panic=-1 tracesbi.cpus=$CPUS tracesbi.timer=$timer${PMU_APPEND:+ $PMU_APPEND}"
 
 mkdir -p "$BUILD/logs"
 raw_log=$BUILD/logs/linux-$name.raw.log
@@ -74,9 +113,10 @@ for f in "$FW" "$KERNEL"; do
     fi
 done
 
-echo "INFO: linux: booting $KERNEL under $FW ($SMP harts, -cpu $QEMU_CPU, timeout ${TIMEOUT}s, log $log)"
+echo "INFO: linux: booting $KERNEL under $FW ($MACHINE_ARGS, timeout ${TIMEOUT}s, log $log)"
 start=$(date +%s.%N)
-timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -cpu "$QEMU_CPU" $QEMU_EXTRA \
+# shellcheck disable=SC2086 # MACHINE_ARGS and QEMU_EXTRA are option lists
+timeout -k 5 "$TIMEOUT" "$QEMU" $MACHINE_ARGS $QEMU_EXTRA \
     -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
     </dev/null >"$raw_log" 2>&1
 qemu_rc=$?
@@ -97,17 +137,26 @@ else
     fail firmware-loaded "no kernel output: firmware or kernel entry failed (last lines: $(tail -n 3 "$log" | tr '\n' '|'))"
 fi
 
-# With a working boot console the 8250 console does not replay the log
+# With a working boot console the board's console does not replay the log
 # buffer, so "Linux version" can only appear before "console [ttyS0]
 # enabled" if the SBI console printed it.
 version_at=$(first_line 'Linux version')
-ttys_at=$(first_line 'printk: console \[ttyS0\] enabled')
+ttys_at=$(first_line "printk: console \\[$CONSOLE\\] enabled")
 if ! has 'printk: bootconsole \[sbi0\] enabled'; then
     fail earlycon-sbi "no \"bootconsole [sbi0] enabled\" line"
 elif [ "$version_at" -eq 0 ] || { [ "$ttys_at" -ne 0 ] && [ "$version_at" -gt "$ttys_at" ]; }; then
-    fail earlycon-sbi "early boot lines did not appear before the 8250 console took over"
+    fail earlycon-sbi "early boot lines did not appear before the $CONSOLE console took over"
 else
     pass earlycon-sbi
+fi
+
+# The console the board's DT describes took over from the boot console:
+# ttyS0 (ns16550a) on virt, ttySIF0 (sifive,uart0, clocked by the PRCI) on
+# sifive_u, hvc0 (SBI) on spike.
+if [ "$ttys_at" -ne 0 ]; then
+    pass "console-$CONSOLE"
+else
+    fail "console-$CONSOLE" "no \"printk: console [$CONSOLE] enabled\" line"
 fi
 
 spec=$(sed -n -E 's/.*SBI specification v([0-9]+)\.([0-9]+) detected.*/\1 \2/p' "$log" | head -n1)
@@ -141,10 +190,10 @@ for ext in TIME IPI RFENCE HSM SRST; do
 done
 
 brought_up=$(sed -n -E 's/.*smp: Brought up [0-9]+ nodes?, ([0-9]+) CPUs?.*/\1/p' "$log" | head -n1)
-if [ "$brought_up" = "$SMP" ]; then
+if [ "$brought_up" = "$CPUS" ]; then
     pass smp-all-cpus
 else
-    fail smp-all-cpus "expected \"smp: Brought up 1 node, $SMP CPUs\", got ${brought_up:-no such line} CPUs"
+    fail smp-all-cpus "expected \"smp: Brought up 1 node, $CPUS CPUs\", got ${brought_up:-no such line} CPUs"
 fi
 
 if has '^tracesbi-init: started'; then
@@ -185,14 +234,20 @@ else
     fail timer-via-sstc "the kernel did not take Sstc although QEMU was given sstc=true"
 fi
 
+# The kernel's last words: "reboot: Power down" (SRST shutdown) or
+# "reboot: Restarting system" (SRST cold reboot, sifive_u's gpio-restart).
+case "$END" in
+poweroff) end_line='reboot: Power down' ;;
+reboot)   end_line='reboot: Restarting system' ;;
+esac
 if [ "$qemu_rc" -eq 124 ] || [ "$qemu_rc" -eq 137 ]; then
-    fail poweroff "QEMU still running after ${TIMEOUT}s (killed)"
-elif ! has 'reboot: Power down'; then
-    fail poweroff "QEMU exited (status $qemu_rc) without the kernel's \"reboot: Power down\""
+    fail "$END" "QEMU still running after ${TIMEOUT}s (killed)"
+elif ! has "$end_line"; then
+    fail "$END" "QEMU exited (status $qemu_rc) without the kernel's \"$end_line\""
 elif [ "$qemu_rc" -ne 0 ]; then
-    fail poweroff "QEMU exited with status $qemu_rc after power down"
+    fail "$END" "QEMU exited with status $qemu_rc after \"$end_line\""
 else
-    pass poweroff
+    pass "$END"
 fi
 
 bad=$(grep -E 'Kernel panic|Oops|BUG:|WARNING:|Unable to handle kernel|kernel BUG' "$log" | head -n 3)

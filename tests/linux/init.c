@@ -14,9 +14,12 @@
  *   "INFO: linux/<what>: ..." for facts that are not checks,
  *   "tracesbi-init: started" first and "tracesbi-init: done checks=N failed=M"
  *   last, so the script can tell a complete run from a truncated one.
- * The expected number of CPUs and how the kernel's timer works come from the
- * kernel command line (tracesbi.cpus=N, tracesbi.timer=sbi|sstc), since only
- * the test script knows what QEMU was given.
+ * The expected number of CPUs, how the kernel's timer works, what the
+ * board's PMU offers and how the run ends come from the kernel command line
+ * (tracesbi.cpus=N, tracesbi.timer=sbi|sstc, tracesbi.sscofpmf=0,
+ * tracesbi.hwcounters=0, tracesbi.end=reboot), since only the test script
+ * knows what QEMU was given.  Without the last three the machine is QEMU
+ * virt: Sscofpmf, hardware counters, power-off.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,17 +92,55 @@ static void mount_or_report(const char *source, const char *target, const char *
         printf("INFO: linux/mount: mounting %s on %s failed: %s\n", type, target, strerror(errno));
 }
 
-/* tracesbi.cpus=N from /proc/cmdline, or -1 when absent. */
-static int expected_cpus(void)
+/* The number after "key=" on the kernel command line, or `fallback` when absent. */
+static int cmdline_int(const char *key, int fallback)
 {
-    char cmdline[LINE_MAX_LEN];
+    char cmdline[LINE_MAX_LEN], pattern[64];
     const char *p;
 
     if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
-        return -1;
-    p = strstr(cmdline, "tracesbi.cpus=");
-    return p ? atoi(p + strlen("tracesbi.cpus=")) : -1;
+        return fallback;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    p = strstr(cmdline, pattern);
+    return p ? atoi(p + strlen(pattern)) : fallback;
 }
+
+/* Whether "key=value" is on the kernel command line as a whole word. */
+static bool cmdline_has(const char *key_value)
+{
+    char cmdline[LINE_MAX_LEN];
+    const char *p;
+    size_t len = strlen(key_value);
+
+    if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+        return false;
+    for (p = strstr(cmdline, key_value); p; p = strstr(p + 1, key_value))
+        if ((p == cmdline || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\n' || !p[len]))
+            return true;
+    return false;
+}
+
+/* tracesbi.cpus=N from /proc/cmdline, or -1 when absent. */
+static int expected_cpus(void)
+{
+    return cmdline_int("tracesbi.cpus", -1);
+}
+
+/*
+ * What the board's PMU offers, as the test script says on the command line.
+ * mode_filter: the harts have Sscofpmf.  Without it Linux 6.1's SBI PMU
+ * driver declares PERF_PMU_CAP_NO_EXCLUDE and perf_event_open refuses any
+ * exclude_* flag with EINVAL (QEMU spike and sifive_u).  hw_counters: the
+ * firmware offers cycle/instret/HPM counters; tracesbi offers firmware
+ * counters only on harts without mcountinhibit (docs/PMU.md; QEMU
+ * sifive_u's U54s), where no counter can take a hardware event.
+ */
+struct pmu_offer {
+    bool mode_filter;
+    bool hw_counters;
+};
+
+static struct pmu_offer pmu;
 
 /* Counts the CPUs of a sysfs CPU list such as "0-3" or "0,2-3"; -1 if malformed. */
 static int count_cpu_list(const char *list)
@@ -653,20 +694,29 @@ static bool firmware_has_pmu(void)
 
 /*
  * Opens a counting event, disabled, for task `pid` on any CPU (cpu -1) or for
- * everything on `cpu` (pid -1).  Returns the fd, or -1 with errno set.
+ * everything on `cpu` (pid -1).  exclude_hv only where the PMU filters modes
+ * (pmu.mode_filter): elsewhere any exclude flag is refused.  Returns the fd,
+ * or -1 with errno set.
  */
-static int perf_open(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu)
+static int perf_open_format(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu,
+                            uint64_t read_format)
 {
     struct perf_event_attr attr = {
         .type = type,
         .size = sizeof(attr),
         .config = config,
+        .read_format = read_format,
         .disabled = 1,
         .exclude_kernel = user_only,
-        .exclude_hv = 1,
+        .exclude_hv = pmu.mode_filter,
     };
 
     return (int)syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+}
+
+static int perf_open(uint32_t type, uint64_t config, bool user_only, pid_t pid, int cpu)
+{
+    return perf_open_format(type, config, user_only, pid, cpu, 0);
 }
 
 static int perf_enable(int fd)
@@ -710,13 +760,14 @@ struct task_count {
 };
 
 /*
- * Counts a hardware event of this task in user mode over `workload(arg)`.
- * Returns 0 or an errno value.
+ * Counts a hardware event of this task over `workload(arg)`: in user mode
+ * only where the PMU filters modes, else in every mode.  Returns 0 or an
+ * errno value.
  */
 static int count_own_event(uint64_t config, void (*workload)(uint64_t), uint64_t arg,
                            struct task_count *result)
 {
-    int fd = perf_open(PERF_TYPE_HARDWARE, config, true, 0, -1);
+    int fd = perf_open(PERF_TYPE_HARDWARE, config, pmu.mode_filter, 0, -1);
     int err;
     double start;
 
@@ -758,8 +809,9 @@ static bool check_perf_hw_event(const char *check, uint64_t config, uint64_t min
         fail(check, "%s", open_problem(err, why, sizeof(why)));
         return false;
     }
-    printf("INFO: linux/%s: %llu over %llu loop steps in %.1f ms\n", check,
-           (unsigned long long)loop->count, (unsigned long long)iterations, loop->seconds * 1e3);
+    printf("INFO: linux/%s: %llu over %llu loop steps in %.1f ms (%s)\n", check,
+           (unsigned long long)loop->count, (unsigned long long)iterations, loop->seconds * 1e3,
+           pmu.mode_filter ? "user mode" : "user and kernel mode");
     if (loop->count < minimum || loop->count > max_plausible_count(loop->seconds)) {
         fail(check, "%llu counted over %llu loop steps in %.1f ms, expected %llu..%llu",
              (unsigned long long)loop->count, (unsigned long long)iterations,
@@ -797,11 +849,85 @@ static void check_perf_cycles_asleep(const struct task_count *loop)
         pass(check);
 }
 
+/*
+ * Without Sscofpmf (pmu.mode_filter false) the kernel must refuse a
+ * user-only event with EINVAL rather than count kernel mode too.
+ */
+static void check_perf_mode_filter_refused(void)
+{
+    const char *check = "perf-mode-filter-refused";
+    int fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true, 0, -1);
+
+    if (fd >= 0) {
+        close(fd);
+        fail(check, "perf_event_open accepted exclude_kernel on a PMU without Sscofpmf");
+    } else if (errno != EINVAL) {
+        fail(check, "perf_event_open(exclude_kernel): %s, expected EINVAL (PERF_PMU_CAP_NO_EXCLUDE)",
+             strerror(errno));
+    } else {
+        pass(check);
+    }
+}
+
+/* A read with PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING. */
+struct timed_count {
+    uint64_t value;
+    uint64_t time_enabled;
+    uint64_t time_running;
+};
+
+/*
+ * Without hardware counters (pmu.hw_counters false) the kernel accepts a
+ * hardware event, but when it is enabled the driver's counter_config_matching
+ * call gets NOT_SUPPORTED (docs/PMU.md: no counter can count it), so the
+ * event is enabled yet never runs: count 0, time_running 0, time_enabled > 0.
+ */
+static void check_perf_hw_event_unscheduled(const char *check, uint64_t config)
+{
+    struct timed_count c = { 0 };
+    int fd = perf_open_format(PERF_TYPE_HARDWARE, config, false, 0, -1,
+                              PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+    int err;
+
+    if (fd < 0) {
+        fail(check, "perf_event_open: %s, expected the kernel to accept the event",
+             strerror(errno));
+        return;
+    }
+    err = perf_enable(fd);
+    spin_workload(200000);
+    if (!err && ioctl(fd, PERF_EVENT_IOC_DISABLE, 0))
+        err = errno;
+    if (!err && read(fd, &c, sizeof(c)) != (ssize_t)sizeof(c))
+        err = errno ? errno : EIO;
+    close(fd);
+    printf("INFO: linux/%s: count %llu, enabled %llu ns, running %llu ns\n", check,
+           (unsigned long long)c.value, (unsigned long long)c.time_enabled,
+           (unsigned long long)c.time_running);
+    if (err)
+        fail(check, "enable/disable/read: %s", strerror(err));
+    else if (c.value != 0 || c.time_running != 0)
+        fail(check, "the event ran (%llu counted, %llu ns running) on a firmware with firmware "
+             "counters only", (unsigned long long)c.value, (unsigned long long)c.time_running);
+    else if (c.time_enabled == 0)
+        fail(check, "the event was never enabled");
+    else
+        pass(check);
+}
+
 static void check_perf_hw_events(void)
 {
     const uint64_t iterations = 1000000;
     struct task_count cycles, instructions;
 
+    if (!pmu.mode_filter)
+        check_perf_mode_filter_refused();
+    if (!pmu.hw_counters) {
+        check_perf_hw_event_unscheduled("perf-cycles-no-counter", PERF_COUNT_HW_CPU_CYCLES);
+        check_perf_hw_event_unscheduled("perf-instructions-no-counter",
+                                        PERF_COUNT_HW_INSTRUCTIONS);
+        return;
+    }
     if (check_perf_hw_event("perf-cycles", PERF_COUNT_HW_CPU_CYCLES, 1, iterations, &cycles))
         check_perf_cycles_asleep(&cycles);
     check_perf_hw_event("perf-instructions", PERF_COUNT_HW_INSTRUCTIONS, iterations,
@@ -867,31 +993,55 @@ static const char *cpu_events_stop(struct cpu_events *ev, char *why, size_t size
 }
 
 /*
+ * The kernel's interrupts over a counting window: `outer` from before the
+ * events were enabled to after they were disabled, `inner` from after the
+ * enable to before the disable (enable and disable reach every CPU before
+ * they return), so every interrupt in `inner` was handled while counting.
+ */
+struct interrupt_window {
+    struct interrupt_counts outer;
+    struct interrupt_counts inner;
+};
+
+static void interrupt_delta(int cpus, const struct interrupt_counts *before,
+                            const struct interrupt_counts *after, struct interrupt_counts *delta)
+{
+    for (int cpu = 0; cpu < cpus; cpu++) {
+        delta->timer[cpu] = after->timer[cpu] - before->timer[cpu];
+        delta->ipi[cpu] = after->ipi[cpu] - before->ipi[cpu];
+    }
+}
+
+/*
  * Counts a firmware event on every CPU over `workload`, with the kernel's
- * interrupt counts read just before and after.  "" or why it could not.
+ * interrupt counts around it (struct interrupt_window).  "" or why it
+ * could not.
  */
 static const char *count_fw_event_per_cpu(uint64_t code, int cpus, void (*workload)(int),
-                                          struct cpu_events *ev, struct interrupt_counts *delta,
+                                          struct cpu_events *ev, struct interrupt_window *irqs,
                                           char *why, size_t size)
 {
-    struct interrupt_counts before, after;
+    struct interrupt_counts before, started, finished, after;
     const char *problem, *stop_problem;
 
     if (!read_interrupt_counts(cpus, &before, false))
         return "cannot read /proc/interrupts";
     problem = cpu_events_start(ev, PERF_SBI_FW_EVENT(code), cpus, why, size);
-    if (!*problem)
+    if (!*problem && !read_interrupt_counts(cpus, &started, false))
+        problem = "cannot read /proc/interrupts";
+    if (!*problem) {
         workload(cpus);
+        if (!read_interrupt_counts(cpus, &finished, false))
+            problem = "cannot read /proc/interrupts";
+    }
     /* After a failed start, stop only closes: keep the start's reason. */
     stop_problem = cpu_events_stop(ev, *problem ? NULL : why, *problem ? 0 : size);
     if (*problem || *stop_problem)
         return *problem ? problem : stop_problem;
     if (!read_interrupt_counts(cpus, &after, false))
         return "cannot read /proc/interrupts";
-    for (int cpu = 0; cpu < cpus; cpu++) {
-        delta->timer[cpu] = after.timer[cpu] - before.timer[cpu];
-        delta->ipi[cpu] = after.ipi[cpu] - before.ipi[cpu];
-    }
+    interrupt_delta(cpus, &before, &after, &irqs->outer);
+    interrupt_delta(cpus, &started, &finished, &irqs->inner);
     return "";
 }
 
@@ -904,20 +1054,24 @@ static void idle_workload(int cpus)
 /*
  * SBI_PMU_FW_SET_TIMER over 200 ms of idle, on every CPU.  This kernel ticks
  * periodically (HZ_PERIODIC, no high-resolution timers) on a one-shot
- * clockevent: each tick interrupt programs the next tick once, and nothing
- * else programs the timer.  So with the timer through SBI (Sstc off) the
- * count on a CPU is its number of timer interrupts, less those taken between
- * reading /proc/interrupts and enabling the event (well under half of them);
- * with Sstc the kernel writes stimecmp itself and the count is 0.
+ * clockevent: each tick interrupt programs the next tick with exactly one
+ * sbi_set_timer (tick_handle_periodic skips, without a call, the ticks a
+ * late interrupt already missed), and nothing else programs the timer.  So
+ * with the timer through SBI (Sstc off) a CPU's count lies between its
+ * timer interrupts inside the counting window and those around it
+ * (struct interrupt_window), and is not 0; with Sstc the kernel writes
+ * stimecmp itself and the count is 0.  (The window matters on a loaded
+ * host: QEMU's timer interrupts then come late and few, a handful in the
+ * 200 ms.)
  */
 static void check_perf_fw_set_timer(int cpus, bool timer_via_sbi)
 {
     const char *check = "perf-fw-set-timer";
     struct cpu_events ev;
-    struct interrupt_counts delta;
+    struct interrupt_window irqs;
     char why[160], counts[64 * 4] = "";
     const char *problem = count_fw_event_per_cpu(SBI_PMU_FW_SET_TIMER, cpus, idle_workload,
-                                                 &ev, &delta, why, sizeof(why));
+                                                 &ev, &irqs, why, sizeof(why));
     int bad = -1;
 
     if (*problem) {
@@ -925,14 +1079,14 @@ static void check_perf_fw_set_timer(int cpus, bool timer_via_sbi)
         return;
     }
     for (int cpu = 0; cpu < cpus; cpu++) {
-        uint64_t ticks = delta.timer[cpu];
-        bool plausible = timer_via_sbi ? ev.count[cpu] > 0 && ev.count[cpu] >= (ticks + 1) / 2 &&
-                                             ev.count[cpu] <= ticks
-                                       : ev.count[cpu] == 0 && ticks > 0;
+        uint64_t inside = irqs.inner.timer[cpu], around = irqs.outer.timer[cpu];
+        bool plausible = timer_via_sbi ? ev.count[cpu] > 0 && ev.count[cpu] >= inside &&
+                                             ev.count[cpu] <= around
+                                       : ev.count[cpu] == 0 && around > 0;
 
         snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts),
-                 " cpu%d=%llu(%llu ticks)", cpu, (unsigned long long)ev.count[cpu],
-                 (unsigned long long)ticks);
+                 " cpu%d=%llu(%llu..%llu ticks)", cpu, (unsigned long long)ev.count[cpu],
+                 (unsigned long long)inside, (unsigned long long)around);
         if (!plausible && bad < 0)
             bad = cpu;
     }
@@ -941,13 +1095,13 @@ static void check_perf_fw_set_timer(int cpus, bool timer_via_sbi)
     if (bad < 0)
         pass(check);
     else if (timer_via_sbi)
-        fail(check, "CPU %d: %llu set_timer calls over %lu timer interrupts, expected %lu..%lu",
-             bad, (unsigned long long)ev.count[bad], delta.timer[bad],
-             (delta.timer[bad] + 1) / 2, delta.timer[bad]);
+        fail(check, "CPU %d: %llu set_timer calls, expected %lu..%lu (timer interrupts inside "
+             "and around the counting window), at least 1", bad,
+             (unsigned long long)ev.count[bad], irqs.inner.timer[bad], irqs.outer.timer[bad]);
     else
         fail(check, "CPU %d: %llu set_timer calls over %lu timer interrupts with Sstc, "
              "expected 0 calls and some interrupts", bad, (unsigned long long)ev.count[bad],
-             delta.timer[bad]);
+             irqs.outer.timer[bad]);
 }
 
 /* Two pipes between the main thread on CPU 0 and a thread pinned elsewhere. */
@@ -1030,7 +1184,7 @@ static void check_perf_fw_ipi_sent(int cpus)
 {
     const char *check = "perf-fw-ipi-sent";
     struct cpu_events ev;
-    struct interrupt_counts delta;
+    struct interrupt_window irqs;
     char why[160], counts[48 * 4] = "";
     const char *problem;
     uint64_t sent = 0, handled = 0;
@@ -1041,14 +1195,14 @@ static void check_perf_fw_ipi_sent(int cpus)
         return;
     }
     problem = count_fw_event_per_cpu(SBI_PMU_FW_IPI_SENT, cpus, ping_pong_workload, &ev,
-                                     &delta, why, sizeof(why));
+                                     &irqs, why, sizeof(why));
     if (*problem) {
         fail(check, "%s", problem);
         return;
     }
     for (int cpu = 0; cpu < cpus; cpu++) {
         sent += ev.count[cpu];
-        handled += delta.ipi[cpu];
+        handled += irqs.outer.ipi[cpu];
         snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts), " cpu%d=%llu", cpu,
                  (unsigned long long)ev.count[cpu]);
         if (ev.count[cpu] == 0 && silent < 0)
@@ -1069,10 +1223,7 @@ static void check_perf_fw_ipi_sent(int cpus)
 /* tracesbi.timer=sbi on the command line: the kernel's timer goes through SBI. */
 static bool timer_via_sbi(void)
 {
-    char cmdline[LINE_MAX_LEN];
-
-    return read_file("/proc/cmdline", cmdline, sizeof(cmdline)) > 0 &&
-           strstr(cmdline, "tracesbi.timer=sbi") != NULL;
+    return cmdline_has("tracesbi.timer=sbi");
 }
 
 static void check_perf(int cpus)
@@ -1106,13 +1257,22 @@ int main(void)
     check_interrupts(expected);
     check_remote_tlb_flush(expected);
     check_cpu_hotplug(expected);
+    pmu.mode_filter = cmdline_int("tracesbi.sscofpmf", 1) != 0;
+    pmu.hw_counters = cmdline_int("tracesbi.hwcounters", 1) != 0;
     check_perf(expected);
 
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);
     fflush(stdout);
     sync();
-    reboot(RB_POWER_OFF);
-    printf("FAIL: linux/poweroff: reboot(RB_POWER_OFF) returned: %s\n", strerror(errno));
+    /* A board without a power-off device (sifive_u) ends with a reboot,
+     * which QEMU's -no-reboot turns into an exit. */
+    if (cmdline_has("tracesbi.end=reboot")) {
+        reboot(RB_AUTOBOOT);
+        printf("FAIL: linux/reboot: reboot(RB_AUTOBOOT) returned: %s\n", strerror(errno));
+    } else {
+        reboot(RB_POWER_OFF);
+        printf("FAIL: linux/poweroff: reboot(RB_POWER_OFF) returned: %s\n", strerror(errno));
+    }
     for (;;)
         pause();
 }
