@@ -50,7 +50,7 @@ $(TVTRACE_TOOL_TESTBIN)/tvtrace-san: $(TVTRACE_TOOL_SRCS) $(TVTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_TOOL_INC) -o $@ $(TVTRACE_TOOL_SRCS) -lelf
 
-$(BUILD)/host/test_tvtrace_tool_cli: tests/host/test_tvtrace_tool_cli.c tests/host/test_tvtrace_tool.h \
+$(BUILD)/host/test_tvtrace_tool_cli: tests/host/test_tvtrace_tool_cli.c tests/host/test_tvtrace_tool.h tests/host/test_tool_cli.h \
 		$(TVTRACE_TOOL_TESTBIN)/tvtrace-san $(TVTRACE_TOOL_TESTBIN)/prog.elf \
 		$(TVTRACE_SRCS) $(TVTRACE_HDRS)
 	@mkdir -p $(dir $@)

@@ -9,56 +9,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+#define CLI_TOOL TV_TEST_TOOL
+#define CLI_TMP_TEMPLATE "/tmp/tv-cli-XXXXXX"
+#include "test_tool_cli.h"
 #include "test_tvtrace_tool.h"
-
-#define TOOL TV_TEST_TOOL
-
-static char tmpdir[64];
-
-struct result {
-	int status;
-	char out[1 << 14];
-	char err[1 << 12];
-};
-
-static void read_into(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-}
-
-/* Runs "TOOL <args>" in tmpdir; a sanitizer report exits 99. */
-static struct result *run(const char *fmt, ...)
-{
-	static struct result r;
-	char args[1024], cmd[2048], path[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "cd %s && ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=99 %s %s >out 2>err",
-		 tmpdir, TOOL, args);
-	int st = system(cmd);
-
-	assert_true(WIFEXITED(st));
-	r.status = WEXITSTATUS(st);
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	read_into(path, r.out, sizeof(r.out));
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	read_into(path, r.err, sizeof(r.err));
-	return &r;
-}
 
 static void write_bytes(const char *name, const uint8_t *buf, size_t len)
 {
@@ -78,25 +32,9 @@ static void write_program(const char *name, enum fault f, struct tb *b)
 	write_bytes(name, b->buf, b->len);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/tv-cli-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd);
-}
-
 static void help_exits_0(void **state)
 {
-	struct result *r;
+	struct cli_result *r;
 
 	(void)state;
 	r = run("--help");
@@ -120,7 +58,7 @@ static void bad_command_lines_exit_2(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		struct result *r = run("%s", lines[i]);
+		struct cli_result *r = run("%s", lines[i]);
 
 		if (r->status != 2 || !strstr(r->err, "tvtrace: "))
 			fail_msg("'%s': status %d, stderr %s", lines[i], r->status, r->err);
@@ -130,7 +68,7 @@ static void bad_command_lines_exit_2(void **state)
 static void dump_prints_the_records(void **state)
 {
 	struct tb b;
-	struct result *r;
+	struct cli_result *r;
 
 	(void)state;
 	write_program("prog.tv", FAULT_NONE, &b);
@@ -147,7 +85,7 @@ static void malformed_file_gives_the_byte_and_exit_1(void **state)
 {
 	static const uint8_t bad_opcode[] = { 0x01, 0x03, 0x11, 0x13, 0x00, 0x00, 0x00, 0x02, 0x00 };
 	struct tb b;
-	struct result *r;
+	struct cli_result *r;
 
 	(void)state;
 	write_bytes("bad.tv", bad_opcode, sizeof(bad_opcode));
@@ -172,7 +110,7 @@ static void malformed_file_gives_the_byte_and_exit_1(void **state)
 static void check_consistent_trace_prints_a_summary(void **state)
 {
 	struct tb b;
-	struct result *r;
+	struct cli_result *r;
 
 	(void)state;
 	write_program("prog.tv", FAULT_NONE, &b);
@@ -197,7 +135,7 @@ static void check_reports_the_first_inconsistency(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		write_program("bad.tv", cases[i].f, &b);
-		struct result *r = run("check --elf " TV_TEST_ELF " bad.tv");
+		struct cli_result *r = run("check --elf " TV_TEST_ELF " bad.tv");
 
 		snprintf(want, sizeof(want), "tvtrace: bad.tv: record %zu at byte 0x%zx ", b.mark, b.mark_off);
 		assert_int_equal(r->status, 1);
@@ -210,7 +148,7 @@ static void check_reports_the_first_inconsistency(void **state)
 static void unreadable_inputs_exit_1(void **state)
 {
 	struct tb b;
-	struct result *r;
+	struct cli_result *r;
 
 	(void)state;
 	r = run("dump missing.tv");

@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	a.cmd = argv[1];
-	if (strcmp(a.cmd, "dump") && strcmp(a.cmd, "check"))
+	if (strcmp(a.cmd, "dump") != 0 && strcmp(a.cmd, "check") != 0)
 		return usage_error("unknown command", a.cmd);
 	a.elves = calloc((size_t)argc, sizeof(*a.elves));
 	if (!a.elves)
