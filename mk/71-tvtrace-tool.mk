@@ -9,7 +9,8 @@
 TVTRACE_TOOL_DIR  := tools/tvtrace
 TVTRACE_TOOL_CORE := $(TVTRACE_TOOL_DIR)/trace.c $(TVTRACE_TOOL_DIR)/dump.c \
                      $(TVTRACE_TOOL_DIR)/operands.c $(TVTRACE_TOOL_DIR)/check.c \
-                     $(TVTRACE_TOOL_DIR)/check_insn.c $(TVTRACE_TOOL_DIR)/check_mem.c
+                     $(TVTRACE_TOOL_DIR)/check_insn.c $(TVTRACE_TOOL_DIR)/check_mem.c \
+                     $(TVTRACE_TOOL_DIR)/check_csr.c
 TVTRACE_TOOL_LIBSRCS := $(TVTRACE_SRCS) $(RVINSN_SRCS) \
                      $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
 TVTRACE_TOOL_HDRS := $(wildcard $(TVTRACE_TOOL_DIR)/*.h) $(TVTRACE_HDRS) \

@@ -227,6 +227,42 @@ static void vectored_interrupt_goes_to_base_plus_4_cause(void **state)
 	assert_non_null(strstr(err.msg, "goes to 0x2020, but stvec names 0x2024"));
 }
 
+/*
+ * csrrw x12, sscratch, x5 then csrrs x13, sscratch, x0: each reads what the
+ * trace left in sscratch; csrrw writes x5's value.  bad: 0 none, 1 wrong
+ * read, 2 wrong write.
+ */
+static int check_csr_trace(int bad, struct nt_err *err)
+{
+	struct tb b = { .len = 0 };
+	struct tv_check_summary sum;
+
+	tb_op(&b, TVTRACE_OP_BEGIN_GROUP);
+	tb_state(&b, TVTRACE_STATE_PC, 0x1000);
+	tb_reg(&b, 0x140, 0x55);
+	tb_gpr(&b, 5, 7);
+	tb_seq(&b, 0x14029673);
+	tb_gpr(&b, 12, bad == 1 ? 0x56 : 0x55);
+	tb_reg(&b, 0x140, bad == 2 ? 8 : 7);
+	tb_seq(&b, 0x140026f3);
+	tb_gpr(&b, 13, bad == 2 ? 8 : 7);
+	tb_op(&b, TVTRACE_OP_END_GROUP);
+	return check_bytes(b.buf, b.len, false, &sum, err);
+}
+
+static void csr_reads_what_the_trace_left(void **state)
+{
+	struct nt_err err = { "" };
+
+	(void)state;
+	if (check_csr_trace(0, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(check_csr_trace(1, &err), -1);
+	assert_non_null(strstr(err.msg, "x12 = 0x56 read from sscratch, but the trace left 0x55 in it"));
+	assert_int_equal(check_csr_trace(2, &err), -1);
+	assert_non_null(strstr(err.msg, "sscratch = 0x8, but the instruction makes it 0x7"));
+}
+
 /* C.7: an illegal 0x00000000 in a 32-bit record is fine when it traps. */
 static void appendix_c_examples_are_consistent(void **state)
 {
@@ -478,6 +514,7 @@ int main(void)
 		cmocka_unit_test(instruction_needs_a_pc_update),
 		cmocka_unit_test(x0_stays_zero),
 		cmocka_unit_test(vectored_interrupt_goes_to_base_plus_4_cause),
+		cmocka_unit_test(csr_reads_what_the_trace_left),
 		cmocka_unit_test(appendix_c_examples_are_consistent),
 		cmocka_unit_test(record_length_matches_the_encoding),
 		cmocka_unit_test(end_group_needs_a_group),

@@ -221,6 +221,8 @@ static void snapshot(struct tv_checker *c, struct tv_group *g)
 	g->sstatus = tv_shadow_get(s, CSR_SSTATUS);
 	g->mstatus = tv_shadow_get(s, CSR_MSTATUS);
 	g->satp = tv_shadow_get(s, CSR_SATP);
+	if (g->ops.is_csr)
+		g->csr_old = tv_shadow_get(s, g->ops.csr);
 }
 
 /* ---- Traps ------------------------------------------------------------ */

@@ -61,6 +61,7 @@ struct tv_group {
 	/* State before the group: what the instruction or trap reads. */
 	struct tv_known pc0, priv0, rs1, rs2;
 	struct tv_known stvec, mtvec, sepc, mepc, sstatus, mstatus, satp;
+	struct tv_known csr_old;   /* the CSR a csr* instruction names */
 };
 
 /* "record N at byte 0xOFF (group G, pc P): ..." into c->err; returns -1. */
@@ -83,5 +84,6 @@ struct tv_known tv_next_pc(const struct tv_checker *c, const struct tv_group *g)
  */
 int tv_check_retired(struct tv_checker *c, const struct tv_group *g);
 int tv_check_memory(struct tv_checker *c, const struct tv_group *g);
+int tv_check_csr(struct tv_checker *c, const struct tv_group *g);
 
 #endif /* TVTRACE_CHECK_H */

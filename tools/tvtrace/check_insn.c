@@ -181,5 +181,7 @@ int tv_check_retired(struct tv_checker *c, const struct tv_group *g)
 		rc = check_return_priv(c, g);
 	if (!rc && g->raw == INSN_ECALL)
 		c->sum->ecalls_serviced++;
+	if (!rc)
+		rc = tv_check_csr(c, g);
 	return rc ? rc : tv_check_memory(c, g);
 }
