@@ -263,6 +263,28 @@ static void csr_reads_what_the_trace_left(void **state)
 	assert_non_null(strstr(err.msg, "sscratch = 0x8, but the instruction makes it 0x7"));
 }
 
+/* The first group tells the initial state: its xcause is no trap. */
+static void first_group_is_initial_state(void **state)
+{
+	struct tb b = { .len = 0 };
+	struct tv_check_summary sum;
+	struct nt_err err = { "" };
+
+	(void)state;
+	tb_op(&b, TVTRACE_OP_BEGIN_GROUP);
+	tb_state(&b, TVTRACE_STATE_PC, 0x1000);
+	tb_reg(&b, 0x141, 0x2000);
+	tb_reg(&b, 0x142, 8);
+	tb_op(&b, TVTRACE_OP_END_GROUP);
+	assert_int_equal(check_bytes(b.buf, b.len, false, &sum, &err), 0);
+	assert_int_equal(sum.exceptions + sum.interrupts, 0);
+	/* the same group once a pc is known is a trap, at 0x1000 */
+	memcpy(b.buf + b.len, b.buf, b.len);
+	b.len *= 2;
+	assert_int_equal(check_bytes(b.buf, b.len, false, &sum, &err), -1);
+	assert_non_null(strstr(err.msg, "sepc = 0x2000, but the trap was at 0x1000"));
+}
+
 /* C.7: an illegal 0x00000000 in a 32-bit record is fine when it traps. */
 static void appendix_c_examples_are_consistent(void **state)
 {
@@ -515,6 +537,7 @@ int main(void)
 		cmocka_unit_test(x0_stays_zero),
 		cmocka_unit_test(vectored_interrupt_goes_to_base_plus_4_cause),
 		cmocka_unit_test(csr_reads_what_the_trace_left),
+		cmocka_unit_test(first_group_is_initial_state),
 		cmocka_unit_test(appendix_c_examples_are_consistent),
 		cmocka_unit_test(record_length_matches_the_encoding),
 		cmocka_unit_test(end_group_needs_a_group),

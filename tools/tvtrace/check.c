@@ -306,7 +306,10 @@ static int check_group(struct tv_checker *c, struct tv_group *g)
 	if (g->insn >= 0)
 		decode_insn(c, g);
 	snapshot(c, g);
-	find_cause(c, g);
+	/* Without an instruction, xcause names a trap only once something ran:
+	 * the first group of a trace tells the initial state. */
+	if (g->insn >= 0 || g->pc0.known)
+		find_cause(c, g);
 	if (g->insn >= 0 && (rc = check_bits(c, g)))
 		return rc;
 	apply_group(c, g);

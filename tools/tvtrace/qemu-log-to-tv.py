@@ -17,8 +17,9 @@ raised (a group with the instruction, the new pc and the CSRs), any other
 sepc an interrupt taken after it (its group, then one without an
 instruction).  M-mode work between two states (SBI calls, emulation,
 interrupts the firmware handles) leaves only its effect on the registers.
-The log has no memory accesses and no privilege: the trace carries neither,
-except privilege S after a trap to S-mode.
+The log has no memory accesses and no privilege: the trace carries no
+memory records, and privilege only after a trap to S-mode (S) and an sret
+(sstatus.SPP).
 """
 import argparse
 import re
@@ -29,6 +30,7 @@ import tempfile
 
 CSRS = {"stvec": 0x105, "sscratch": 0x140, "sepc": 0x141, "scause": 0x142,
         "stval": 0x143, "satp": 0x180}
+SRET = 0x10200073
 REG = re.compile(r"x(\d+)/\w+\s+([0-9a-f]{16})")
 CSR = re.compile(r"^ (\w+)\s+([0-9a-f]{16})$")
 
@@ -60,9 +62,12 @@ class Image:
         with tempfile.NamedTemporaryFile() as tmp:
             subprocess.run(["riscv64-unknown-elf-objcopy", "-O", "binary", elf, tmp.name], check=True)
             self.data = open(tmp.name, "rb").read()
-        out = subprocess.run(["riscv64-unknown-elf-readelf", "-lW", elf], check=True,
+        # objcopy's binary starts at the lowest loaded section
+        out = subprocess.run(["riscv64-unknown-elf-readelf", "-SW", elf], check=True,
                              capture_output=True, text=True).stdout
-        self.base = min(int(m, 16) for m in re.findall(r"LOAD\s+\S+\s+\S+\s+(0x[0-9a-f]+)", out))
+        self.base = min(int(addr, 16) for addr, flags in
+                        re.findall(r"\]\s+\S+\s+PROGBITS\s+([0-9a-f]+)\s+\S+\s+\S+\s+\S+\s+(\w*)", out)
+                        if "A" in flags)
 
     def insn(self, pc):
         off = pc - self.base
@@ -104,6 +109,14 @@ def csr_changes(a, b, w):
             w.reg(addr, b[name])
 
 
+def targets_itself(bits):
+    """A branch or jump by 0 (`1: j 1b`): the same pc again is its retirement."""
+    if bits & 3 == 3:
+        return (bits & 0x7f == 0x63 and bits & 0xfe000f80 == 0) or \
+            (bits & 0x7f == 0x6f and bits & 0xfffff000 == 0)
+    return bits == 0xa001 or (bits & 0xc003 == 0xc001 and bits & 0x1c7c == 0)
+
+
 def vector(stvec, cause):
     """Privileged spec, stvec: MODE 1 sends interrupts to BASE + 4 * cause."""
     base = stvec & ~3
@@ -132,7 +145,7 @@ def convert(log, image):
         is_irq = s.get("scause", 0) >> 63
         trapped = (s.get("sepc") != prev.get("sepc") or s.get("scause") != prev.get("scause")) \
             and s["pc"] == vector(prev.get("stvec", 0), s.get("scause", 0))
-        if s["pc"] == prev["pc"] and not trapped and bits not in (0x6f, 0xa001):
+        if s["pc"] == prev["pc"] and not trapped and not targets_itself(bits):
             prev = s       # an M-mode interrupt before the instruction ran
             continue
         if trapped and not is_irq and s["sepc"] == prev["pc"]:
@@ -155,6 +168,8 @@ def convert(log, image):
                 changes(prev, s, w)
                 if not trapped:
                     csr_changes(prev, s, w)
+                if bits == SRET:   # back to sstatus.SPP (mstatus bit 8)
+                    w.priv((prev.get("mstatus", 0) >> 8) & 1)
                 w.op(2)
             if trapped:
                 w.op(1)    # the interrupt taken after it
