@@ -60,3 +60,21 @@ $(BUILD)/host/test_tvtrace_tool_cli: tests/host/test_tvtrace_tool_cli.c tests/ho
 		$(TVTRACE_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_tvtrace_tool_cli
+
+# Suite tvtrace: check on real execution (QEMU, a few seconds), see
+# tests/host/tvtrace-qemu.sh.
+TEST_SUITES += tvtrace
+
+$(TVTRACE_TOOL_TESTBIN)/smode.elf: $(TVTRACE_TOOL_DATA)/smode.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80200000 -Wl,--no-relax -o $@ $<
+
+$(TVTRACE_TOOL_TESTBIN)/smode.bin: $(TVTRACE_TOOL_TESTBIN)/smode.elf
+	$(OBJCOPY_RV) -O binary $< $@
+
+.PHONY: test-tvtrace
+test-tvtrace: $(BUILD)/tracesbi.elf $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/smode.elf \
+		$(TVTRACE_TOOL_TESTBIN)/smode.bin
+	@tests/host/tvtrace-qemu.sh $(BUILD)/tracesbi.elf $(TVTRACE_TOOL_TESTBIN)/smode.elf \
+		$(TVTRACE_TOOL_TESTBIN)/smode.bin $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/qemu
