@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rvinsn_enc.h"
 #include "tvtrace_tool.h"
 #include "test_tvtrace_tool.h"
 
@@ -31,7 +32,7 @@ static int check_bytes(const uint8_t *buf, size_t len, bool elf, struct tv_check
 	nt_images_init(&images);
 	if (elf && nt_images_add_elf(&images, TV_TEST_ELF, err))
 		fail_msg("%s", err->msg);
-	if (tv_trace_parse(&rv64, buf, len, &t, err))
+	if (tv_trace_parse(&rv64, buf, len, false, &t, err))
 		fail_msg("%s", err->msg);
 	rc = tv_check(&t, &rv64, &images, sum, err);
 	tv_trace_free(&t);
@@ -263,6 +264,53 @@ static void csr_reads_what_the_trace_left(void **state)
 	assert_non_null(strstr(err.msg, "sscratch = 0x8, but the instruction makes it 0x7"));
 }
 
+/*
+ * RV32 (XLEN 32): blt compares signed 32-bit values, bltu unsigned: with
+ * x5 = 0xffffffff and x6 = 1, blt is taken and bltu is not.
+ */
+static int check_rv32_branch(unsigned funct3, uint32_t next_pc, struct nt_err *err)
+{
+	const struct tvtrace_params rv32 = { 4, 4, 4 };
+	const struct tvtrace_record recs[] = {
+		{ .opcode = TVTRACE_OP_BEGIN_GROUP },
+		{ .opcode = TVTRACE_OP_STATE, .state_id = TVTRACE_STATE_PC, .value = 0x1000 },
+		{ .opcode = TVTRACE_OP_FULL_REG, .reg = TVTRACE_REG_GPR(5), .value = 0xffffffff },
+		{ .opcode = TVTRACE_OP_FULL_REG, .reg = TVTRACE_REG_GPR(6), .value = 1 },
+		{ .opcode = TVTRACE_OP_BEGIN_GROUP },
+		{ .opcode = TVTRACE_OP_STATE, .state_id = TVTRACE_STATE_PC, .value = next_pc },
+		{ .opcode = TVTRACE_OP_INSN32, .insn = rv_enc_branch(funct3, 5, 6, 8) },
+		{ .opcode = TVTRACE_OP_END_GROUP },
+	};
+	uint8_t buf[128];
+	size_t len = 0;
+	struct tv_trace t;
+	struct tv_check_summary sum;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(recs) / sizeof(recs[0]); i++) {
+		int n = tvtrace_write(&rv32, &recs[i], NULL, buf + len, sizeof(buf) - len);
+
+		assert_true(n > 0);
+		len += (size_t)n;
+	}
+	if (tv_trace_parse(&rv32, buf, len, false, &t, err))
+		fail_msg("%s", err->msg);
+	rc = tv_check(&t, &rv32, NULL, &sum, err);
+	tv_trace_free(&t);
+	return rc;
+}
+
+static void rv32_branches_compare_at_32_bits(void **state)
+{
+	struct nt_err err = { "" };
+
+	(void)state;
+	assert_int_equal(check_rv32_branch(4, 0x1008, &err), 0);        /* blt: -1 < 1 */
+	assert_int_equal(check_rv32_branch(6, 0x1004, &err), 0);        /* bltu: not taken */
+	assert_int_equal(check_rv32_branch(4, 0x1004, &err), -1);
+	assert_non_null(strstr(err.msg, "branch taken (x5 = 0xffffffff, x6 = 0x1): next pc 0x1008"));
+}
+
 /* The first group tells the initial state: its xcause is no trap. */
 static void first_group_is_initial_state(void **state)
 {
@@ -356,11 +404,11 @@ static void parse_error_names_the_byte(void **state)
 	struct nt_err err = { "" };
 
 	(void)state;
-	assert_int_equal(tv_trace_parse(&rv64, bad_opcode, sizeof(bad_opcode), &t, &err), -1);
+	assert_int_equal(tv_trace_parse(&rv64, bad_opcode, sizeof(bad_opcode), false, &t, &err), -1);
 	assert_int_equal(t.count, 2);
 	assert_string_equal(err.msg, "byte 0x2 (2): record 2 (opcode 0x0c at byte 0x2): unknown opcode");
 	tv_trace_free(&t);
-	assert_int_equal(tv_trace_parse(&rv64, truncated, sizeof(truncated), &t, &err), -1);
+	assert_int_equal(tv_trace_parse(&rv64, truncated, sizeof(truncated), false, &t, &err), -1);
 	assert_int_equal(t.count, 1);
 	assert_string_equal(err.msg, "byte 0x1 (1): record 1 (opcode 0x04 at byte 0x1): record truncated");
 	tv_trace_free(&t);
@@ -386,7 +434,7 @@ static void dump_prints_one_line_per_record(void **state)
 	tb_state(&b, TVTRACE_STATE_PRIV, 1);
 	tb_op(&b, TVTRACE_OP_END_GROUP);
 	tb_put(&b, (struct tvtrace_record){ .opcode = TVTRACE_OP_INCR_REG_ADD, .reg = 0x1020, .reg_offset = -4 });
-	assert_int_equal(tv_trace_parse(&rv64, b.buf, b.len, &t, &err), 0);
+	assert_int_equal(tv_trace_parse(&rv64, b.buf, b.len, false, &t, &err), 0);
 	tv_dump(f, &t);
 	fclose(f);
 	assert_string_equal(text,
@@ -433,7 +481,7 @@ static void damaged_traces_never_crash(void **state)
 			memcpy(copy, b.buf, b.len);
 			if (k < sizeof(values) && pos < b.len)
 				copy[pos] = values[k];
-			if (tv_trace_parse(&rv64, copy, len, &t, &err) ||
+			if (tv_trace_parse(&rv64, copy, len, k & 1, &t, &err) ||
 			    tv_check(&t, &rv64, &images, &sum, &err))
 				errors++;
 			tv_trace_free(&t);
@@ -538,6 +586,7 @@ int main(void)
 		cmocka_unit_test(vectored_interrupt_goes_to_base_plus_4_cause),
 		cmocka_unit_test(csr_reads_what_the_trace_left),
 		cmocka_unit_test(first_group_is_initial_state),
+		cmocka_unit_test(rv32_branches_compare_at_32_bits),
 		cmocka_unit_test(appendix_c_examples_are_consistent),
 		cmocka_unit_test(record_length_matches_the_encoding),
 		cmocka_unit_test(end_group_needs_a_group),

@@ -107,6 +107,32 @@ static void malformed_file_gives_the_byte_and_exit_1(void **state)
 	assert_non_null(strstr(r->err, "record truncated"));
 }
 
+/* A sink buffer saved whole: zeros after the last record. */
+static void zero_padding_is_skipped_on_request(void **state)
+{
+	struct tb b;
+	struct cli_result *r;
+
+	(void)state;
+	tb_program(&b, FAULT_NONE);
+	memset(b.buf + b.len, 0, 100);
+	write_bytes("padded.tv", b.buf, b.len + 100);
+	r = run("check --elf " TV_TEST_ELF " padded.tv");
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "unknown opcode"));
+	r = run("check --zero-padded --elf " TV_TEST_ELF " padded.tv");
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "padded.tv: 100 zero bytes of padding after the last record\n"));
+	r = run("dump --zero-padded padded.tv");
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "end-group\n# 100 zero bytes of padding\n"));
+	b.buf[b.len + 50] = 1;          /* not padding: a stray byte */
+	write_bytes("padded.tv", b.buf, b.len + 100);
+	r = run("dump --zero-padded padded.tv");
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "unknown opcode"));
+}
+
 static void check_consistent_trace_prints_a_summary(void **state)
 {
 	struct tb b;
@@ -167,6 +193,7 @@ int main(void)
 		cmocka_unit_test(bad_command_lines_exit_2),
 		cmocka_unit_test(dump_prints_the_records),
 		cmocka_unit_test(malformed_file_gives_the_byte_and_exit_1),
+		cmocka_unit_test(zero_padding_is_skipped_on_request),
 		cmocka_unit_test(check_consistent_trace_prints_a_summary),
 		cmocka_unit_test(check_reports_the_first_inconsistency),
 		cmocka_unit_test(unreadable_inputs_exit_1),

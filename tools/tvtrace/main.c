@@ -22,17 +22,19 @@ static const char usage_params[] =
 	"  --xlen N    XLEN in bits: 32 or 64 (default 64)\n"
 	"  --flen N    FLEN in bits: 0, 32 or 64 (default 64)\n"
 	"  --mlen N    MLEN in bits: 32, 34 or 64 (default 64)\n"
-	"  The defaults are RV64GC (the firmware's TV mode, Appendix C).\n";
+	"  The defaults are RV64GC (the firmware's TV mode, Appendix C).\n"
+	"  --zero-padded  zero bytes from a record boundary to the end are padding\n"
+	"              (a sink buffer saved whole), not records\n";
 
 static const char usage_dump[] =
-	"usage: tvtrace dump [--xlen N] [--flen N] [--mlen N] FILE\n"
+	"usage: tvtrace dump [--xlen N] [--flen N] [--mlen N] [--zero-padded] FILE\n"
 	"Prints one line per record: its index, its byte offset, its opcode name and\n"
 	"fields in hex; the records of a group are indented under its begin-group line\n"
 	"(numbered #G). A malformed record ends the dump with its byte offset on stderr\n"
 	"and exit status 1.\n";
 
 static const char usage_check[] =
-	"usage: tvtrace check [--elf PROG.elf]... [--xlen N] [--flen N] [--mlen N] FILE\n"
+	"usage: tvtrace check [--elf PROG.elf]... [--xlen N] [--flen N] [--mlen N] [--zero-padded] FILE\n"
 	"Replays the trace group by group and reports the first inconsistency with its\n"
 	"record index and byte offset (exit status 1): a pc that the instruction does\n"
 	"not explain (sequential, branch taken or not by the register values the trace\n"
@@ -48,6 +50,7 @@ struct args {
 	const char **elves;
 	size_t elf_count;
 	struct tvtrace_params params;
+	bool zero_padded;
 };
 
 static int usage_error(const char *msg, const char *arg)
@@ -111,6 +114,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return usage_error("bad width", val);
 			continue;
 		}
+		if (!strcmp(s, "--zero-padded")) {
+			a->zero_padded = true;
+			continue;
+		}
 		if (s[0] == '-' && s[1] != '\0')
 			return usage_error("unknown option", s);
 		if (a->file)
@@ -132,15 +139,17 @@ static int run_dump(const struct args *a, const uint8_t *buf, size_t len)
 {
 	struct tv_trace t;
 	struct nt_err err = { "" };
-	int rc = tv_trace_parse(&a->params, buf, len, &t, &err);
+	int rc = tv_trace_parse(&a->params, buf, len, a->zero_padded, &t, &err);
 
 	tv_dump(stdout, &t);
+	if (t.padding)
+		printf("# %zu zero bytes of padding\n", t.padding);
 	fflush(stdout);
 	tv_trace_free(&t);
 	return rc ? fail(a->file, &err) : 0;
 }
 
-static void print_summary(const char *file, const struct tv_check_summary *s)
+static void print_summary(const char *file, const struct tv_check_summary *s, size_t padding)
 {
 	printf("%s: consistent: %zu records, %zu groups, %zu instructions (%zu compared with the ELF), "
 	       "%zu traps (%zu exceptions, %zu interrupts), %zu trap returns, %zu ecalls serviced below the trace\n",
@@ -149,6 +158,8 @@ static void print_summary(const char *file, const struct tv_check_summary *s)
 	       s->ecalls_serviced);
 	if (s->unterminated)
 		printf("%s: the last group has no end group: not checked\n", file);
+	if (padding)
+		printf("%s: %zu zero bytes of padding after the last record\n", file, padding);
 }
 
 static int run_check(const struct args *a, const uint8_t *buf, size_t len)
@@ -167,14 +178,16 @@ static int run_check(const struct args *a, const uint8_t *buf, size_t len)
 		fprintf(stderr, "tvtrace: %s\n", err.msg);
 		return 1;
 	}
-	rc = tv_trace_parse(&a->params, buf, len, &t, &err);
+	rc = tv_trace_parse(&a->params, buf, len, a->zero_padded, &t, &err);
 	if (!rc)
 		rc = tv_check(&t, &a->params, &images, &sum, &err);
+	size_t padding = t.padding;
+
 	tv_trace_free(&t);
 	nt_images_free(&images);
 	if (rc)
 		return fail(a->file, &err);
-	print_summary(a->file, &sum);
+	print_summary(a->file, &sum, padding);
 	return 0;
 }
 

@@ -21,8 +21,16 @@ static int push_item(struct tv_trace *t, size_t *cap, const struct tvtrace_recor
 	return 0;
 }
 
+static bool all_zero(const uint8_t *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i])
+			return false;
+	return true;
+}
+
 int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
-		   size_t len, struct tv_trace *out, struct nt_err *err)
+		   size_t len, bool zero_padded, struct tv_trace *out, struct nt_err *err)
 {
 	struct tvtrace_parser p;
 	size_t off = 0, cap = 0;
@@ -36,6 +44,11 @@ int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
 	while (off < len) {
 		struct tvtrace_record rec;
 		size_t start = off;
+
+		if (zero_padded && buf[off] == 0 && all_zero(buf + off, len - off)) {
+			out->padding = len - off;
+			break;
+		}
 		int rc = tvtrace_parse(&p, buf, len, &off, &rec);
 
 		if (rc != TVTRACE_OK) {

@@ -26,15 +26,18 @@ struct tv_item {
 struct tv_trace {
 	struct tv_item *v;
 	size_t count;
+	size_t padding;         /* zero bytes after the last record (zero_padded) */
 };
 
 /*
  * Parses every record of buf[0..len).  On a malformed record returns -1
  * with err = "byte 0xOFF (OFF): record N: reason" and out holding the
- * records before it (so dump can print them); 0 otherwise.
+ * records before it (so dump can print them); 0 otherwise.  zero_padded:
+ * the bytes from an opcode position on may all be 0 (a sink buffer saved
+ * whole); 0 is no opcode, so they cannot be records and are skipped.
  */
 int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
-		   size_t len, struct tv_trace *out, struct nt_err *err);
+		   size_t len, bool zero_padded, struct tv_trace *out, struct nt_err *err);
 void tv_trace_free(struct tv_trace *t);
 
 /* ---- Names ----------------------------------------------------------- */
