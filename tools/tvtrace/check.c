@@ -283,9 +283,11 @@ static int check_trap(struct tv_checker *c, const struct tv_group *g)
 		return tv_check_fail(c, g, (size_t)g->pc_update,
 				     "trap (cause 0x%" PRIx64 ") goes to 0x%" PRIx64 ", but %s names 0x%" PRIx64,
 				     cause, c->s.pc.v, to_m ? "mtvec" : "stvec", vec.v);
-	if (epc >= 0 && g->pc0.known && c->s.reg[to_m ? CSR_MEPC : CSR_SEPC] != g->pc0.v)
+	struct tv_known epc_value = tv_shadow_get(&c->s, to_m ? CSR_MEPC : CSR_SEPC);
+
+	if (epc >= 0 && g->pc0.known && epc_value.known && epc_value.v != g->pc0.v)
 		return tv_check_fail(c, g, (size_t)epc, "%s = 0x%" PRIx64 ", but the trap was at 0x%" PRIx64,
-				     to_m ? "mepc" : "sepc", c->s.reg[to_m ? CSR_MEPC : CSR_SEPC], g->pc0.v);
+				     to_m ? "mepc" : "sepc", epc_value.v, g->pc0.v);
 	for (size_t i = g->first; i < g->end; i++)
 		if (c->t->v[i].rec.opcode == TVTRACE_OP_STATE && c->t->v[i].rec.state_id == TVTRACE_STATE_PRIV)
 			priv = (long)i;
