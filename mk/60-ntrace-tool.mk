@@ -118,7 +118,7 @@ $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(
 	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) -o $@ \
 		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
-$(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c $(NTRACE_TOOL_TESTBIN)/ntrace-san \
+$(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c tests/host/test_tool_cli.h $(NTRACE_TOOL_TESTBIN)/ntrace-san \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq
 	@mkdir -p $(dir $@)
 	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \

@@ -20,9 +20,10 @@ FW_FILES=$(ls firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c driv
 FW_INC="-Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr -Ilib/tvtrace"
 FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding -std=gnu11
           $FW_INC -isystem /usr/lib/picolibc/riscv64-unknown-elf/include"
-# Host tools (mk/60-ntrace-tool.mk) and the decoder they alone use.
-HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c lib/ntrace/ntrace_dec.c)
-HOST_FLAGS="-std=gnu11 -Itools/ntrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci"
+# Host tools (mk/60-ntrace-tool.mk, mk/71-tvtrace-tool.mk) and the decoder
+# they alone use.
+HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c lib/ntrace/ntrace_dec.c)
+HOST_FLAGS="-std=gnu11 -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace"
 
 report() {   # tool group log count
     if [ "$4" -eq 0 ]; then

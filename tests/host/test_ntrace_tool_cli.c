@@ -8,55 +8,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#define CLI_TOOL NT_TEST_TOOL
+#define CLI_TMP_TEMPLATE "/tmp/nt-cli-XXXXXX"
+#include "test_tool_cli.h"
 
-#define TOOL NT_TEST_TOOL
 #define TINY_ELF NT_TEST_BUILD "/tiny.elf"
 #define TINY_PCS NT_TEST_DATA "/tiny.pcs"
-
-static char tmpdir[64];
-
-struct result {
-	int status;
-	char out[1 << 15];
-	char err[1 << 13];
-};
-
-static void read_into(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
-	buf[n] = '\0';
-	if (f)
-		fclose(f);
-}
-
-/* Runs "TOOL <args>" (args already shell-quoted as needed). */
-static struct result *run(const char *fmt, ...)
-{
-	static struct result r;
-	char args[1024], cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	/* a sanitizer report exits 99: never one of the statuses expected */
-	snprintf(cmd, sizeof(cmd), "ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=99 %s %s >%s/out 2>%s/err",
-		 TOOL, args, tmpdir, tmpdir);
-	int st = system(cmd);
-	assert_true(WIFEXITED(st));
-	r.status = WEXITSTATUS(st);
-	char path[128];
-	snprintf(path, sizeof(path), "%s/out", tmpdir);
-	read_into(path, r.out, sizeof(r.out));
-	snprintf(path, sizeof(path), "%s/err", tmpdir);
-	read_into(path, r.err, sizeof(r.err));
-	return &r;
-}
 
 static void write_text(const char *name, const char *text)
 {
@@ -68,25 +25,10 @@ static void write_text(const char *name, const char *text)
 	fclose(f);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/nt-cli-XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
 static void help_exits_0_and_usage_errors_exit_2(void **state)
 {
 	(void)state;
-	struct result *r = run("--help");
+	struct cli_result *r = run("--help");
 	assert_int_equal(r->status, 0);
 	assert_non_null(strstr(r->out, "encode"));
 	static const char *const cmds[] = { "encode", "decode", "dump", "stats" };
@@ -117,7 +59,7 @@ static void help_exits_0_and_usage_errors_exit_2(void **state)
 static void encode_decode_round_trip_through_files(void **state)
 {
 	(void)state;
-	struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex --all-opt --timestamp",
+	struct cli_result *r = run("encode --elf %s --pcs %s --out %s/t.nex --all-opt --timestamp",
 			       TINY_ELF, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 0);
 	assert_string_equal(r->err, "");
@@ -138,7 +80,7 @@ static void raw_image_round_trip(void **state)
 {
 	(void)state;
 	const char *raw = NT_TEST_BUILD "/tiny.bin@0x80000000";
-	struct result *r = run("encode --raw %s --pcs %s --out %s/r.nex --mode btm", raw, TINY_PCS, tmpdir);
+	struct cli_result *r = run("encode --raw %s --pcs %s --out %s/r.nex --mode btm", raw, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 0);
 	r = run("decode --raw %s %s/r.nex --out %s/r.pcs --mode btm", raw, tmpdir, tmpdir);
 	assert_int_equal(r->status, 0);
@@ -165,7 +107,7 @@ static void raw_image_round_trip(void **state)
 static void pcseq_input_round_trip(void **state)
 {
 	(void)state;
-	struct result *r = run("encode --pcseq %s/tiny.pcseq --out %s/q.nex --all-opt",
+	struct cli_result *r = run("encode --pcseq %s/tiny.pcseq --out %s/q.nex --all-opt",
 			       NT_TEST_DATA, tmpdir);
 	assert_int_equal(r->status, 0);
 	r = run("decode --elf %s %s/q.nex --out %s/q.pcs --all-opt", TINY_ELF, tmpdir, tmpdir);
@@ -184,7 +126,7 @@ static void bad_trace_line_is_named(void **state)
 {
 	(void)state;
 	write_text("bad.pcs", "80000000\n80000004\n8000zz08\n");
-	struct result *r = run("encode --elf %s --pcs %s/bad.pcs --out %s/x.nex", TINY_ELF, tmpdir, tmpdir);
+	struct cli_result *r = run("encode --elf %s --pcs %s/bad.pcs --out %s/x.nex", TINY_ELF, tmpdir, tmpdir);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "bad.pcs:3:5: expected end of line"));
 	write_text("jump.pcs", "80000000\n80000004\n80000010\n");
@@ -197,7 +139,7 @@ static void bad_elf_is_reported(void **state)
 {
 	(void)state;
 	write_text("junk.elf", "\177ELF this is not really an ELF file at all........");
-	struct result *r = run("encode --elf %s/junk.elf --pcs %s --out %s/x.nex", tmpdir, TINY_PCS, tmpdir);
+	struct cli_result *r = run("encode --elf %s/junk.elf --pcs %s --out %s/x.nex", tmpdir, TINY_PCS, tmpdir);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "junk.elf: "));
 	r = run("encode --elf %s/missing.elf --pcs %s --out %s/x.nex", tmpdir, TINY_PCS, tmpdir);
@@ -219,7 +161,7 @@ static void decode_errors_exit_1_with_offset(void **state)
 	fseek(f, 9, SEEK_SET);
 	fputc((b & ~3) | 2, f);
 	fclose(f);
-	struct result *r = run("decode --elf %s %s/c.nex --out %s/c.pcs --mode btm", TINY_ELF, tmpdir, tmpdir);
+	struct cli_result *r = run("decode --elf %s %s/c.nex --out %s/c.pcs --mode btm", TINY_ELF, tmpdir, tmpdir);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "c.nex: byte offset 9: "));
 	r = run("dump %s/c.nex", tmpdir);
@@ -232,7 +174,7 @@ static void dump_and_stats_describe_the_stream(void **state)
 {
 	(void)state;
 	assert_int_equal(run("encode --elf %s --pcs %s --out %s/s.nex", TINY_ELF, TINY_PCS, tmpdir)->status, 0);
-	struct result *r = run("dump %s/s.nex", tmpdir);
+	struct cli_result *r = run("dump %s/s.nex", tmpdir);
 	assert_int_equal(r->status, 0);
 	assert_non_null(strstr(r->out, "00000000  0x24  001001  00    TCODE[6] = 9 - ProgTraceSync"));
 	assert_non_null(strstr(r->out, "ProgTraceCorrelation"));
@@ -249,7 +191,7 @@ static void dump_and_stats_describe_the_stream(void **state)
 static void new_options_are_described_in_help(void **state)
 {
 	(void)state;
-	struct result *r = run("encode --help");
+	struct cli_result *r = run("encode --help");
 	assert_int_equal(r->status, 0);
 	static const char *const enc[] = { "--trace-priv U|S|US", "--trace-range A-B", "--tci CONTROL,FEATURES[,TSCONTROL]",
 					   "--all-jumps", "[ PRIV]", "U, S, M, VU or VS" };
@@ -283,7 +225,7 @@ static void tci_errors_exit_2_with_the_reason(void **state)
 		{ "--tci 0x100006b,0x5cc --all-opt", "--all-opt and --tci cannot be combined" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex %s", TINY_ELF, TINY_PCS,
+		struct cli_result *r = run("encode --elf %s --pcs %s --out %s/t.nex %s", TINY_ELF, TINY_PCS,
 				       tmpdir, cases[i].args);
 		if (r->status != 2 || !strstr(r->err, cases[i].msg))
 			fail_msg("'%s': status %d, stderr '%s'", cases[i].args, r->status, r->err);
@@ -300,7 +242,7 @@ static void tci_round_trip_through_files(void **state)
 	(void)state;
 	/* BTM, sync mode 3 max 0, 3-bit SRC with ID 5, all jumps, implicit return */
 	const char *tci = "0x1030039,0x300502c8";
-	struct result *r = run("encode --elf %s --pcs %s --out %s/t.nex --tci %s", TINY_ELF, TINY_PCS,
+	struct cli_result *r = run("encode --elf %s --pcs %s --out %s/t.nex --tci %s", TINY_ELF, TINY_PCS,
 			       tmpdir, tci);
 	assert_int_equal(r->status, 0);
 	r = run("decode --elf %s %s/t.nex --out %s/t.pcs --tci %s", TINY_ELF, tmpdir, tmpdir, tci);
@@ -342,7 +284,7 @@ static void qualification_options_through_files(void **state)
 		   "8000003e S\n80000016 U\n8000001a U\n8000003c S\n8000003e S\n8000001e U\n"
 		   "80000022 U\n80000026 U\n8000002a U\n80000032 exc U\n80000040 M\n80000044 M\n"
 		   "80000046 M\n8000004a M\n80000036 U\n8000003a U\n");
-	struct result *r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex --trace-priv S", TINY_ELF,
+	struct cli_result *r = run("encode --elf %s --pcs %s/w.pcs --out %s/w.nex --trace-priv S", TINY_ELF,
 			       tmpdir, tmpdir);
 	assert_int_equal(r->status, 0);
 	r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
@@ -396,7 +338,7 @@ static void symbols_listing_and_wrapped_decode(void **state)
 	(void)state;
 	assert_int_equal(run("encode --elf %s --pcs %s --out %s/s.nex --mode btm --sync-period 16",
 			     TINY_ELF, TINY_PCS, tmpdir)->status, 0);
-	struct result *r = run("decode --elf %s %s/s.nex --mode btm --sync-period 16 --symbols",
+	struct cli_result *r = run("decode --elf %s %s/s.nex --mode btm --sync-period 16 --symbols",
 			       TINY_ELF, tmpdir);
 	assert_int_equal(r->status, 0);
 	assert_true(strncmp(r->out, "80000000  _start+0x0\n80000004  _start+0x4\n", 42) == 0);
