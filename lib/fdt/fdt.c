@@ -916,7 +916,7 @@ int fdt_size_cells(const struct fdt *fdt, int node)
 }
 
 /* Cell counts for a child's "reg": both fit in 64 bits. */
-static int parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc)
+int fdt_parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc)
 {
 	*ac = fdt_address_cells(fdt, parent);
 	if (*ac < 0)
@@ -935,7 +935,7 @@ int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc)
 
 	if (parent < 0)
 		return parent;
-	return parent_reg_cells(fdt, parent, ac, sc);
+	return fdt_parent_reg_cells(fdt, parent, ac, sc);
 }
 
 static int decode_reg(const struct fdt *fdt, int node, int ac, int sc, int index,
@@ -977,7 +977,7 @@ int fdt_get_reg_under(const struct fdt *fdt, int parent, int node, int index,
 		      uint64_t *addr, uint64_t *size)
 {
 	int ac, sc;
-	int err = parent_reg_cells(fdt, parent, &ac, &sc);
+	int err = fdt_parent_reg_cells(fdt, parent, &ac, &sc);
 
 	if (err)
 		return err;
