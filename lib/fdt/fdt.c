@@ -60,26 +60,37 @@ typedef uint32_t __attribute__((may_alias)) word_alias;
 
 /*
  * Length of a node name, or -1 when no NUL lies in its first max bytes.  It
- * starts on a token boundary: whole
- * aligned words are tested for a zero byte four bytes at a time (the
- * classic (w - 0x01..) & ~w & 0x80.. test), so walking the tree does not pay
- * a loop iteration per character.
+ * starts on a token boundary: whole aligned words are tested for a zero
+ * byte four bytes at a time (the classic (w - 0x01..) & ~w & 0x80.. test),
+ * so walking the tree does not pay a loop iteration per character.  The
+ * test flags a zero byte exactly and may flag bytes above it falsely, never
+ * below: on a little-endian hart the lowest flagged byte is the NUL.
  */
-static int64_t bounded_name_len(const uint8_t *p, uint32_t max)
+static int64_t bounded_name_len(const uint8_t *p, uint64_t max)
 {
-	uint32_t i = 0;
+	uint64_t i = 0;
 
 	if (((uintptr_t)p & 3) == 0) {
 		for (; i + 4 <= max; i += 4) {
 			uint32_t w = *(const word_alias *)(p + i);
+			uint32_t zero = (w - 0x01010101u) & ~w & 0x80808080u;
 
-			if ((w - 0x01010101u) & ~w & 0x80808080u)
-				break;
+			if (!zero)
+				continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			if (zero & 0x80u)
+				return (int64_t)i;
+			if (zero & 0x8000u)
+				return (int64_t)i + 1;
+			return (int64_t)i + (zero & 0x800000u ? 2 : 3);
+#else
+			break;
+#endif
 		}
 	}
 	for (; i < max; i++)
 		if (p[i] == '\0')
-			return i;
+			return (int64_t)i;
 	return -1;
 }
 
@@ -152,7 +163,7 @@ static inline uint32_t token_tag(const uint8_t *p)
 static __attribute__((noinline)) int read_node_name(const uint8_t *p, uint64_t off,
 						    uint64_t rest, struct fdt_token *tok)
 {
-	int64_t len = bounded_name_len(p + FDT_TOKEN_SIZE, (uint32_t)rest);
+	int64_t len = bounded_name_len(p + FDT_TOKEN_SIZE, rest);
 
 	if (len < 0 || fdt_align4((uint64_t)len + 1) > rest)
 		return -FDT_ERR_BADSTRUCTURE;
@@ -808,18 +819,30 @@ const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name
 	return pos < 0 ? NULL : val + pos;
 }
 
+bool fdt_stringlist_has(const char *list, int len, const char *str)
+{
+	int pos = 0;
+
+	if (!list || !str || (len > 0 && list[len - 1] != '\0'))
+		return false;
+	/* One pass over the entries; strcmp only where the first bytes agree. */
+	while (pos < len) {
+		const char *entry = list + pos;
+
+		if (entry[0] == str[0] && strcmp(entry, str) == 0)
+			return true;
+		pos += (int)strlen(entry) + 1;
+	}
+	return false;
+}
+
 bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
 			     const char *str)
 {
-	int vlen, entry_len, pos;
+	int vlen;
 	const char *val = fdt_getprop(fdt, node, name, &vlen);
 
-	if (!val || !str)
-		return false;
-	for (int i = 0; (pos = stringlist_entry(val, vlen, i, &entry_len)) >= 0; i++)
-		if (strcmp(val + pos, str) == 0)
-			return true;
-	return false;
+	return fdt_stringlist_has(val, vlen, str);
 }
 
 bool fdt_is_compatible(const struct fdt *fdt, int node, const char *compat)

@@ -127,6 +127,10 @@ int fdt_prop_cells(const struct fdt *fdt, int node, const char *name,
 /* A string-list property contains `str` (NUL-terminated entries). */
 bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
 			     const char *str);
+/* The same for a string-list value already read (`len` bytes at `list`,
+ * as fdt_getprop gives them; NULL: false): a node's compatible read once
+ * and matched against many strings. */
+bool fdt_stringlist_has(const char *list, int len, const char *str);
 /* Returns the index-th string in a string list, or NULL. */
 const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name,
 			       int index, int *len);
