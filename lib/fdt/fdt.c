@@ -183,15 +183,18 @@ int fdt_read_token(const struct fdt *fdt, uint32_t off32, struct fdt_token *tok)
 {
 	uint64_t off = off32, size = fdt->size_struct, rest, len;
 	const uint8_t *p;
+	uint32_t tag;
 
 	if (off % FDT_TOKEN_SIZE || off + FDT_TOKEN_SIZE > size)
 		return -FDT_ERR_BADSTRUCTURE;
 	rest = size - off - FDT_TOKEN_SIZE;
 	p = fdt_struct_at(fdt, off32);
-	tok->tag = token_tag(p);
+	tag = token_tag(p);
+	tok->tag = tag;
 	tok->next = (uint32_t)(off + FDT_TOKEN_SIZE);
-	switch (tok->tag) {
-	case FDT_PROP:
+	/* Tests in the order of how often each tag comes (a switch's jump
+	 * table costs more than the first two of them). */
+	if (tag == FDT_PROP) {
 		if (rest < FDT_PROP_HEADER_SIZE - FDT_TOKEN_SIZE)
 			return -FDT_ERR_BADSTRUCTURE;
 		len = fdt_be32(p + 4);
@@ -203,15 +206,12 @@ int fdt_read_token(const struct fdt *fdt, uint32_t off32, struct fdt_token *tok)
 			return -FDT_ERR_BADSTRUCTURE;
 		tok->next = (uint32_t)(off + FDT_PROP_HEADER_SIZE + len);
 		return 0;
-	case FDT_BEGIN_NODE:
-		return read_node_name(p, off, rest, tok);
-	case FDT_END_NODE:
-	case FDT_NOP:
-	case FDT_END:
-		return 0;
-	default:
-		return -FDT_ERR_BADSTRUCTURE;
 	}
+	if (tag == FDT_BEGIN_NODE)
+		return read_node_name(p, off, rest, tok);
+	if (tag == FDT_END_NODE || tag == FDT_NOP || tag == FDT_END)
+		return 0;
+	return -FDT_ERR_BADSTRUCTURE;
 }
 
 /* ---- Header and block validation (spec 5.2, 5.3) ------------------------ */
@@ -866,15 +866,46 @@ int fdt_find_compatible(const struct fdt *fdt, int start, const char *compat)
 	}
 }
 
+/* The value of a 4-byte property at `prop` (a found FDT_PROP), or 0. */
+static uint32_t u32_prop_value(const struct fdt *fdt, int prop, const struct fdt_token *tok)
+{
+	if (prop < 0 || tok->prop_len != 4)
+		return 0;
+	return fdt_be32(fdt_struct_at(fdt, (uint32_t)prop + FDT_PROP_HEADER_SIZE));
+}
+
+/*
+ * "phandle", else "linux,phandle" (the pre-standard spelling, spec
+ * 2.3.3), each counted only when 4 bytes long: one pass over the node's
+ * properties notes the first of each name (most nodes have neither, and
+ * fdt_find_phandle asks every node).
+ */
 uint32_t fdt_get_phandle(const struct fdt *fdt, int node)
 {
-	uint32_t ph;
+	struct fdt_token tok, std_tok = { 0 }, linux_tok = { 0 };
+	int std = -1, old = -1;
+	uint32_t off, ph;
 
-	/* "linux,phandle" is the pre-standard spelling (spec 2.3.3). */
-	if (fdt_prop_u32(fdt, node, "phandle", &ph) == 0 ||
-	    fdt_prop_u32(fdt, node, "linux,phandle", &ph) == 0)
-		return ph;
-	return 0;
+	if (fdt_check_node(fdt, node, &tok))
+		return 0;
+	for (off = tok.next; fdt_read_token(fdt, off, &tok) == 0; off = tok.next) {
+		const char *name;
+
+		if (tok.tag == FDT_NOP)
+			continue;
+		if (tok.tag != FDT_PROP)
+			break;
+		name = fdt_string_at(fdt, tok.nameoff);
+		if (std < 0 && strcmp(name, "phandle") == 0) {
+			std = (int)off;
+			std_tok = tok;
+		} else if (old < 0 && strcmp(name, "linux,phandle") == 0) {
+			old = (int)off;
+			linux_tok = tok;
+		}
+	}
+	ph = u32_prop_value(fdt, std, &std_tok);
+	return ph || std_tok.prop_len == 4 ? ph : u32_prop_value(fdt, old, &linux_tok);
 }
 
 int fdt_find_phandle(const struct fdt *fdt, uint32_t phandle)

@@ -17,8 +17,8 @@
  * walk from the root.  The writer remembers the last nodes it checked or
  * added (rw->known) and moves their offsets with every edit, so a run of
  * edits on the same nodes walks once.  Built with FDT_RW_CHECK_KNOWN (the
- * fuzzer, the host tests), every answer from that memory is compared with
- * the walk.
+ * fuzzer, the host tests), every remembered node is checked against the
+ * walk before each edit.
  */
 #include "fdt_internal.h"
 
@@ -78,11 +78,33 @@ static void move_known_nodes(struct fdt_rw *rw, uint32_t from, int64_t delta, ui
 	}
 }
 
+#ifdef FDT_RW_CHECK_KNOWN
+/* Every remembered node is where the walk finds it, with its parent and
+ * depth (tests and the fuzzer: a stale entry stops the program). */
+static void check_known_nodes(const struct fdt_rw *rw)
+{
+	for (uint32_t i = 0; i < rw->known_count; i++) {
+		const struct fdt_rw_node *k = &rw->known[i];
+		int parent, depth;
+
+		if (k->node >= 0 && (fdt_locate_node(&rw->fdt, k->node, &parent, &depth) ||
+				     parent != k->parent || depth != k->depth))
+			__builtin_trap();
+	}
+}
+#else
+static void check_known_nodes(const struct fdt_rw *rw)
+{
+	(void)rw;
+}
+#endif
+
 /* fdt_locate_node, answered from rw->known when the node is there. */
 static int locate_real_node(struct fdt_rw *rw, int node, int *parent, int *depth)
 {
 	int err;
 
+	check_known_nodes(rw);
 	for (uint32_t i = 0; node >= 0 && i < rw->known_count; i++) {
 		const struct fdt_rw_node *k = &rw->known[i];
 
@@ -90,15 +112,6 @@ static int locate_real_node(struct fdt_rw *rw, int node, int *parent, int *depth
 			continue;
 		*parent = k->parent;
 		*depth = k->depth;
-#ifdef FDT_RW_CHECK_KNOWN
-		{
-			int walk_parent, walk_depth;
-
-			if (fdt_locate_node(&rw->fdt, node, &walk_parent, &walk_depth) ||
-			    walk_parent != k->parent || walk_depth != k->depth)
-				__builtin_trap();
-		}
-#endif
 		return 0;
 	}
 	err = fdt_locate_node(&rw->fdt, node, parent, depth);
