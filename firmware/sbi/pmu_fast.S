@@ -28,6 +28,24 @@
  * mcountinhibit); mcycle, minstret and mhpmcounterN are CSR_MHPMCOUNTER0 + n. */
 #define CSR_MHPMEVENT0 0x320
 
+/* Run block a4 (the counter number) of `table`, whose blocks are
+ * 1 << shift bytes; they return through a6. */
+.macro CALL_BLOCK table, shift
+	lla	a6, \table
+	slli	a4, a4, \shift
+	add	a6, a6, a4
+	jalr	a6, 0(a6)
+.endm
+
+/* RESET: the counter is free again, with no event (counter_reset). */
+.macro STOP_AND_FREE
+	sb	zero, PMU_OFF_STATE(t1)
+	slli	t2, a0, 3
+	add	t2, t2, a3
+	sd	zero, PMU_OFF_HW(t2)
+	CALL_BLOCK stop_free_blocks, 5
+.endm
+
 	.section .text.pmu_fast_handle, "ax", @progbits
 	.balign 4
 	.globl	pmu_fast_handle
@@ -38,6 +56,7 @@ pmu_fast_handle:
 	/* a3 = struct pmu_hart: where counter_stop takes it (no argument of
 	 * stop comes in a3), so the C fallbacks need no move. */
 	ld	a3, HART_PMU_OFFSET(a7)
+
 /*
  * counter_stop(base, 1, flags) of a running hardware counter.  a3 = p;
  * t1 = p + idx addresses state[idx] and hw_num[idx]; a4 = the hardware
@@ -63,10 +82,7 @@ counter_stop_fast:
 	/* Linux's usual stop: no flags. */
 	li	t2, PMU_ASM_CONFIGURED
 	sb	t2, PMU_OFF_STATE(t1)
-	lla	a6, stop_blocks
-	slli	a4, a4, 4
-	add	a6, a6, a4
-	jalr	a6, 0(a6)
+	CALL_BLOCK stop_blocks, 4
 	li	a0, SBI_SUCCESS
 	li	a1, 0
 	ret
@@ -95,10 +111,7 @@ stop_with_flags:
 
 	li	t2, PMU_ASM_CONFIGURED
 	sb	t2, PMU_OFF_STATE(t1)
-	lla	a6, stop_blocks
-	slli	a4, a4, 4
-	add	a6, a6, a4
-	jalr	a6, 0(a6)
+	CALL_BLOCK stop_blocks, 4
 write_snapshot:
 	/* The counter's slot, page[1 + idx - base] = page[1] (mask 1), then
 	 * the bitmap, written whole: the order of pmu.c's snapshot_one. */
@@ -109,18 +122,6 @@ write_snapshot:
 	li	a1, 0
 	ret
 
-/* RESET: the counter is free again, with no event (counter_reset). */
-.macro STOP_AND_FREE
-	sb	zero, PMU_OFF_STATE(t1)
-	slli	t2, a0, 3
-	add	t2, t2, a3
-	sd	zero, PMU_OFF_HW(t2)
-	lla	a6, stop_free_blocks
-	slli	a4, a4, 5
-	add	a6, a6, a4
-	jalr	a6, 0(a6)
-.endm
-
 stop_reset_snapshot:
 	STOP_AND_FREE
 	j	write_snapshot
@@ -130,6 +131,7 @@ stop_reset:
 	li	a0, SBI_SUCCESS
 	li	a1, 0
 	ret
+
 /* The other calls of every context switch go straight to their C function
  * (the PMU state last, as pmu_handle passes it); the rest to pmu_handle
  * with a0..a7 as they came. */
@@ -165,14 +167,18 @@ stop_not_one:
  * through a6.  The blocks have a fixed size, so block n is at table +
  * n * size.  Number 1 (time) is never a PMU counter.
  */
+.macro STOP_SEQUENCE n
+	csrr	a5, CSR_MHPMCOUNTER0 + \n
+	csrs	CSR_MCOUNTINHIBIT, t0
+	csrw	CSR_MHPMCOUNTER0 + \n, a5
+.endm
+
 .macro STOP_BLOCK n
 	.balign 16
 .if \n == 1
 	unimp
 .else
-	csrr	a5, CSR_MHPMCOUNTER0 + \n
-	csrs	CSR_MCOUNTINHIBIT, t0
-	csrw	CSR_MHPMCOUNTER0 + \n, a5
+	STOP_SEQUENCE \n
 	jr	a6
 .endif
 .endm
@@ -183,15 +189,13 @@ stop_not_one:
 	.balign 32
 .if \n == 1
 	unimp
-.else
-	csrr	a5, CSR_MHPMCOUNTER0 + \n
-	csrs	CSR_MCOUNTINHIBIT, t0
-	csrw	CSR_MHPMCOUNTER0 + \n, a5
-.if \n >= 3
+.elseif \n >= 3
+	STOP_SEQUENCE \n
 	csrw	CSR_MHPMEVENT0 + \n, zero
+	jr	a6
 .else
+	STOP_SEQUENCE \n
 	csrc	CSR_MCOUNTINHIBIT, t0
-.endif
 	jr	a6
 .endif
 .endm
