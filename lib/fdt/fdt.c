@@ -708,6 +708,7 @@ const void *fdt_prop_at(const struct fdt *fdt, int prop, const char **name, int 
  * DT lookup. */
 int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_token *tok)
 {
+	const char *prop_name;
 	uint32_t off;
 	int err;
 
@@ -724,7 +725,8 @@ int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_
 			continue;
 		if (tok->tag != FDT_PROP)
 			return -FDT_ERR_NOTFOUND;
-		if (strcmp(fdt_string_at(fdt, tok->nameoff), name) == 0)
+		prop_name = fdt_string_at(fdt, tok->nameoff);
+		if (prop_name[0] == name[0] && strcmp(prop_name, name) == 0)
 			return (int)off;
 	}
 }

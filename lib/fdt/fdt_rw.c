@@ -287,7 +287,7 @@ static int64_t find_string(const struct fdt *fdt, const char *name)
 	const uint8_t *strings = fdt->blob + fdt->off_strings;
 
 	for (uint64_t i = 0; i + n <= fdt->size_strings; i++)
-		if (memcmp(strings + i, name, n) == 0)
+		if (strings[i] == (uint8_t)name[0] && memcmp(strings + i, name, n) == 0)
 			return (int64_t)i;
 	return -1;
 }
