@@ -931,18 +931,25 @@ stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsign
 	return fw_counter_stop_other(p, base, idx, flags, hw_overflow);
 }
 
+/* counter_stop of a mask that is not one counter (several bits, or
+ * none); sbi/pmu_fast.S comes here directly for such a mask. */
+struct sbiret pmu_counter_stop_several(unsigned long base, unsigned long mask,
+				       unsigned long flags, struct pmu_hart *p)
+{
+	if (flags <= PMU_STOP_TAKE_SNAPSHOT && !(flags & PMU_STOP_RESET) &&
+	    hpm_set_fast(p, base, mask))
+		return stop_hpm_set(p, base, mask, flags);
+	return pmu_counter_stop_set(base, mask, flags, p);
+}
+
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p)
 {
 	unsigned long idx = base;
 	struct pmu_fw_counter *c;
 
-	if (mask != 1 && !single_counter(base, mask, &idx)) {
-		if (flags <= PMU_STOP_TAKE_SNAPSHOT && !(flags & PMU_STOP_RESET) &&
-		    hpm_set_fast(p, base, mask))
-			return stop_hpm_set(p, base, mask, flags);
-		return pmu_counter_stop_set(base, mask, flags, p);
-	}
+	if (mask != 1 && !single_counter(base, mask, &idx))
+		return pmu_counter_stop_several(base, mask, flags, p);
 	if (idx >= STATE_SLOTS || flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
 		return pmu_counter_stop_set(base, mask, flags, p);
 	if (p->state[idx] != PMU_RUNNING || (flags & PMU_STOP_TAKE_SNAPSHOT && idx >= p->hw_count))

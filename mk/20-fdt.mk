@@ -43,7 +43,7 @@ $(FDT_TEST_DIR)/%-resv.dts: $(FDT_TEST_DIR)/%.dtb tests/data/fdt/resv-overlay.dt
 
 $(BUILD)/host/test_fdt: tests/host/test_fdt.c $(FDT_SRCS) $(FDT_HEADERS) $(FDT_TEST_BLOBS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt \
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -DFDT_RW_CHECK_KNOWN \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
 		-o $@ tests/host/test_fdt.c $(FDT_SRCS) $(CMOCKA_LIBS)
 

@@ -10,7 +10,7 @@ FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.
               lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c
 FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c \
                 drivers/*/*.c) $(FDT_SRCS) $(FW_LIB_SRCS)
-FW_S_SRCS  := $(wildcard firmware/*.S)
+FW_S_SRCS  := $(wildcard firmware/*.S firmware/sbi/*.S)
 FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
               $(patsubst %.S,$(FW_BUILD)/%.S.o,$(FW_S_SRCS))
 

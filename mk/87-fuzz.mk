@@ -58,7 +58,7 @@ FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser \
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
 $(FUZZ_DIR)/fuzz_fdt: tests/fuzz/fuzz_fdt.c $(FDT_SRCS) $(FDT_HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/fdt -Ilib -o $@ $< $(FDT_SRCS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFDT_RW_CHECK_KNOWN -Ilib/fdt -Ilib -o $@ $< $(FDT_SRCS)
 
 # Seeds: the devicetree blobs of the fdt unit tests.
 $(FUZZ_DIR)/seeds/fdt/.done: $(filter %.dtb,$(FDT_TEST_BLOBS))

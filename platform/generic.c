@@ -285,11 +285,14 @@ static void probe_node(const struct fdt *fdt, int node, int parent)
 {
 	unsigned int i;
 	int len;
+	/* Read once, matched against every driver (the DT does not change
+	 * while drivers probe). */
+	const char *compatible = fdt_getprop(fdt, node, "compatible", &len);
 
-	if (!fdt_getprop(fdt, node, "compatible", &len) || !fdt_node_is_enabled(fdt, node))
+	if (!compatible || !fdt_node_is_enabled(fdt, node))
 		return;
 	for (i = 0; i < sizeof(dt_drivers) / sizeof(dt_drivers[0]); i++)
-		if (fdt_is_compatible(fdt, node, dt_drivers[i].compatible))
+		if (fdt_stringlist_has(compatible, len, dt_drivers[i].compatible))
 			dt_drivers[i].probe(fdt, node, parent);
 }
 

@@ -15,6 +15,22 @@
 #define PMU_OFF_M_INSTRET      192   /* 8 * 24 */
 #define PMU_OFF_ENTRY_INSTRET  200   /* 8 * 25 */
 
+/* Offsets and constants the counter_stop fast path uses (sbi/pmu_fast.S;
+ * checked below). */
+#define PMU_OFF_HW_COUNT       212
+#define PMU_OFF_HW_NUM         213
+#define PMU_OFF_SSCOFPMF       245
+#define PMU_OFF_HPM_CONTIGUOUS 246
+#define PMU_OFF_HPM_MASK       248
+#define PMU_OFF_STATE          256
+#define PMU_OFF_SNAPSHOT_ADDR  320
+#define PMU_OFF_SNAPSHOT_ON    328
+#define PMU_OFF_HW             336   /* hw[i].mhpmevent, 8 bytes each */
+#define PMU_ASM_CONFIGURED     1
+#define PMU_ASM_RUNNING        2
+#define PMU_ASM_STOP_RESET     1
+#define PMU_ASM_STOP_TAKE_SNAPSHOT 2
+
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
@@ -135,6 +151,16 @@ _Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_M_INSTRET) ==
 	       PMU_OFF_M_INSTRET, "trap.S offset");
 _Static_assert(offsetof(struct pmu_hart, trap_entry_instret) == PMU_OFF_ENTRY_INSTRET,
 	       "trap.S offset");
+_Static_assert(offsetof(struct pmu_hart, hw_count) == PMU_OFF_HW_COUNT &&
+	       offsetof(struct pmu_hart, hw_num) == PMU_OFF_HW_NUM &&
+	       offsetof(struct pmu_hart, sscofpmf) == PMU_OFF_SSCOFPMF &&
+	       offsetof(struct pmu_hart, hpm_contiguous) == PMU_OFF_HPM_CONTIGUOUS &&
+	       offsetof(struct pmu_hart, hpm_mask) == PMU_OFF_HPM_MASK &&
+	       offsetof(struct pmu_hart, state) == PMU_OFF_STATE &&
+	       offsetof(struct pmu_hart, snapshot_addr) == PMU_OFF_SNAPSHOT_ADDR &&
+	       offsetof(struct pmu_hart, snapshot_on) == PMU_OFF_SNAPSHOT_ON &&
+	       offsetof(struct pmu_hart, hw) == PMU_OFF_HW &&
+	       sizeof(struct pmu_hw_counter) == 8, "pmu_fast.S offsets");
 
 /* Count one firmware event on this hart. */
 static inline void pmu_fw_event(struct pmu_hart *p, unsigned int code)
@@ -166,6 +192,9 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 				unsigned long flags, uint64_t initial_value, struct pmu_hart *p);
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p);
+/* The part of pmu_counter_stop for a mask that is not one counter. */
+struct sbiret pmu_counter_stop_several(unsigned long base, unsigned long mask,
+				       unsigned long flags, struct pmu_hart *p);
 struct sbiret pmu_counter_fw_read(unsigned long idx, struct pmu_hart *p);
 struct sbiret pmu_counter_fw_read_hi(unsigned long idx, struct pmu_hart *p);
 struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
@@ -189,6 +218,9 @@ struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 #define PMU_START_INIT_SNAPSHOT  (1UL << 1)
 #define PMU_STOP_RESET           (1UL << 0)
 #define PMU_STOP_TAKE_SNAPSHOT   (1UL << 1)
+_Static_assert(PMU_ASM_CONFIGURED == PMU_CONFIGURED && PMU_ASM_RUNNING == PMU_RUNNING &&
+	       PMU_ASM_STOP_RESET == PMU_STOP_RESET &&
+	       PMU_ASM_STOP_TAKE_SNAPSHOT == PMU_STOP_TAKE_SNAPSHOT, "pmu_fast.S constants");
 
 /* Platform firmware events (SBI_PMU_FW_PLATFORM): whether event_data names
  * one, and its count on the calling hart. */

@@ -60,26 +60,37 @@ typedef uint32_t __attribute__((may_alias)) word_alias;
 
 /*
  * Length of a node name, or -1 when no NUL lies in its first max bytes.  It
- * starts on a token boundary: whole
- * aligned words are tested for a zero byte four bytes at a time (the
- * classic (w - 0x01..) & ~w & 0x80.. test), so walking the tree does not pay
- * a loop iteration per character.
+ * starts on a token boundary: whole aligned words are tested for a zero
+ * byte four bytes at a time (the classic (w - 0x01..) & ~w & 0x80.. test),
+ * so walking the tree does not pay a loop iteration per character.  The
+ * test flags a zero byte exactly and may flag bytes above it falsely, never
+ * below: on a little-endian hart the lowest flagged byte is the NUL.
  */
-static int64_t bounded_name_len(const uint8_t *p, uint32_t max)
+static int64_t bounded_name_len(const uint8_t *p, uint64_t max)
 {
-	uint32_t i = 0;
+	uint64_t i = 0;
 
 	if (((uintptr_t)p & 3) == 0) {
 		for (; i + 4 <= max; i += 4) {
 			uint32_t w = *(const word_alias *)(p + i);
+			uint32_t zero = (w - 0x01010101u) & ~w & 0x80808080u;
 
-			if ((w - 0x01010101u) & ~w & 0x80808080u)
-				break;
+			if (!zero)
+				continue;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			if (zero & 0x80u)
+				return (int64_t)i;
+			if (zero & 0x8000u)
+				return (int64_t)i + 1;
+			return (int64_t)i + (zero & 0x800000u ? 2 : 3);
+#else
+			break;
+#endif
 		}
 	}
 	for (; i < max; i++)
 		if (p[i] == '\0')
-			return i;
+			return (int64_t)i;
 	return -1;
 }
 
@@ -152,7 +163,7 @@ static inline uint32_t token_tag(const uint8_t *p)
 static __attribute__((noinline)) int read_node_name(const uint8_t *p, uint64_t off,
 						    uint64_t rest, struct fdt_token *tok)
 {
-	int64_t len = bounded_name_len(p + FDT_TOKEN_SIZE, (uint32_t)rest);
+	int64_t len = bounded_name_len(p + FDT_TOKEN_SIZE, rest);
 
 	if (len < 0 || fdt_align4((uint64_t)len + 1) > rest)
 		return -FDT_ERR_BADSTRUCTURE;
@@ -172,15 +183,18 @@ int fdt_read_token(const struct fdt *fdt, uint32_t off32, struct fdt_token *tok)
 {
 	uint64_t off = off32, size = fdt->size_struct, rest, len;
 	const uint8_t *p;
+	uint32_t tag;
 
 	if (off % FDT_TOKEN_SIZE || off + FDT_TOKEN_SIZE > size)
 		return -FDT_ERR_BADSTRUCTURE;
 	rest = size - off - FDT_TOKEN_SIZE;
 	p = fdt_struct_at(fdt, off32);
-	tok->tag = token_tag(p);
+	tag = token_tag(p);
+	tok->tag = tag;
 	tok->next = (uint32_t)(off + FDT_TOKEN_SIZE);
-	switch (tok->tag) {
-	case FDT_PROP:
+	/* Tests in the order of how often each tag comes (a switch's jump
+	 * table costs more than the first two of them). */
+	if (tag == FDT_PROP) {
 		if (rest < FDT_PROP_HEADER_SIZE - FDT_TOKEN_SIZE)
 			return -FDT_ERR_BADSTRUCTURE;
 		len = fdt_be32(p + 4);
@@ -192,15 +206,12 @@ int fdt_read_token(const struct fdt *fdt, uint32_t off32, struct fdt_token *tok)
 			return -FDT_ERR_BADSTRUCTURE;
 		tok->next = (uint32_t)(off + FDT_PROP_HEADER_SIZE + len);
 		return 0;
-	case FDT_BEGIN_NODE:
-		return read_node_name(p, off, rest, tok);
-	case FDT_END_NODE:
-	case FDT_NOP:
-	case FDT_END:
-		return 0;
-	default:
-		return -FDT_ERR_BADSTRUCTURE;
 	}
+	if (tag == FDT_BEGIN_NODE)
+		return read_node_name(p, off, rest, tok);
+	if (tag == FDT_END_NODE || tag == FDT_NOP || tag == FDT_END)
+		return 0;
+	return -FDT_ERR_BADSTRUCTURE;
 }
 
 /* ---- Header and block validation (spec 5.2, 5.3) ------------------------ */
@@ -697,6 +708,7 @@ const void *fdt_prop_at(const struct fdt *fdt, int prop, const char **name, int 
  * DT lookup. */
 int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_token *tok)
 {
+	const char *prop_name;
 	uint32_t off;
 	int err;
 
@@ -713,7 +725,8 @@ int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_
 			continue;
 		if (tok->tag != FDT_PROP)
 			return -FDT_ERR_NOTFOUND;
-		if (strcmp(fdt_string_at(fdt, tok->nameoff), name) == 0)
+		prop_name = fdt_string_at(fdt, tok->nameoff);
+		if (prop_name[0] == name[0] && strcmp(prop_name, name) == 0)
 			return (int)off;
 	}
 }
@@ -808,18 +821,30 @@ const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name
 	return pos < 0 ? NULL : val + pos;
 }
 
+bool fdt_stringlist_has(const char *list, int len, const char *str)
+{
+	int pos = 0;
+
+	if (!list || !str || (len > 0 && list[len - 1] != '\0'))
+		return false;
+	/* One pass over the entries; strcmp only where the first bytes agree. */
+	while (pos < len) {
+		const char *entry = list + pos;
+
+		if (entry[0] == str[0] && strcmp(entry, str) == 0)
+			return true;
+		pos += (int)strlen(entry) + 1;
+	}
+	return false;
+}
+
 bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
 			     const char *str)
 {
-	int vlen, entry_len, pos;
+	int vlen;
 	const char *val = fdt_getprop(fdt, node, name, &vlen);
 
-	if (!val || !str)
-		return false;
-	for (int i = 0; (pos = stringlist_entry(val, vlen, i, &entry_len)) >= 0; i++)
-		if (strcmp(val + pos, str) == 0)
-			return true;
-	return false;
+	return fdt_stringlist_has(val, vlen, str);
 }
 
 bool fdt_is_compatible(const struct fdt *fdt, int node, const char *compat)
@@ -843,15 +868,46 @@ int fdt_find_compatible(const struct fdt *fdt, int start, const char *compat)
 	}
 }
 
+/* The value of a 4-byte property at `prop` (a found FDT_PROP), or 0. */
+static uint32_t u32_prop_value(const struct fdt *fdt, int prop, const struct fdt_token *tok)
+{
+	if (prop < 0 || tok->prop_len != 4)
+		return 0;
+	return fdt_be32(fdt_struct_at(fdt, (uint32_t)prop + FDT_PROP_HEADER_SIZE));
+}
+
+/*
+ * "phandle", else "linux,phandle" (the pre-standard spelling, spec
+ * 2.3.3), each counted only when 4 bytes long: one pass over the node's
+ * properties notes the first of each name (most nodes have neither, and
+ * fdt_find_phandle asks every node).
+ */
 uint32_t fdt_get_phandle(const struct fdt *fdt, int node)
 {
-	uint32_t ph;
+	struct fdt_token tok, std_tok = { 0 }, linux_tok = { 0 };
+	int std = -1, old = -1;
+	uint32_t off, ph;
 
-	/* "linux,phandle" is the pre-standard spelling (spec 2.3.3). */
-	if (fdt_prop_u32(fdt, node, "phandle", &ph) == 0 ||
-	    fdt_prop_u32(fdt, node, "linux,phandle", &ph) == 0)
-		return ph;
-	return 0;
+	if (fdt_check_node(fdt, node, &tok))
+		return 0;
+	for (off = tok.next; fdt_read_token(fdt, off, &tok) == 0; off = tok.next) {
+		const char *name;
+
+		if (tok.tag == FDT_NOP)
+			continue;
+		if (tok.tag != FDT_PROP)
+			break;
+		name = fdt_string_at(fdt, tok.nameoff);
+		if (std < 0 && strcmp(name, "phandle") == 0) {
+			std = (int)off;
+			std_tok = tok;
+		} else if (old < 0 && strcmp(name, "linux,phandle") == 0) {
+			old = (int)off;
+			linux_tok = tok;
+		}
+	}
+	ph = u32_prop_value(fdt, std, &std_tok);
+	return ph || std_tok.prop_len == 4 ? ph : u32_prop_value(fdt, old, &linux_tok);
 }
 
 int fdt_find_phandle(const struct fdt *fdt, uint32_t phandle)
@@ -916,7 +972,7 @@ int fdt_size_cells(const struct fdt *fdt, int node)
 }
 
 /* Cell counts for a child's "reg": both fit in 64 bits. */
-static int parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc)
+int fdt_parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc)
 {
 	*ac = fdt_address_cells(fdt, parent);
 	if (*ac < 0)
@@ -935,7 +991,7 @@ int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc)
 
 	if (parent < 0)
 		return parent;
-	return parent_reg_cells(fdt, parent, ac, sc);
+	return fdt_parent_reg_cells(fdt, parent, ac, sc);
 }
 
 static int decode_reg(const struct fdt *fdt, int node, int ac, int sc, int index,
@@ -977,7 +1033,7 @@ int fdt_get_reg_under(const struct fdt *fdt, int parent, int node, int index,
 		      uint64_t *addr, uint64_t *size)
 {
 	int ac, sc;
-	int err = parent_reg_cells(fdt, parent, &ac, &sc);
+	int err = fdt_parent_reg_cells(fdt, parent, &ac, &sc);
 
 	if (err)
 		return err;

@@ -127,6 +127,10 @@ int fdt_prop_cells(const struct fdt *fdt, int node, const char *name,
 /* A string-list property contains `str` (NUL-terminated entries). */
 bool fdt_stringlist_contains(const struct fdt *fdt, int node, const char *name,
 			     const char *str);
+/* The same for a string-list value already read (`len` bytes at `list`,
+ * as fdt_getprop gives them; NULL: false): a node's compatible read once
+ * and matched against many strings. */
+bool fdt_stringlist_has(const char *list, int len, const char *str);
 /* Returns the index-th string in a string list, or NULL. */
 const char *fdt_stringlist_get(const struct fdt *fdt, int node, const char *name,
 			       int index, int *len);
@@ -170,10 +174,21 @@ const char *fdt_chosen_bootarg(const struct fdt *fdt, const char *key);
  * up to date.  After a successful edit, `rw->fdt` is a valid reader view
  * again (offsets taken before the edit may be stale).
  */
+/* A node the writer has found in the tree (or added), with its parent
+ * (-FDT_ERR_NOTFOUND for the root) and depth (root = 1). */
+struct fdt_rw_node {
+	int node, parent, depth;
+};
+#define FDT_RW_KNOWN_NODES 8
+
 struct fdt_rw {
 	struct fdt fdt;
 	uint8_t *buf;
 	uint32_t capacity;
+	/* The last nodes the writer checked: their offsets follow every edit,
+	 * so editing the same node again needs no walk from the root. */
+	struct fdt_rw_node known[FDT_RW_KNOWN_NODES];
+	uint32_t known_count, known_next;
 };
 
 int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity);

@@ -44,5 +44,7 @@ int fdt_find_child(const struct fdt *fdt, int parent, const char *comp,
 int fdt_find_prop(const struct fdt *fdt, int node, const char *name, struct fdt_token *tok);
 /* #address-cells and #size-cells for `node`'s "reg" (1..2 and 0..2). */
 int fdt_reg_cells(const struct fdt *fdt, int node, int *ac, int *sc);
+/* The same for a child of `parent` (no walk to find the parent). */
+int fdt_parent_reg_cells(const struct fdt *fdt, int parent, int *ac, int *sc);
 
 #endif

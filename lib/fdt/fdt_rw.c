@@ -12,6 +12,13 @@
  * most of the firmware's boot time.  The fuzzer (tests/fuzz/fuzz_fdt.c) and
  * tests/host/test_fdt.c check after edits that fdt_open() accepts the blob
  * and gives exactly this view.
+ *
+ * Every edit first checks that its node really is in the tree, which is a
+ * walk from the root.  The writer remembers the last nodes it checked or
+ * added (rw->known) and moves their offsets with every edit, so a run of
+ * edits on the same nodes walks once.  Built with FDT_RW_CHECK_KNOWN (the
+ * fuzzer, the host tests), every remembered node is checked against the
+ * walk before each edit.
  */
 #include "fdt_internal.h"
 
@@ -41,12 +48,86 @@ static bool points_into_buffer(const struct fdt_rw *rw, const void *p)
 	return p && a >= b && a - b < rw->capacity;
 }
 
+/* ---- Nodes known to be in the tree ---- */
+
+static void remember_node(struct fdt_rw *rw, int node, int parent, int depth)
+{
+	uint32_t slot = rw->known_count;
+
+	if (slot < FDT_RW_KNOWN_NODES)
+		rw->known_count++;
+	else
+		slot = rw->known_next++ % FDT_RW_KNOWN_NODES;
+	rw->known[slot] = (struct fdt_rw_node){ node, parent, depth };
+}
+
+/* Structure offsets from `from` on moved by `delta` bytes.  A node inside
+ * a removed range (never one: edits remove values and properties) is
+ * forgotten. */
+static void move_known_nodes(struct fdt_rw *rw, uint32_t from, int64_t delta, uint32_t removed)
+{
+	for (uint32_t i = 0; i < rw->known_count; i++) {
+		struct fdt_rw_node *k = &rw->known[i];
+
+		if ((uint32_t)k->node >= from - removed && (uint32_t)k->node < from)
+			k->node = k->parent = -FDT_ERR_NOTFOUND;
+		if (k->node >= 0 && (uint32_t)k->node >= from)
+			k->node = (int)((int64_t)k->node + delta);
+		if (k->parent >= 0 && (uint32_t)k->parent >= from)
+			k->parent = (int)((int64_t)k->parent + delta);
+	}
+}
+
+#ifdef FDT_RW_CHECK_KNOWN
+/* Every remembered node is where the walk finds it, with its parent and
+ * depth (tests and the fuzzer: a stale entry stops the program). */
+static void check_known_nodes(const struct fdt_rw *rw)
+{
+	for (uint32_t i = 0; i < rw->known_count; i++) {
+		const struct fdt_rw_node *k = &rw->known[i];
+		int parent, depth;
+
+		if (k->node >= 0 && (fdt_locate_node(&rw->fdt, k->node, &parent, &depth) ||
+				     parent != k->parent || depth != k->depth))
+			__builtin_trap();
+	}
+}
+#else
+static void check_known_nodes(const struct fdt_rw *rw)
+{
+	(void)rw;
+}
+#endif
+
+/* fdt_locate_node, answered from rw->known when the node is there. */
+static int locate_real_node(struct fdt_rw *rw, int node, int *parent, int *depth)
+{
+	int err;
+
+	check_known_nodes(rw);
+	for (uint32_t i = 0; node >= 0 && i < rw->known_count; i++) {
+		const struct fdt_rw_node *k = &rw->known[i];
+
+		if (k->node != node)
+			continue;
+		*parent = k->parent;
+		*depth = k->depth;
+		return 0;
+	}
+	err = fdt_locate_node(&rw->fdt, node, parent, depth);
+	if (!err)
+		remember_node(rw, node, *parent, *depth);
+	return err;
+}
+
 /* Open a gap of n bytes at blob offset `at` (room already checked);
  * totalsize grows only when the used part outgrows it. */
 static void insert_gap(struct fdt_rw *rw, uint32_t at, uint32_t n)
 {
 	uint32_t end = used_end(rw);
 
+	if (at >= rw->fdt.off_struct)
+		move_known_nodes(rw, at - rw->fdt.off_struct, n, 0);
 	memmove(rw->buf + at + n, rw->buf + at, end - at);
 	memset(rw->buf + at, 0, n);
 	if (end + n > rw->fdt.totalsize)
@@ -59,6 +140,8 @@ static void remove_bytes(struct fdt_rw *rw, uint32_t at, uint32_t n)
 {
 	uint32_t end = used_end(rw);
 
+	if (at >= rw->fdt.off_struct)
+		move_known_nodes(rw, at - rw->fdt.off_struct + n, -(int64_t)n, n);
 	memmove(rw->buf + at, rw->buf + at + n, end - at - n);
 	memset(rw->buf + end - n, 0, n);
 }
@@ -95,6 +178,7 @@ int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity)
 
 	rw->buf = buf;
 	rw->capacity = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
+	rw->known_count = rw->known_next = 0;
 	err = fdt_open(&rw->fdt, rw->buf, rw->capacity);
 	if (err)
 		return err;
@@ -110,11 +194,11 @@ int fdt_rw_open(struct fdt_rw *rw, void *buf, size_t capacity)
 
 /* Editing a look-alike node inside a property value would corrupt the
  * blob: writers check that `node` really is in the tree. */
-static int check_real_node(const struct fdt_rw *rw, int node)
+static int check_real_node(struct fdt_rw *rw, int node)
 {
 	int parent, depth;
 
-	return fdt_locate_node(&rw->fdt, node, &parent, &depth);
+	return locate_real_node(rw, node, &parent, &depth);
 }
 
 /* Node names: non-empty, no '/' (a path separator), spec 2.2.1. */
@@ -130,25 +214,52 @@ static int check_node_name(const struct fdt_rw *rw, const char *name)
 	return 0;
 }
 
+/*
+ * One walk over the (real) node `parent`: its child named exactly `name`,
+ * else -FDT_ERR_NOTFOUND with *end = the offset of its FDT_END_NODE.  The
+ * answers of fdt_find_child (exact names) and fdt_node_end in one pass.
+ */
+static int child_or_end(const struct fdt *fdt, int parent, const char *name, size_t len,
+			int *end)
+{
+	struct fdt_token tok;
+	uint32_t off;
+	int depth = 0, err;
+
+	for (off = (uint32_t)parent;; off = tok.next) {
+		err = fdt_read_token(fdt, off, &tok);
+		if (err)
+			return err;
+		if (tok.tag == FDT_BEGIN_NODE) {
+			if (depth == 1 && tok.name_len == len &&
+			    memcmp(fdt_struct_at(fdt, off + FDT_TOKEN_SIZE), name, len) == 0)
+				return (int)off;
+			depth++;
+		} else if (tok.tag == FDT_END_NODE && --depth == 0) {
+			*end = (int)off;
+			return -FDT_ERR_NOTFOUND;
+		} else if (tok.tag == FDT_END) {
+			return -FDT_ERR_BADSTRUCTURE;
+		}
+	}
+}
+
 int fdt_rw_add_subnode(struct fdt_rw *rw, int parent, const char *name)
 {
-	int parent_of_parent, depth, end, child;
+	int parent_of_parent, depth, end = 0, child;
 	uint32_t name_size, need, at;
 	int err = check_node_name(rw, name);
 
 	if (err)
 		return err;
-	err = fdt_locate_node(&rw->fdt, parent, &parent_of_parent, &depth);
+	err = locate_real_node(rw, parent, &parent_of_parent, &depth);
 	if (err)
 		return err;
-	child = fdt_find_child(&rw->fdt, parent, name, strlen(name), false);
+	child = child_or_end(&rw->fdt, parent, name, strlen(name), &end);
 	if (child != -FDT_ERR_NOTFOUND)
 		return child;
 	if (depth >= FDT_MAX_DEPTH)
 		return -FDT_ERR_DEPTH;
-	end = fdt_node_end(&rw->fdt, (uint32_t)parent);
-	if (end < 0)
-		return end;
 
 	/* FDT_BEGIN_NODE, name + NUL padded to 4, FDT_END_NODE. */
 	if (strlen(name) >= UINT32_MAX - 8)
@@ -164,6 +275,7 @@ int fdt_rw_add_subnode(struct fdt_rw *rw, int parent, const char *name)
 	fdt_put_be32(rw->buf + at + FDT_TOKEN_SIZE + name_size, FDT_END_NODE);
 	note_struct_resized(rw, need);
 	refresh_view(rw);
+	remember_node(rw, end, parent, depth + 1);
 	return end;
 }
 
@@ -175,7 +287,7 @@ static int64_t find_string(const struct fdt *fdt, const char *name)
 	const uint8_t *strings = fdt->blob + fdt->off_strings;
 
 	for (uint64_t i = 0; i + n <= fdt->size_strings; i++)
-		if (memcmp(strings + i, name, n) == 0)
+		if (strings[i] == (uint8_t)name[0] && memcmp(strings + i, name, n) == 0)
 			return (int64_t)i;
 	return -1;
 }
@@ -311,9 +423,14 @@ int fdt_rw_delprop(struct fdt_rw *rw, int node, const char *name)
 int fdt_rw_setprop_reg(struct fdt_rw *rw, int node, uint64_t addr, uint64_t size)
 {
 	uint8_t reg[16];
-	int ac, sc;
-	int err = fdt_reg_cells(&rw->fdt, node, &ac, &sc);
+	int ac, sc, parent, depth;
+	int err = locate_real_node(rw, node, &parent, &depth);
 
+	if (err)
+		return err;
+	if (parent < 0)
+		return parent;   /* the root has no "reg" cells (fdt_reg_cells) */
+	err = fdt_parent_reg_cells(&rw->fdt, parent, &ac, &sc);
 	if (err)
 		return err;
 	if (!fdt_put_cells(reg, ac, addr) || !fdt_put_cells(reg + 4 * (size_t)ac, sc, size))

@@ -1162,6 +1162,63 @@ static void malformed_values_rejected(void **state)
 	free(b.data);
 }
 
+/* "phandle" wins over "linux,phandle" only when it is 4 bytes long,
+ * wherever each sits among the node's properties. */
+static void phandle_standard_name_first_when_valid(void **state)
+{
+	(void)state;
+	static const uint8_t two[2] = { 0, 7 };
+	struct blob b = load_blob("basic.dtb", 1024);
+	struct fdt_rw rw;
+	int a, c, d;
+
+	assert_int_equal(fdt_rw_open(&rw, b.data, b.size + 1024), 0);
+	a = fdt_rw_add_subnode(&rw, 0, "short-phandle-first");
+	assert_true(a > 0);
+	assert_int_equal(fdt_rw_setprop(&rw, a, "phandle", two, sizeof(two)), 0);
+	assert_int_equal(fdt_rw_setprop_u32(&rw, a, "linux,phandle", 0x4321), 0);
+	c = fdt_rw_add_subnode(&rw, 0, "linux-phandle-first");
+	assert_true(c > 0);
+	assert_int_equal(fdt_rw_setprop_u32(&rw, c, "linux,phandle", 0x5555), 0);
+	assert_int_equal(fdt_rw_setprop_u32(&rw, c, "phandle", 0x6666), 0);
+	d = fdt_rw_add_subnode(&rw, 0, "zero-phandle");
+	assert_true(d > 0);
+	assert_int_equal(fdt_rw_setprop_u32(&rw, d, "phandle", 0), 0);
+	assert_int_equal(fdt_rw_setprop_u32(&rw, d, "linux,phandle", 0x7777), 0);
+	a = fdt_path_offset(&rw.fdt, "/short-phandle-first");
+	c = fdt_path_offset(&rw.fdt, "/linux-phandle-first");
+	d = fdt_path_offset(&rw.fdt, "/zero-phandle");
+	assert_int_equal(fdt_get_phandle(&rw.fdt, a), 0x4321);
+	assert_int_equal(fdt_get_phandle(&rw.fdt, c), 0x6666);
+	/* A valid "phandle" of 0 is still the answer (and never a phandle). */
+	assert_int_equal(fdt_get_phandle(&rw.fdt, d), 0);
+	assert_int_equal(fdt_find_phandle(&rw.fdt, 0x4321), a);
+	assert_int_equal(fdt_find_phandle(&rw.fdt, 0x5555), -FDT_ERR_NOTFOUND);
+	free(b.data);
+}
+
+/* fdt_stringlist_has on values as fdt_getprop returns them. */
+static void stringlist_has_whole_entries_only(void **state)
+{
+	(void)state;
+	static const char list[] = "riscv,plic0\0sifive,plic-1.0.0\0\0riscv";
+	int len = (int)sizeof(list);
+
+	assert_true(fdt_stringlist_has(list, len, "riscv,plic0"));
+	assert_true(fdt_stringlist_has(list, len, "sifive,plic-1.0.0"));
+	assert_true(fdt_stringlist_has(list, len, ""));
+	assert_true(fdt_stringlist_has(list, len, "riscv"));
+	assert_false(fdt_stringlist_has(list, len, "riscv,plic"));
+	assert_false(fdt_stringlist_has(list, len, "sifive"));
+	/* Only the first len bytes count; the last must be a NUL. */
+	assert_false(fdt_stringlist_has(list, len - 1, "riscv"));
+	assert_true(fdt_stringlist_has(list, (int)sizeof("riscv,plic0"), "riscv,plic0"));
+	assert_false(fdt_stringlist_has(list, 0, ""));
+	assert_false(fdt_stringlist_has(list, -FDT_ERR_NOTFOUND, "riscv"));
+	assert_false(fdt_stringlist_has(NULL, 4, "riscv"));
+	assert_false(fdt_stringlist_has(list, len, NULL));
+}
+
 /* ---- Caller mistakes ---------------------------------------------------------- */
 
 static void bad_node_offsets_rejected(void **state)
@@ -1646,6 +1703,77 @@ static void writer_output_matches_dtc(const char *in, const char *expected_dts)
 	free(b.data);
 }
 
+/* One edit of a scripted sequence, on nodes named by path (so that a
+ * fresh writer can find them again). */
+struct scripted_edit {
+	const char *node, *subnode, *prop;
+	uint32_t value;
+	bool del;
+};
+
+static void apply_edit(struct fdt_rw *rw, const struct scripted_edit *e)
+{
+	int node = fdt_path_offset(&rw->fdt, e->node);
+
+	assert_true(node >= 0);
+	if (e->subnode)
+		assert_true(fdt_rw_add_subnode(rw, node, e->subnode) > 0);
+	else if (e->del)
+		assert_int_equal(fdt_rw_delprop(rw, node, e->prop), 0);
+	else
+		assert_int_equal(fdt_rw_setprop_u32(rw, node, e->prop, e->value), 0);
+}
+
+/*
+ * The writer remembers the nodes it checked and moves their offsets with
+ * every edit (insertions before, after and inside them, removals): a
+ * sequence of edits through one writer makes the same bytes as the same
+ * edits each through a freshly opened writer.  (Built with
+ * FDT_RW_CHECK_KNOWN, every remembered answer is also checked against the
+ * walk.)
+ */
+static void writer_remembered_nodes_follow_edits(void **state)
+{
+	(void)state;
+	static const struct scripted_edit edits[] = {
+		{ "/cpus", "cpu@7", NULL, 0, false },
+		{ "/cpus/cpu@7", NULL, "reg", 7, false },
+		{ "/chosen", NULL, "first", 1, false },
+		{ "/cpus/cpu@7", NULL, "second", 2, false },
+		{ "/", "tail", NULL, 0, false },
+		{ "/tail", NULL, "t", 3, false },
+		{ "/chosen", NULL, "first", 4, true },
+		{ "/cpus/cpu@7", NULL, "reg", 8, false },
+		{ "/cpus", NULL, "grown", 5, false },
+		{ "/tail", "inner", NULL, 0, false },
+		{ "/tail/inner", NULL, "x", 6, false },
+		{ "/cpus/cpu@7", NULL, "second", 0, true },
+		{ "/tail", NULL, "t", 9, false },
+		{ "/", NULL, "root-prop", 10, false },
+		{ "/tail/inner", NULL, "y", 11, false },
+		{ "/cpus/cpu@7", NULL, "reg", 12, false },
+		{ "/", "tail2", NULL, 0, false },
+		{ "/tail2", NULL, "z", 13, false },
+		{ "/tail/inner", NULL, "x", 14, false },
+		{ "/cpus", NULL, "grown", 15, true },
+	};
+	struct blob one = load_blob("basic.dtb", 2048), fresh = load_blob("basic.dtb", 2048);
+	struct fdt_rw rw, each;
+	size_t i;
+
+	assert_int_equal(fdt_rw_open(&rw, one.data, one.size + 2048), 0);
+	for (i = 0; i < sizeof(edits) / sizeof(edits[0]); i++) {
+		apply_edit(&rw, &edits[i]);
+		assert_int_equal(fdt_rw_open(&each, fresh.data, fresh.size + 2048), 0);
+		apply_edit(&each, &edits[i]);
+		assert_int_equal(rw.fdt.totalsize, each.fdt.totalsize);
+		assert_memory_equal(one.data, fresh.data, one.size + 2048);
+	}
+	assert_view_is_reopened(&rw);
+	free(one.data);
+	free(fresh.data);
+}
+
 static void writer_adds_reserved_memory_node_dtc_equal(void **state)
 {
 	(void)state;
@@ -2035,6 +2163,8 @@ int main(void)
 		cmocka_unit_test(reg_decoded_with_parent_cells),
 		cmocka_unit_test(reg_rejects_unsupported_cells),
 		cmocka_unit_test(malformed_values_rejected),
+		cmocka_unit_test(phandle_standard_name_first_when_valid),
+		cmocka_unit_test(stringlist_has_whole_entries_only),
 		cmocka_unit_test(bad_node_offsets_rejected),
 		cmocka_unit_test(bad_prop_offsets_rejected),
 		cmocka_unit_test(lookalike_node_inside_value_not_a_node),
@@ -2049,6 +2179,7 @@ int main(void)
 		cmocka_unit_test(writer_adds_reserved_memory_node_dtc_equal),
 		cmocka_unit_test(writer_adds_reserved_memory_to_qemu_dtb),
 		cmocka_unit_test(writer_existing_subnode_returned),
+		cmocka_unit_test(writer_remembered_nodes_follow_edits),
 		cmocka_unit_test(writer_new_prop_name_reuses_strings),
 		cmocka_unit_test(writer_replaces_value_any_size),
 		cmocka_unit_test(writer_deletes_property),

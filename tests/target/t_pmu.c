@@ -1927,6 +1927,122 @@ out:
 	pmu_release_all();
 }
 
+/*
+ * counter_stop of one counter (base = the counter, mask 1), the call a
+ * kernel makes on every context switch, with each flag combination, on
+ * the last hardware counter (the end of the hardware range): tracesbi
+ * serves it in assembly (sbi/pmu_fast.S) and everything unusual in C, with
+ * the same results.  Each stop writes the counter's slot and the whole
+ * bitmap word and nothing else; RESET frees the counter and, on tracesbi,
+ * clears its mhpmevent.
+ */
+static void stop_one_counter_every_flag(void)
+{
+	static const unsigned long flag_sets[] = {
+		0, STOP_RESET, STOP_TAKE_SNAPSHOT, STOP_RESET | STOP_TAKE_SNAPSHOT,
+	};
+	int last = lay.nhpm - 1;
+	uint64_t init = 1ul << 40;
+	bool ext;
+	size_t i;
+
+	if (!pmu_ready())
+		return;
+	ext = sbi_probe(SBI_EXT_TRACESBI).value == 1;
+	fill_page(snap_page);
+	if (!CHECK_ERR(pmu_set_shmem((uintptr_t)snap_page, 0, 0).error, SBI_SUCCESS, "set_shmem"))
+		goto out;
+	for (i = 0; i < sizeof(flag_sets) / sizeof(flag_sets[0]); i++) {
+		unsigned long h = lay.hpm[last], flags = flag_sets[i];
+		bool snapshot = flags & STOP_TAKE_SNAPSHOT, reset = flags & STOP_RESET;
+		uint64_t v, again;
+		long changed;
+
+		if (!hpm_config(last, 0, EV_HPM_ONLY) ||
+		    !CHECK_ERR(pmu_start(h, 1, START_SET_INIT_VALUE, init).error, SBI_SUCCESS,
+			       "counter_start(%lu)", h))
+			break;
+		fill_page(snap_page);
+		CHECK_ERR(pmu_stop(h, 1, flags).error, SBI_SUCCESS,
+			  "counter_stop(%lu, 1, %#lx) of the running counter", h, flags);
+		v = counter_csr(csr_of(h));
+		CHECK(v >= init && v - init < (1ul << 36), "counter %lu after the stop (flags %#lx): "
+		      "%#lx, started at %#lx", h, flags, (unsigned long)v, (unsigned long)init);
+		pmu_count_down(100);
+		again = counter_csr(csr_of(h));
+		CHECK_EQ(again, v, "stopped counter %lu still counts (flags %#lx)", h, flags);
+		if (snapshot) {
+			CHECK_EQ(*snap_word(snap_page, 0), 0, "overflow bitmap, flags %#lx", flags);
+			CHECK_EQ(*snap_word(snap_page, 1), v, "slot of counter %lu, flags %#lx", h,
+				 flags);
+		}
+		changed = page_changed_outside(snap_page, snapshot ? 3 : 0);
+		CHECK(changed < 0, "stop with flags %#lx wrote byte %ld of the page", flags, changed);
+		if (reset) {
+			CHECK_ERR(pmu_start(h, 1, 0, 0).error, SBI_ERR_INVALID_PARAM,
+				  "counter_start after counter_stop(%#lx): must be free", flags);
+			if (ext)
+				CHECK_EQ(event_csr(h).value, 0, "mhpmevent after RESET (flags %#lx)",
+					 flags);
+		} else {
+			CHECK_ERR(pmu_start(h, 1, 0, 0).error, SBI_SUCCESS,
+				  "counter_start after counter_stop(%#lx)", flags);
+		}
+		pmu_stop(h, 1, STOP_RESET);
+	}
+out:
+	pmu_release_all();
+}
+
+/* The single-counter stops the fast path leaves to C, each with its
+ * spec result and no side effect: a counter configured but not started,
+ * TAKE_SNAPSHOT without a page, reserved flags, a free firmware counter at
+ * the start of their range, one bit other than bit 0, and indexes past the
+ * last counter. */
+static void stop_one_counter_unusual(void)
+{
+	unsigned long h, total;
+	long changed;
+
+	if (!pmu_ready() || !hpm_config(lay.nhpm - 1, CFG_AUTO_START, EV_HPM_ONLY))
+		return;
+	h = lay.hpm[lay.nhpm - 1];
+	total = lay.num;
+	CHECK_ERR(pmu_stop(h, 1, STOP_TAKE_SNAPSHOT).error, SBI_ERR_NO_SHMEM,
+		  "counter_stop(TAKE_SNAPSHOT) with no snapshot page");
+	CHECK_ERR(pmu_stop(h, 1, STOP_RESET | STOP_TAKE_SNAPSHOT).error, SBI_ERR_NO_SHMEM,
+		  "counter_stop(RESET | TAKE_SNAPSHOT) with no snapshot page");
+	CHECK_ERR(pmu_stop(h, 1, 4).error, SBI_ERR_INVALID_PARAM, "counter_stop flags 4");
+	CHECK_ERR(pmu_start(h, 1, 0, 0).error, SBI_ERR_ALREADY_STARTED,
+		  "counter %lu still running after the refused stops", h);
+	/* The same counter as bit 1 of a set based one lower. */
+	CHECK_ERR(pmu_stop(h - 1, 2, 0).error, SBI_SUCCESS, "counter_stop(%lu, 2)", h - 1);
+	CHECK_ERR(pmu_stop(h, 1, 0).error, SBI_ERR_ALREADY_STOPPED,
+		  "counter_stop of a stopped counter");
+	fill_page(snap_page);
+	if (CHECK_ERR(pmu_set_shmem((uintptr_t)snap_page, 0, 0).error, SBI_SUCCESS, "set_shmem")) {
+		uint64_t v = counter_csr(csr_of(h));
+
+		CHECK_ERR(pmu_stop(h, 1, STOP_TAKE_SNAPSHOT).error, SBI_ERR_ALREADY_STOPPED,
+			  "counter_stop(TAKE_SNAPSHOT) of a stopped counter");
+		CHECK_EQ(*snap_word(snap_page, 1), v, "slot of the stopped counter");
+		CHECK_EQ(*snap_word(snap_page, 0), 0, "overflow bitmap of the stopped counter");
+		changed = page_changed_outside(snap_page, 3);
+		CHECK(changed < 0, "the stop wrote byte %ld of the page", changed);
+	}
+	/* A free counter is "not running" (docs/PMU.md). */
+	CHECK_ERR(pmu_stop(lay.fw_first, 1, 0).error, SBI_ERR_ALREADY_STOPPED,
+		  "counter_stop of free firmware counter %ld", lay.fw_first);
+	CHECK_ERR(pmu_stop(total - 1, 1, 0).error, SBI_ERR_ALREADY_STOPPED,
+		  "counter_stop of the last counter, free");
+	CHECK_ERR(pmu_stop(total, 1, 0).error, SBI_ERR_INVALID_PARAM,
+		  "counter_stop of counter %lu (past the last)", total);
+	CHECK_ERR(pmu_stop(total, 1, STOP_TAKE_SNAPSHOT).error, SBI_ERR_INVALID_PARAM,
+		  "counter_stop(TAKE_SNAPSHOT) of counter %lu (past the last)", total);
+	CHECK_ERR(pmu_stop(-1ul, 1, 0).error, SBI_ERR_INVALID_PARAM, "counter_stop(-1, 1)");
+	pmu_release_all();
+}
+
 /* INIT_SNAPSHOT starts each counter of the set from its slot, and only
  * reads the page. */
 static void snapshot_init(void)
@@ -2508,6 +2624,8 @@ static const struct target_test tests[] = {
 	{ "shmem_arguments", shmem_arguments, DEV_OPENSBI_PMU_NO_SBI2 },
 	{ "snapshot_take", snapshot_take, DEV_OPENSBI_PMU_NO_SBI2 },
 	{ "snapshot_init", snapshot_init, DEV_OPENSBI_PMU_NO_SBI2 },
+	{ "stop_one_counter_every_flag", stop_one_counter_every_flag, DEV_OPENSBI_PMU_NO_SBI2 },
+	{ "stop_one_counter_unusual", stop_one_counter_unusual, DEV_OPENSBI_PMU_NO_SBI2 },
 	{ "overflow_interrupt", overflow_interrupt, DEV_NONE },
 	{ "overflow_in_snapshot", overflow_in_snapshot, DEV_OPENSBI_PMU_NO_SBI2 },
 	{ "event_get_info_outputs", event_get_info_outputs, DEV_OPENSBI_PMU_NO_SBI2 },
