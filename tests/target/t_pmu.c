@@ -1958,7 +1958,7 @@ static void stop_one_counter_every_flag(void)
 		uint64_t v, again;
 		long changed;
 
-		if (!hpm_config(last, 0, EV_HPM_ONLY) ||
+		if (!hpm_config(last, 0, lay.ev_dtlb) ||
 		    !CHECK_ERR(pmu_start(h, 1, START_SET_INIT_VALUE, init).error, SBI_SUCCESS,
 			       "counter_start(%lu)", h))
 			break;
@@ -2004,7 +2004,7 @@ static void stop_one_counter_unusual(void)
 	unsigned long h, total;
 	long changed;
 
-	if (!pmu_ready() || !hpm_config(lay.nhpm - 1, CFG_AUTO_START, EV_HPM_ONLY))
+	if (!pmu_ready() || !hpm_config(lay.nhpm - 1, CFG_AUTO_START, lay.ev_dtlb))
 		return;
 	h = lay.hpm[lay.nhpm - 1];
 	total = lay.num;
