@@ -14,7 +14,13 @@
 #
 # Both use whatever build/tracesbi.elf is current (make rebuilds it first).
 
-TRACE_TEST_DEPS := $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/ntrace
+TRACE_TEST_DEPS := $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/ntrace \
+                   $(BUILD)/tools/tv-records
+
+# The records of a TV-mode buffer, parsed with lib/tvtrace (tv-check.py).
+$(BUILD)/tools/tv-records: tests/trace/tv-records.c $(TVTRACE_SRCS) $(TVTRACE_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(HOST_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
 TRACE_CONFIGS   ?=
 TRACE_JOBS      ?= 2
 

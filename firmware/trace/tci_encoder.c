@@ -198,6 +198,8 @@ uint32_t tci_encoder_read(const struct tci_encoder *te, uint32_t off, uint64_t n
 		return (uint32_t)te->insns;
 	case TSBI_TE_INSNS_HIGH:
 		return (uint32_t)(te->insns >> 32);
+	case TSBI_TE_TV_PARAMS:
+		return te->tv_params;
 	default:
 		/* trTeDataControl (no data trace), trTeTrig* (no trigger
 		 * inputs), reserved offsets. */
