@@ -30,7 +30,7 @@ test-trace: $(TRACE_TEST_DEPS)
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
-		--workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
+		--tv-records $(BUILD)/tools/tv-records --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
 	exit $$rc
 
 TRACE_PAYLOAD ?= $(PAYLOAD_DIR)/trace-prog.elf
