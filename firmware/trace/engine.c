@@ -175,22 +175,12 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	step_or_wait(th, regs);
 }
 
-void engine_stop(struct trace_hart *th, struct trap_regs *regs)
+/* N-Trace: everything before where the hart resumes retired, then the
+ * ingress's stop message. */
+static void finish_ntrace(struct trace_hart *th, struct trap_regs *regs)
 {
 	uint64_t next = 0;
 
-	if (!th->tracing)
-		return;
-	if (th->tv_mode) {
-		tv_finish(th, regs);
-		end_stepping(th);
-		th->tracing = false;
-		th->paused = false;
-		th->start_pending = false;
-		th->te.status &= ~TSBI_STATUS_PAUSED;
-		th->overflow_now = false;
-		return;
-	}
 	if (th->step.mode != STEP_OFF) {
 		if (regs) {
 			next = regs->mepc;
@@ -202,6 +192,16 @@ void engine_stop(struct trace_hart *th, struct trap_regs *regs)
 		stepper_finish(th, next);
 	}
 	ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
+}
+
+void engine_stop(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (!th->tracing)
+		return;
+	if (th->tv_mode)
+		tv_finish(th, regs);
+	else
+		finish_ntrace(th, regs);
 	end_stepping(th);
 	th->tracing = false;
 	th->paused = false;
