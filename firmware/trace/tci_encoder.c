@@ -43,6 +43,7 @@ void tci_encoder_init(struct tci_encoder *te)
 	te->status = 0;
 	te->blocks = 0;
 	te->insns = 0;
+	te->tv_params = 0;   /* the owner fills it in (a fact of the hart) */
 }
 
 bool tci_encoder_tracing(const struct tci_encoder *te)
