@@ -28,7 +28,7 @@ truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
           when no such comparison is possible: timestamps in a wrapped
           buffer, a trap right after the enabling store.
 
-Tandem-verification configurations (`tv`, `tv-regs`: ingress bit 2, the
+Tandem-verification configurations (`tv`, `tv-stop`, `tv-regs`: ingress bit 2, the
 buffer holds Bluespec trace records, docs/TRACE.md) are checked by
 tests/trace/tv-check.py instead: the instructions the records say ran
 must equal the ground truth's session window (S/U lines, with their
@@ -122,6 +122,9 @@ CONFIGS = [
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
     Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=8, tv='pcs'),
     Config('tv-regs', 'tv', 'recurse', cost=3, tv='regs'),
+    # The session's kernel code before the first program takes ~16 KiB.
+    Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',
+           cost=3, tv='pcs'),
 ]
 
 # tv-regs: QEMU dumps the registers before every instruction in here.
@@ -317,7 +320,7 @@ class Suite:
             if e.returncode != 0:
                 emit([f'FAIL: {tag}: no session window'] + indent(e.stdout + e.stderr, 6))
                 return 0, 1
-            cmd += ['--window', win]
+            cmd += ['--window', win] + (['--prefix'] if cfg.match == 'prefix' else [])
             what = 'TV records = ground truth (pcs and trap marks)'
         else:
             lo, hi = self.tv_range

@@ -2,7 +2,7 @@
 """Check a tandem-verification (TV) trace buffer against QEMU.
 
     tv-check.py --records build/tools/tv-records [--flen 8] BUFFER.nex
-        [--window WINDOW.pcs] [--cpu-log NAME.cpu.log --range A-B]
+        [--window WINDOW.pcs [--prefix]] [--cpu-log NAME.cpu.log --range A-B]
 
 BUFFER.nex is one hart's RAM sink in TV mode (docs/TRACE.md,
 "Tandem-verification mode"); its records are listed by tv-records
@@ -16,6 +16,9 @@ pc (increment pc, or the new pc), and applies its register writes.
   truth's marks (scripts/trace-ground-truth.py: `exc` on an ecall/ebreak
   that trapped and on the instruction before any other exception, `int`
   before an interrupt), must equal the window's S/U lines exactly.
+  --prefix (a buffer that stopped on wrap): they must be a non-empty
+  prefix of them; the last instruction's mark is not compared (the group
+  of the trap after it may be what did not fit).
 --cpu-log, --range: QEMU's register dumps before every instruction in
   [A, B) (trace-run.py --cpu-log).  Before each instruction the trace shows
   in the range, x1..x31 of the shadow state, and sepc/scause/stval once a
@@ -151,8 +154,14 @@ def show(lines, i):
                                            start=max(0, i - CONTEXT))]
 
 
-def compare_window(replay, window):
+def compare_window(replay, window, prefix):
     got = replay.lines
+    if prefix:
+        if not got or len(got) > len(window):
+            return [f'TV trace {len(got)} instructions: not a non-empty prefix of the '
+                    f'ground truth\'s {len(window)}']
+        window = window[:len(got)]
+        window[-1] = (window[-1][0], got[-1][1])
     for i, (a, b) in enumerate(zip(got, window)):
         if a != b:
             return [f'first difference at instruction {i}:', '    TV trace:'] + show(got, i) + \
@@ -210,6 +219,7 @@ def main():
     ap.add_argument('--records', required=True, help='the tv-records tool')
     ap.add_argument('--flen', type=int, default=8)
     ap.add_argument('--window')
+    ap.add_argument('--prefix', action='store_true', help='the trace stopped on wrap')
     ap.add_argument('--cpu-log')
     ap.add_argument('--range', help='A-B (hex): the pcs of --cpu-log')
     ap.add_argument('nex')
@@ -223,11 +233,12 @@ def main():
             replay.group(off, recs)
         summary = [f'{replay.groups} groups']
         if args.window:
-            bad = compare_window(replay, read_window(args.window))
+            bad = compare_window(replay, read_window(args.window), args.prefix)
             if bad:
                 print('\n'.join(['tv-check: pc sequence != ground truth'] + bad))
                 return 1
-            summary.append(f'{len(replay.lines)} instructions = ground truth')
+            summary.append(f'{len(replay.lines)} instructions = ground truth' +
+                           (' (prefix)' if args.prefix else ''))
         if args.cpu_log:
             if not replay.points:
                 raise CheckError('no instruction of the trace is in the --range')
