@@ -33,11 +33,16 @@ static void put(struct trace_hart *th, const struct tvtrace_record *r)
 		s->len += (size_t)n;
 }
 
+/* Begin/end group, increment pc, state initialization: opcodes with no
+ * payload (chapter 2, "Payload Length" 0) are their opcode byte; most of a
+ * group's records are these, so they skip the table-driven writer. */
 void tv_put_op(struct trace_hart *th, uint8_t opcode)
 {
-	struct tvtrace_record r = { .opcode = opcode };
+	struct tv_stepper *s = &th->tv;
 
-	put(th, &r);
+	if (sizeof(s->group) - s->len < RECORD_MAX)
+		flush(th);
+	s->group[s->len++] = opcode;
 }
 
 void tv_put_reg(struct trace_hart *th, unsigned int reg, uint64_t value)
