@@ -43,9 +43,26 @@ static int sink_write(void *ctx, const uint8_t *data, size_t len)
 	return -1;
 }
 
+/*
+ * A stop-on-wrap sink keeps the whole N-Trace messages (MSEO) of a write
+ * that does not fit: TV records have no MSEO, so TV mode never hands it a
+ * group it cannot hold.  It hands it idle bytes up to the end instead (the
+ * sink takes them as whole), and the sink stops as for N-Trace: the buffer
+ * holds whole groups, then idle bytes.
+ */
 void engine_tv_write(struct trace_hart *th, const uint8_t *data, size_t len)
 {
-	if (!th->overflow_now)
+	static const uint8_t idle[TV_GROUP_MAX + 1] = {
+		[0 ... TV_GROUP_MAX] = 0xFF,
+	};
+	const struct tci_ramsink *r = &th->ram;
+	uint64_t room = r->limit + TRRAM_ADDR_ALIGN - r->wp;
+
+	if (th->overflow_now)
+		return;
+	if ((r->control & TRRAM_STOP_ON_WRAP) && len > room && room < sizeof(idle))
+		sink_write(th, idle, (size_t)room + 1);
+	else
 		sink_write(th, data, len);
 }
 
