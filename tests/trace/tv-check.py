@@ -21,8 +21,9 @@ pc (increment pc, or the new pc), and applies its register writes.
   of the trap after it may be what did not fit).
 --cpu-log, --range: QEMU's register dumps before every instruction in
   [A, B) (trace-run.py --cpu-log).  Before each instruction the trace shows
-  in the range, x1..x31 of the shadow state, and sepc/scause/stval once a
-  trap wrote them, must equal QEMU's dump at that pc (the next one in the
+  in the range, x1..x31 of the shadow state, and the S-mode CSRs QEMU
+  dumps (sstatus as mstatus through its mask, stvec, sepc, scause, stval,
+  satp) once the trace wrote them, must equal QEMU's dump at that pc (the next one in the
   log: dumps of instructions an interrupt undid are skipped).
 
 Prints one summary line; on a mismatch the first difference with context,
@@ -38,7 +39,11 @@ OP_BEGIN, OP_END, OP_INCR_PC, OP_FULL_REG, OP_STATE = 1, 2, 3, 4, 7
 OP_STATE_INIT, OP_INSN16, OP_INSN32 = 11, 16, 17
 STATE_PRIV, STATE_PC = 1, 10
 REG_GPR = 0x1000
-CSR_NAMES = {0x141: 'sepc', 0x142: 'scause', 0x143: 'stval'}
+CSR_NAMES = {0x105: 'stvec', 0x141: 'sepc', 0x142: 'scause', 0x143: 'stval', 0x180: 'satp',
+             0x100: 'sstatus'}
+# sstatus is mstatus seen through this mask (privileged spec, "sstatus"):
+# SD, UXL, MXR, SUM, XS, FS, VS, SPP, UBE, SPIE, SIE.
+SSTATUS_MASK = 0x8000000300000000 | 0xC0000 | 0x18000 | 0x6000 | 0x600 | 0x100 | 0x40 | 0x20 | 0x2
 TRAPPING = (0x00000073, 0x00100073, 0x9002)   # ecall, ebreak, c.ebreak
 CONTEXT = 3
 
@@ -173,7 +178,7 @@ def compare_window(replay, window, prefix):
 
 DUMP_PC = re.compile(r'^ pc\s+([0-9a-f]+)')
 DUMP_REG = re.compile(r'x(\d+)/\w+\s+([0-9a-f]+)')
-DUMP_CSR = re.compile(r'^ (sepc|scause|stval)\s+([0-9a-f]+)')
+DUMP_CSR = re.compile(r'^ (mstatus|stvec|sepc|scause|stval|satp)\s+([0-9a-f]+)')
 
 
 def read_dumps(path):
@@ -189,6 +194,8 @@ def read_dumps(path):
         m = DUMP_CSR.match(line)
         if m:
             dumps[-1][1][m.group(1)] = int(m.group(2), 16)
+            if m.group(1) == 'mstatus':
+                dumps[-1][1]['sstatus'] = int(m.group(2), 16) & SSTATUS_MASK
         for n, v in DUMP_REG.findall(line):
             dumps[-1][1][f'x{n}'] = int(v, 16)
     return dumps
