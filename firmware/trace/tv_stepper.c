@@ -126,10 +126,15 @@ static bool csr_value(unsigned int csr, unsigned long *v)
 
 /*
  * The first group of a session: the state the verifier starts from
- * (chapter 3: state initialization, apart from any instruction).
+ * (chapter 3: state initialization, apart from any instruction): pc,
+ * privilege, x1-x31, the S-mode CSRs, and f0-f31 and fcsr when the FPU is
+ * on.
  */
 static void emit_initial(struct trace_hart *th, const struct trap_regs *regs)
 {
+	static const uint16_t csrs[] = { 0x100, 0x104, 0x105, 0x106, 0x140, 0x141, 0x142, 0x143,
+					 0x180 };
+	unsigned long v;
 	unsigned int r;
 
 	tv_group_begin(th);
@@ -138,6 +143,15 @@ static void emit_initial(struct trace_hart *th, const struct trap_regs *regs)
 	tv_put_state(th, TVTRACE_STATE_PRIV, trapped_priv(regs));
 	for (r = 1; r < 32; r++)
 		tv_put_reg(th, TVTRACE_REG_GPR(r), regs->x[r]);
+	for (r = 0; r < sizeof(csrs) / sizeof(csrs[0]); r++)
+		if (csr_value(csrs[r], &v))
+			tv_put_reg(th, csrs[r], v);
+	if (fp_usable(&th->tv, regs)) {
+		for (r = 0; r < 32; r++)
+			tv_put_reg(th, TVTRACE_REG_FPR(r), fpreg_read(r, 8));
+		if (csr_value(REG_FCSR, &v))
+			tv_put_reg(th, REG_FCSR, v);
+	}
 	tv_group_end(th);
 	th->tv.need_init = false;
 }
