@@ -2,12 +2,13 @@
 # The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
 FW_BUILD   := $(BUILD)/fw
 PICOLIBC   := /usr/lib/picolibc/riscv64-unknown-elf
-FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr \
+FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tvtrace -Ilib/tci -Idrivers/trace -Idrivers/ctr \
               -I$(PICOLIBC)/include
 
-# The trace engine encodes with the N-Trace library (no decoder in M-mode).
+# The trace engine encodes with the N-Trace library (no decoder in M-mode),
+# and with the tandem-verification writer in TV mode.
 FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
-              lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c
+              lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c lib/tvtrace/tvtrace.c
 FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c \
                 drivers/*/*.c) $(FDT_SRCS) $(FW_LIB_SRCS)
 FW_S_SRCS  := $(wildcard firmware/*.S firmware/sbi/*.S)

@@ -8,6 +8,8 @@
 #                      tci_qualify()
 #   test_ntrace_ingress  lib/ntrace/ntrace_ingress.c, qualification around
 #                      the N-Trace encoder (output parsed with ntrace_msg_parse)
+#   test_tv_decode     firmware/trace/tv_decode.c, what TV mode reads from an
+#                      instruction (destination, memory operands, CSR, flow)
 # (test_ntrace_ingress has its own rule below: the test_ntrace_% pattern rule
 # of mk/30 links neither ntrace_ingress.c nor tci_filter.c.)
 
@@ -41,5 +43,12 @@ $(BUILD)/host/test_ntrace_ingress: tests/host/test_ntrace_ingress.c lib/ntrace/n
 		tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
 
+$(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c firmware/trace/tv_decode.c \
+		firmware/trace/tv_decode.h $(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_tv_decode.c firmware/trace/tv_decode.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
+
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \
-              $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress
+              $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress \
+              $(BUILD)/host/test_tv_decode

@@ -8,8 +8,10 @@
 
 Cost.  The traced-program payload (tests/target/trace) runs its program set
 under QEMU with `-icount shift=0` (no execution log) four times: untraced
-(`notrace`), traced in HTM, in BTM, and in HTM with the firmware
-single-stepping the hart (`singlestep`) instead of block stepping.  Its
+(`notrace`), traced in HTM, in BTM, in HTM with the firmware
+single-stepping the hart (`singlestep`) instead of block stepping, and in
+tandem-verification mode (`tv`: one visit and one Bluespec record group
+per instruction, docs/TRACE.md; the 40 target is N-Trace's, not TV's).  Its
 TRACEPROG lines give per program `instret` (every instruction the hart
 retired while the program ran, the firmware's M-mode ones included) and
 `traced` (instructions the encoder reported).  Per program and mode:
@@ -142,7 +144,7 @@ def main():
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
 
     t0 = time.time()
-    modes = [('HTM', ''), ('BTM', 'mode=btm'), ('singlestep', 'singlestep')]
+    modes = [('HTM', ''), ('BTM', 'mode=btm'), ('singlestep', 'singlestep'), ('TV', 'tv')]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         bits = {m: pool.submit(compression_run, args, m) for m in ('htm', 'btm')}
         base_f = pool.submit(icount_run, args, 'notrace')

@@ -413,6 +413,7 @@ void trace_cold_init(const struct fdt *fdt)
 		th->tracing = th->paused = th->start_pending = th->overflow_now = false;
 		th->step.mode = STEP_OFF;
 		th->step.t1_on = false;
+		th->tv_mode = th->tv.on = false;
 		tci_encoder_init(&th->te);
 		tci_ramsink_init(&th->ram, th->sram, TRACE_SRAM_SIZE, &smem_env);
 		hart_table[i]->trace = th;
@@ -431,6 +432,7 @@ void trace_hart_init(struct hart *self)
 	/* T0 and T1 (stepper.h): two execute triggers. */
 	th->te.status = triggers << TSBI_STATUS_TRIGGERS_SHIFT |
 			(triggers >= 2 && execute ? TSBI_STATUS_INGRESS_OK : 0);
+	th->te.tv_params = tv_params_word();
 	if (boot.on && (boot.harts >> self->index) & 1)
 		boot_configure(self);
 }

@@ -5,6 +5,10 @@
  * configured from them, its bytes go to the hart's RAM sink, and the
  * stepper feeds it.  Everything here runs on the owner hart.
  *
+ * In tandem-verification mode (TSBI_INGRESS_TV) the TV stepper
+ * (tv_stepper.c) steps instead and writes Bluespec trace records to the
+ * same sink; the N-Trace encoder is not used.
+ *
  * The hart must be in a trap from S/U-mode (regs) to start stepping at the
  * interrupted instruction; when it is in M-mode for another reason (inside
  * an SBI call, HSM stopped) the start waits until it runs S/U code again
@@ -37,6 +41,35 @@ static int sink_write(void *ctx, const uint8_t *data, size_t len)
 	tci_encoder_set_overflow(&th->te);
 	th->overflow_now = true;
 	return -1;
+}
+
+/*
+ * A stop-on-wrap sink keeps the whole N-Trace messages (MSEO) of a write
+ * that does not fit: TV records have no MSEO, so TV mode never hands it a
+ * group it cannot hold.  It hands it idle bytes up to the end instead (the
+ * sink takes them as whole), and the sink stops as for N-Trace: the buffer
+ * holds whole groups, then idle bytes.
+ */
+void engine_tv_write(struct trace_hart *th, const uint8_t *data, size_t len)
+{
+	static const uint8_t idle[TV_GROUP_MAX + 1] = {
+		[0 ... TV_GROUP_MAX] = 0xFF,
+	};
+	const struct tci_ramsink *r = &th->ram;
+	uint64_t room = r->limit + TRRAM_ADDR_ALIGN - r->wp;
+
+	if (th->overflow_now)
+		return;
+	if ((r->control & TRRAM_STOP_ON_WRAP) && len > room && room < sizeof(idle))
+		sink_write(th, idle, (size_t)room + 1);
+	else
+		sink_write(th, data, len);
+}
+
+/* Whether the hart is being stepped now, by either stepper. */
+static bool stepping(const struct trace_hart *th)
+{
+	return th->tv_mode ? th->tv.on : th->step.mode != STEP_OFF;
 }
 
 /* trTeControl, trTeInstFeatures, trTsControl and tracesbi's call-stack
@@ -81,12 +114,18 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->start_pending = false;
 	th->paused = false;
 	th->te.status |= TSBI_STATUS_STEPPING;
-	stepper_start(th, regs, pc, priv);
+	if (th->tv_mode)
+		tv_start(th, regs, pc, priv);
+	else
+		stepper_start(th, regs, pc, priv);
 }
 
 static void end_stepping(struct trace_hart *th)
 {
-	stepper_off(th);
+	if (th->tv_mode)
+		tv_off(th);
+	else
+		stepper_off(th);
 	th->hart->trap_tracing = false;
 	trap_set_vector(th->hart);
 	th->te.status &= ~TSBI_STATUS_STEPPING;
@@ -100,12 +139,30 @@ static void step_or_wait(struct trace_hart *th, struct trap_regs *regs)
 		th->start_pending = true;
 }
 
-void engine_start(struct trace_hart *th, struct trap_regs *regs)
+/* The N-Trace encoder and block stepping, configured from the registers. */
+static bool start_ntrace(struct trace_hart *th)
 {
 	struct ntrace_enc_config cfg;
 	struct ntrace_sink sink = { sink_write, th };
 	struct stepper *s = &th->step;
 
+	config_from_registers(&th->te, &cfg);
+	th->cfg = cfg;
+	if (ntrace_enc_init(&th->enc, &cfg, &sink) < 0)
+		return false;
+	tci_qualifier_init(&th->qual, &th->te.filters);
+	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
+	s->itype4 = cfg.trTeInstEnImplicitReturn;
+	s->all_jumps = cfg.trTeInstEnAllJumps;
+	s->seq_jump = cfg.trTeInstEnSequentialJump;
+	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
+	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
+	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	return true;
+}
+
+void engine_start(struct trace_hart *th, struct trap_regs *regs)
+{
 	if (!(th->te.status & TSBI_STATUS_INGRESS_OK)) {
 		/* No execute triggers here: trTeInstTracing cannot be set. */
 		th->te.control &= ~TRTE_INST_TRACING;
@@ -120,20 +177,13 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
 	}
-	config_from_registers(&th->te, &cfg);
-	th->cfg = cfg;
-	if (ntrace_enc_init(&th->enc, &cfg, &sink) < 0) {
+	/* TV mode: the filters and N-Trace features do not apply
+	 * (docs/TRACE.md, "Tandem-verification mode"). */
+	th->tv_mode = th->te.ingress & TSBI_INGRESS_TV;
+	if (!th->tv_mode && !start_ntrace(th)) {
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
 	}
-	tci_qualifier_init(&th->qual, &th->te.filters);
-	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
-	s->itype4 = cfg.trTeInstEnImplicitReturn;
-	s->all_jumps = cfg.trTeInstEnAllJumps;
-	s->seq_jump = cfg.trTeInstEnSequentialJump;
-	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
-	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
-	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
 	th->te.blocks = 0;
 	th->te.insns = 0;
 	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_LOST_TRACK);
@@ -142,12 +192,12 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	step_or_wait(th, regs);
 }
 
-void engine_stop(struct trace_hart *th, struct trap_regs *regs)
+/* N-Trace: everything before where the hart resumes retired, then the
+ * ingress's stop message. */
+static void finish_ntrace(struct trace_hart *th, struct trap_regs *regs)
 {
 	uint64_t next = 0;
 
-	if (!th->tracing)
-		return;
 	if (th->step.mode != STEP_OFF) {
 		if (regs) {
 			next = regs->mepc;
@@ -159,6 +209,16 @@ void engine_stop(struct trace_hart *th, struct trap_regs *regs)
 		stepper_finish(th, next);
 	}
 	ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
+}
+
+void engine_stop(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (!th->tracing)
+		return;
+	if (th->tv_mode)
+		tv_finish(th, regs);
+	else
+		finish_ntrace(th, regs);
 	end_stepping(th);
 	th->tracing = false;
 	th->paused = false;
@@ -181,9 +241,11 @@ void engine_pause(struct trace_hart *th)
 	if (!th->tracing || th->paused)
 		return;
 	end_stepping(th);
-	ntrace_enc_init(&th->enc, &th->cfg, &sink);
-	ntrace_enc_start(&th->enc, NTRACE_SYNC_FIFO_OVERRUN);
-	ntrace_enc_overflow(&th->enc, engine_timestamp(th));
+	if (!th->tv_mode) {
+		ntrace_enc_init(&th->enc, &th->cfg, &sink);
+		ntrace_enc_start(&th->enc, NTRACE_SYNC_FIFO_OVERRUN);
+		ntrace_enc_overflow(&th->enc, engine_timestamp(th));
+	}
 	th->paused = true;
 	th->te.status |= TSBI_STATUS_PAUSED;
 }
@@ -256,9 +318,15 @@ void trace_trap_handler(struct trap_regs *regs)
 	struct trace_hart *th = trace_hart_of(hart_self());
 	unsigned long cause = csr_read(mcause), epc = regs->mepc;
 
-	if (cause == CAUSE_BREAKPOINT)
+	if (cause == CAUSE_BREAKPOINT && th->tv_mode)
+		tv_breakpoint(th, regs);
+	else if (cause == CAUSE_BREAKPOINT)
 		stepper_breakpoint(th, regs);
-	else if (trap_handler(regs) == TRAP_REDIRECTED && th->step.mode != STEP_OFF)
+	else if (trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
+		;
+	else if (th->tv_mode)
+		tv_redirected(th, regs, epc);
+	else
 		stepper_redirected(th, regs, epc, cause);
 	/* (tested here: most events of a stepped hart leave nothing pending) */
 	if (th->overflow_now | th->start_pending)
@@ -269,9 +337,12 @@ void trace_hart_leaving(struct hart *self)
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (!th || !th->tracing || th->step.mode == STEP_OFF)
+	if (!th || !th->tracing || !stepping(th))
 		return;
-	stepper_enter_m(th);
+	if (th->tv_mode)
+		tv_enter_m(th);
+	else
+		stepper_enter_m(th);
 	end_stepping(th);
 	th->start_pending = true;
 	engine_apply_pending(th, NULL);

@@ -43,6 +43,7 @@ void tci_encoder_init(struct tci_encoder *te)
 	te->status = 0;
 	te->blocks = 0;
 	te->insns = 0;
+	te->tv_params = 0;   /* the owner fills it in (a fact of the hart) */
 }
 
 bool tci_encoder_tracing(const struct tci_encoder *te)
@@ -198,6 +199,8 @@ uint32_t tci_encoder_read(const struct tci_encoder *te, uint32_t off, uint64_t n
 		return (uint32_t)te->insns;
 	case TSBI_TE_INSNS_HIGH:
 		return (uint32_t)(te->insns >> 32);
+	case TSBI_TE_TV_PARAMS:
+		return te->tv_params;
 	default:
 		/* trTeDataControl (no data trace), trTeTrig* (no trigger
 		 * inputs), reserved offsets. */

@@ -24,11 +24,19 @@
 #define TSBI_TE_BLOCKS_HIGH   0xE14u
 #define TSBI_TE_INSNS_LOW     0xE18u  /* RO: instructions reported since tracing started */
 #define TSBI_TE_INSNS_HIGH    0xE1Cu
+#define TSBI_TE_TV_PARAMS     0xE20u  /* RO: TV mode's XLEN/FLEN/MLEN in bytes */
 
 /* TSBI_TE_INGRESS bits. */
 #define TSBI_INGRESS_ECALL_NO_RETIRE (1u << 0) /* ratified 1.0: ecall/ebreak do not retire */
 #define TSBI_INGRESS_SINGLE_STEP     (1u << 1) /* step one instruction at a time */
-#define TSBI_INGRESS_MASK            (TSBI_INGRESS_ECALL_NO_RETIRE | TSBI_INGRESS_SINGLE_STEP)
+#define TSBI_INGRESS_TV              (1u << 2) /* tandem-verification records, not N-Trace */
+#define TSBI_INGRESS_MASK            (TSBI_INGRESS_ECALL_NO_RETIRE | TSBI_INGRESS_SINGLE_STEP | \
+				      TSBI_INGRESS_TV)
+
+/* TSBI_TE_TV_PARAMS fields (bytes; Bluespec trace protocol, chapter 3). */
+#define TSBI_TV_XLEN_SHIFT 0
+#define TSBI_TV_FLEN_SHIFT 8
+#define TSBI_TV_MLEN_SHIFT 16
 
 /* TSBI_TE_STATUS bits. */
 #define TSBI_STATUS_INGRESS_OK    (1u << 0)  /* execute triggers available */
@@ -50,6 +58,7 @@ struct tci_encoder {
 	uint64_t ts_since;        /* time of the last counter (re)start     */
 	uint32_t ingress;         /* TSBI_TE_INGRESS                        */
 	uint32_t call_stack;      /* TSBI_TE_CALL_STACK                     */
+	uint32_t tv_params;       /* TSBI_TE_TV_PARAMS (set by the owner)    */
 	/* Run-time status, kept up to date by the encoder's owner. */
 	bool empty;               /* trTeEmpty                              */
 	uint32_t status;          /* TSBI_TE_STATUS                         */

@@ -16,6 +16,7 @@
 #include "tci_encoder.h"
 #include "tci_ramsink.h"
 #include "stepper.h"
+#include "tv_stepper.h"
 #include "trap_regs.h"
 
 #define TRACE_SRAM_SIZE 4096     /* SRAM-mode buffer of each RAM sink */
@@ -36,6 +37,8 @@ struct trace_hart {
 	struct ntrace_ingress ingress;
 	struct tci_qualifier qual;
 	struct stepper step;
+	bool tv_mode;            /* this session: TV records, not N-Trace      */
+	struct tv_stepper tv;
 	uint8_t sram[TRACE_SRAM_SIZE];
 };
 
@@ -57,6 +60,9 @@ void engine_pause(struct trace_hart *th);
 /* After an event on the owner: pause on overflow, start what waited for a
  * frame (regs may be NULL). */
 void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs);
+
+/* TV mode: a record group's bytes into the sink (tv_record.c). */
+void engine_tv_write(struct trace_hart *th, const uint8_t *data, size_t len);
 
 /* Records from the stepper into the qualified encoder. */
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,

@@ -69,7 +69,7 @@ static bool implemented(uint32_t off)
 	case TRTS_CONTROL: case TRTS_COUNTER_LOW: case TRTS_COUNTER_HIGH:
 	case TSBI_TE_INGRESS: case TSBI_TE_CALL_STACK: case TSBI_TE_STATUS:
 	case TSBI_TE_BLOCKS_LOW: case TSBI_TE_BLOCKS_HIGH:
-	case TSBI_TE_INSNS_LOW: case TSBI_TE_INSNS_HIGH:
+	case TSBI_TE_INSNS_LOW: case TSBI_TE_INSNS_HIGH: case TSBI_TE_TV_PARAMS:
 		return true;
 	default:
 		break;
@@ -795,14 +795,26 @@ static void test_te_reset_resets_timestamp_unit(void **state)
 	assert_int_equal(counter(), 0);
 }
 
-/* ---- tracesbi registers 0xE00-0xE1C -------------------------------------- */
+/* ---- tracesbi registers 0xE00-0xE20 -------------------------------------- */
+
+/* tsbiTeTvParams reads what the owner put there (XLEN/FLEN/MLEN bytes) and
+ * ignores writes. */
+static void test_tv_params_read_only(void **state)
+{
+	(void)state;
+	release();
+	te.tv_params = 8u << TSBI_TV_XLEN_SHIFT | 8u << TSBI_TV_FLEN_SHIFT | 8u << TSBI_TV_MLEN_SHIFT;
+	wr(TSBI_TE_TV_PARAMS, 0);
+	assert_int_equal(rd(TSBI_TE_TV_PARAMS), 0x080808);
+}
 
 static void test_ingress_register_bits(void **state)
 {
 	(void)state;
 	release();
 	wr(TSBI_TE_INGRESS, 0xFFFFFFFFu);
-	assert_int_equal(rd(TSBI_TE_INGRESS), TSBI_INGRESS_ECALL_NO_RETIRE | TSBI_INGRESS_SINGLE_STEP);
+	assert_int_equal(rd(TSBI_TE_INGRESS), TSBI_INGRESS_ECALL_NO_RETIRE | TSBI_INGRESS_SINGLE_STEP |
+					      TSBI_INGRESS_TV);
 	wr(TSBI_TE_INGRESS, TSBI_INGRESS_SINGLE_STEP);
 	assert_int_equal(rd(TSBI_TE_INGRESS), TSBI_INGRESS_SINGLE_STEP);
 	wr(TSBI_TE_INGRESS, 0);
@@ -890,6 +902,7 @@ int main(void)
 		T(test_ts_enabled_needs_active_enable_mode),
 		T(test_te_reset_resets_timestamp_unit),
 		T(test_ingress_register_bits),
+		T(test_tv_params_read_only),
 		T(test_call_stack_warl),
 		T(test_status_and_statistics_read_only),
 	};

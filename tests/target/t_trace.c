@@ -53,6 +53,7 @@
 #define TSBI_BLOCKS_HIGH  0xE14u
 #define TSBI_INSNS_LOW    0xE18u
 #define TSBI_INSNS_HIGH   0xE1Cu
+#define TSBI_TV_PARAMS    0xE20u
 
 /* trTeControl */
 #define TE_ACTIVE         (1u << 0)
@@ -896,14 +897,16 @@ static void tracesbi_registers_warl(void)
 	for (v = 0; v < 64; v++)
 		warl(E, TSBI_CALL_STACK, v, v >= 1 && v <= 32 ? v : 32, "tsbiTeCallStack");
 	warl(E, TSBI_CALL_STACK, 0xFFFFFFC5u, 5, "tsbiTeCallStack (bits above 5:0)");
-	for (v = 0; v < 4; v++)
+	for (v = 0; v < 8; v++)
 		warl(E, TSBI_INGRESS, v, v, "tsbiTeIngress");
-	warl(E, TSBI_INGRESS, 0xFFFFFFFCu, 0, "tsbiTeIngress reserved bits");
+	warl(E, TSBI_INGRESS, 0xFFFFFFF8u, 0, "tsbiTeIngress reserved bits");
 	/* Read-only status and counters. */
 	warl(E, TSBI_STATUS, 0, ST_INGRESS_OK | QEMU_TRIGGERS << 8, "tsbiTeStatus (RO)");
 	warl(E, TSBI_BLOCKS_LOW, 0x1234, 0, "tsbiTeBlocksLow (RO)");
 	warl(E, TSBI_INSNS_LOW, 0x1234, 0, "tsbiTeInsnsLow (RO)");
 	warl(E, TSBI_INSNS_HIGH, 0x1234, 0, "tsbiTeInsnsHigh (RO)");
+	/* TV mode's XLEN, FLEN (QEMU's rv64 has D), MLEN: 8 bytes each. */
+	warl(E, TSBI_TV_PARAMS, 0, 0x080808, "tsbiTeTvParams (RO)");
 	end();
 }
 
@@ -1064,7 +1067,7 @@ static void reserved_offsets(void)
 {
 	static const uint32_t te_reserved[] = {
 		0x014, 0x018, 0x020, 0x024, 0x028, 0x02C, 0x030, 0x034, 0x038, 0x03C, 0x044, 0x05C,
-		0x060, 0x100, 0x3FC, 0x800, 0x900, 0xC00, 0xDFC, 0xE0C, 0xE20, 0xF00, 0xFFC,
+		0x060, 0x100, 0x3FC, 0x800, 0x900, 0xC00, 0xDFC, 0xE0C, 0xE24, 0xF00, 0xFFC,
 	};
 	static const uint32_t ram_reserved[] = {
 		0x008, 0x00C, 0x030, 0x034, 0x038, 0x03C, 0x044, 0x048, 0x100, 0x400, 0x800,

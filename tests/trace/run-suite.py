@@ -28,6 +28,14 @@ truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
           when no such comparison is possible: timestamps in a wrapped
           buffer, a trap right after the enabling store.
 
+Tandem-verification configurations (`tv`, `tv-stop`, `tv-regs`: ingress bit 2, the
+buffer holds Bluespec trace records, docs/TRACE.md) are checked by
+tests/trace/tv-check.py instead: the instructions the records say ran
+must equal the ground truth's session window (S/U lines, with their
+exc/int marks), and, in a run with QEMU's register dumps over fib() and
+its neighbours instead of the execution log, the registers the records
+give must equal QEMU's before every instruction there.
+
 Output: one `PASS: ...` / `FAIL: ...` line per configuration and hart and
 check (the contract of scripts/run-tests.sh), `SKIP: ...` lines, the
 first mismatch under a FAIL, and the suite's wall time.  A run that fails
@@ -68,7 +76,7 @@ TRTS_MODE = lambda ts: (ts >> 4) & 7    # noqa: E731
 class Config:
     def __init__(self, name, append, progs=CHEAP, smp=1, priv='US',
                  addr_range=False, wrap=False, match='exact',
-                 ecall_no_retire=False, cost=1):
+                 ecall_no_retire=False, cost=1, tv=None):
         self.name = name
         self.append = append
         self.progs = progs
@@ -79,6 +87,7 @@ class Config:
         self.match = match
         self.ecall_no_retire = ecall_no_retire
         self.cost = cost                # relative run time, to start long runs first
+        self.tv = tv                    # TV mode: 'pcs' (ground truth) or 'regs' (QEMU's dumps)
 
     def boot_args(self):
         words = [self.append, f'tick={TICK}']
@@ -110,7 +119,16 @@ CONFIGS = [
     Config('btm-alljumps', 'mode=btm alljumps'),
     Config('htm-alljumps-implicitret', 'alljumps implicitret'),
     Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal', smp=4, cost=10),
+    # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
+    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=8, tv='pcs'),
+    Config('tv-regs', 'tv', 'recurse', cost=3, tv='regs'),
+    # The session's kernel code before the first program takes ~16 KiB.
+    Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',
+           cost=3, tv='pcs'),
 ]
+
+# tv-regs: QEMU dumps the registers before every instruction in here.
+TV_REGS_RANGE = ('fib', 'p_recurse')
 
 print_lock = threading.Lock()
 
@@ -226,6 +244,8 @@ class Suite:
         images = rvelf.Images([rvelf.Elf(self.payload)])
         self.range = (images.symbol('__filtered_start'), images.symbol('__filtered_end'))
         self.first = images.symbol('trace_first')
+        self.tv_range = tuple(images.symbol(n) for n in TV_REGS_RANGE)
+        self.tv_records = args.tv_records
 
     def check_config(self, cfg):
         """Runs one configuration; returns (passes, failures)."""
@@ -239,6 +259,9 @@ class Suite:
                '--append', cfg.boot_args(), '--timeout', str(self.args.timeout)]
         if cfg.ecall_no_retire:
             cmd.append('--ecall-no-retire')
+        if cfg.tv == 'regs':
+            lo, hi = self.tv_range
+            cmd += ['--no-ground-truth', '--cpu-log', f'{lo:#x}+{hi - lo:#x}']
         t0 = time.time()
         r = run(cmd, cwd=ROOT)
         elapsed = time.time() - t0
@@ -272,15 +295,45 @@ class Suite:
         passes = fails = 0
         all_ok = True
         for b in bufs:
-            p, f = self.check_hart(cfg, base, b, tag, elapsed)
+            check = self.check_tv_hart if cfg.tv else self.check_hart
+            p, f = check(cfg, base, b, tag, elapsed)
             passes += p
             fails += f
             all_ok &= f == 0
         if all_ok and not self.args.keep:
             for f in os.listdir(self.workdir):
-                if f.startswith(cfg.name + '.') and f.endswith('.pcs'):
+                if f.startswith(cfg.name + '.') and f.endswith(('.pcs', '.cpu.log')):
                     os.unlink(os.path.join(self.workdir, f))
         return passes, fails
+
+    def check_tv_hart(self, cfg, base, b, tag, elapsed):
+        """TV mode: tv-check.py against the ground truth or QEMU's dumps."""
+        h = b['hart']
+        tag = f'{tag} hart{h}'
+        nex = f'{base}.hart{h}.nex'
+        cmd = [sys.executable, os.path.join(ROOT, 'tests/trace/tv-check.py'),
+               '--records', self.tv_records, nex]
+        if cfg.tv == 'pcs':
+            win = f'{base}.win.hart{h}.pcs'
+            e = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
+                     '--elf', self.payload, '--emit-window', win, f'{base}.gt.hart{h}.pcs'])
+            if e.returncode != 0:
+                emit([f'FAIL: {tag}: no session window'] + indent(e.stdout + e.stderr, 6))
+                return 0, 1
+            cmd += ['--window', win] + (['--prefix'] if cfg.match == 'prefix' else [])
+            what = 'TV records = ground truth (pcs and trap marks)'
+        else:
+            lo, hi = self.tv_range
+            cmd += ['--cpu-log', f'{base}.cpu.log', '--range', f'{lo:x}-{hi:x}']
+            what = 'TV register values = QEMU -d cpu'
+        c = run(cmd)
+        if c.returncode == 0:
+            emit([f'PASS: {tag}: {what} ({c.stdout.strip().removeprefix("tv-check: ")}, '
+                  f'{len(open(nex, "rb").read())} bytes, run {elapsed:.0f} s)'])
+            return 1, 0
+        emit([f'FAIL: {tag}: {what}'] + indent(c.stdout + c.stderr, 16) +
+             [f'    work files: {base}.*'])
+        return 0, 1
 
     def filter_options(self, cfg):
         cmp_opts, enc_opts = [], []
@@ -407,6 +460,7 @@ def main():
     ap.add_argument('--fw', default='build/tracesbi.elf')
     ap.add_argument('--payload', default='build/payloads/trace-prog.elf')
     ap.add_argument('--ntrace', default='build/tools/ntrace')
+    ap.add_argument('--tv-records', default='build/tools/tv-records')
     ap.add_argument('--workdir', default='build/trace-tests')
     ap.add_argument('-j', '--jobs', type=int, default=2)
     ap.add_argument('--timeout', type=int, default=600,
@@ -425,7 +479,7 @@ def main():
         if name not in known:
             ap.error(f'unknown configuration {name} (--list)')
     chosen = [known[n] for n in args.configs] if args.configs else CONFIGS
-    for attr in ('fw', 'payload', 'ntrace', 'workdir'):
+    for attr in ('fw', 'payload', 'ntrace', 'tv_records', 'workdir'):
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
     os.makedirs(args.workdir, exist_ok=True)
     try:

@@ -20,6 +20,11 @@ Exit status 0 when all of that was produced and the kernel said
 
 --no-ground-truth runs QEMU without -singlestep and without the execution
 log (much faster; `make trace`): no NAME.gt.* files.
+
+--cpu-log RANGE (with --no-ground-truth) logs QEMU's register dump before
+every instruction whose pc is in RANGE (QEMU -dfilter syntax, e.g.
+0x80203306+0x2d6) to NAME.cpu.log: `-singlestep -d cpu,nochain -dfilter`.
+Register values of a TV-mode trace are checked against it (tv-check.py).
 """
 
 import argparse
@@ -98,7 +103,11 @@ def main():
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--no-ground-truth', action='store_true',
                     help='no execution log, no ground truth (just the trace buffers)')
+    ap.add_argument('--cpu-log', metavar='RANGE',
+                    help='with --no-ground-truth: register dumps at pcs in RANGE')
     args = ap.parse_args()
+    if args.cpu_log and not args.no_ground_truth:
+        ap.error('--cpu-log needs --no-ground-truth')
 
     base = os.path.join(args.outdir, args.name)
     fifo, sock, out = base + '.fifo', base + '.sock', base + '.out'
@@ -109,6 +118,9 @@ def main():
     if args.no_ground_truth:
         gt = None
         logging = []
+        if args.cpu_log:
+            logging = ['-singlestep', '-d', 'cpu,nochain', '-dfilter', args.cpu_log,
+                       '-D', base + '.cpu.log']
     else:
         os.mkfifo(fifo)
         gt_cmd = [sys.executable, os.path.join(root, 'scripts/trace-ground-truth.py'),

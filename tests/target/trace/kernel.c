@@ -14,7 +14,8 @@
  *   harts=N            harts that trace (each runs the program set)
  *   priv=u|s           privilege filter (filter 0)
  *   range=filtered     address filter: only the .text.filtered functions
- *   ratified singlestep   tracesbi ingress options
+ *   ratified singlestep tv   tracesbi ingress options (tv: tandem-verification
+ *                      records instead of N-Trace, docs/TRACE.md)
  *   tick=N             timer interrupts every N + 0..255 timer ticks
  *   notrace=1          run the programs without tracing (baseline)
  *   only=A,B,...       run only these programs (names in programs[])
@@ -113,6 +114,8 @@ static void read_config(void)
 		cfg.ingress |= 1u;
 	if (flag("singlestep"))
 		cfg.ingress |= 2u;
+	if (flag("tv"))
+		cfg.ingress |= 4u;
 	/* SRC fields tell the harts' streams apart. */
 	if (cfg.harts > 1)
 		cfg.enc.features |= 2u << TRTE_SRC_BITS_SHIFT;
