@@ -15,7 +15,7 @@
 # Both use whatever build/tracesbi.elf is current (make rebuilds it first).
 
 TRACE_TEST_DEPS := $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/ntrace \
-                   $(BUILD)/tools/tv-records
+                   $(BUILD)/tools/tv-records $(BUILD)/tools/tvtrace
 
 # The records of a TV-mode buffer, parsed with lib/tvtrace (tv-check.py).
 $(BUILD)/tools/tv-records: tests/trace/tv-records.c $(TVTRACE_SRCS) $(TVTRACE_HDRS)
@@ -30,7 +30,7 @@ test-trace: $(TRACE_TEST_DEPS)
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
-		--tv-records $(BUILD)/tools/tv-records --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
+		--tv-records $(BUILD)/tools/tv-records --tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
 	exit $$rc
 
 TRACE_PAYLOAD ?= $(PAYLOAD_DIR)/trace-prog.elf

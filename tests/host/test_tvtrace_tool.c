@@ -32,7 +32,7 @@ static int check_bytes(const uint8_t *buf, size_t len, bool elf, struct tv_check
 	nt_images_init(&images);
 	if (elf && nt_images_add_elf(&images, TV_TEST_ELF, err))
 		fail_msg("%s", err->msg);
-	if (tv_trace_parse(&rv64, buf, len, false, &t, err))
+	if (tv_trace_parse(&rv64, buf, len, TV_PAD_NONE, &t, err))
 		fail_msg("%s", err->msg);
 	rc = tv_check(&t, &rv64, &images, sum, err);
 	tv_trace_free(&t);
@@ -293,7 +293,7 @@ static int check_rv32_branch(unsigned funct3, uint32_t next_pc, struct nt_err *e
 		assert_true(n > 0);
 		len += (size_t)n;
 	}
-	if (tv_trace_parse(&rv32, buf, len, false, &t, err))
+	if (tv_trace_parse(&rv32, buf, len, TV_PAD_NONE, &t, err))
 		fail_msg("%s", err->msg);
 	rc = tv_check(&t, &rv32, NULL, &sum, err);
 	tv_trace_free(&t);
@@ -404,11 +404,11 @@ static void parse_error_names_the_byte(void **state)
 	struct nt_err err = { "" };
 
 	(void)state;
-	assert_int_equal(tv_trace_parse(&rv64, bad_opcode, sizeof(bad_opcode), false, &t, &err), -1);
+	assert_int_equal(tv_trace_parse(&rv64, bad_opcode, sizeof(bad_opcode), TV_PAD_NONE, &t, &err), -1);
 	assert_int_equal(t.count, 2);
 	assert_string_equal(err.msg, "byte 0x2 (2): record 2 (opcode 0x0c at byte 0x2): unknown opcode");
 	tv_trace_free(&t);
-	assert_int_equal(tv_trace_parse(&rv64, truncated, sizeof(truncated), false, &t, &err), -1);
+	assert_int_equal(tv_trace_parse(&rv64, truncated, sizeof(truncated), TV_PAD_NONE, &t, &err), -1);
 	assert_int_equal(t.count, 1);
 	assert_string_equal(err.msg, "byte 0x1 (1): record 1 (opcode 0x04 at byte 0x1): record truncated");
 	tv_trace_free(&t);
@@ -434,7 +434,7 @@ static void dump_prints_one_line_per_record(void **state)
 	tb_state(&b, TVTRACE_STATE_PRIV, 1);
 	tb_op(&b, TVTRACE_OP_END_GROUP);
 	tb_put(&b, (struct tvtrace_record){ .opcode = TVTRACE_OP_INCR_REG_ADD, .reg = 0x1020, .reg_offset = -4 });
-	assert_int_equal(tv_trace_parse(&rv64, b.buf, b.len, false, &t, &err), 0);
+	assert_int_equal(tv_trace_parse(&rv64, b.buf, b.len, TV_PAD_NONE, &t, &err), 0);
 	tv_dump(f, &t);
 	fclose(f);
 	assert_string_equal(text,
@@ -481,7 +481,7 @@ static void damaged_traces_never_crash(void **state)
 			memcpy(copy, b.buf, b.len);
 			if (k < sizeof(values) && pos < b.len)
 				copy[pos] = values[k];
-			if (tv_trace_parse(&rv64, copy, len, k & 1, &t, &err) ||
+			if (tv_trace_parse(&rv64, copy, len, k & 1 ? 0x00 : TV_PAD_NONE, &t, &err) ||
 			    tv_check(&t, &rv64, &images, &sum, &err))
 				errors++;
 			tv_trace_free(&t);

@@ -133,6 +133,28 @@ static void zero_padding_is_skipped_on_request(void **state)
 	assert_non_null(strstr(r->err, "unknown opcode"));
 }
 
+/* The RAM sink after a stop on wrap: idle bytes (0xFF) after the last record. */
+static void idle_padding_is_skipped_on_request(void **state)
+{
+	struct tb b;
+	struct cli_result *r;
+
+	(void)state;
+	tb_program(&b, FAULT_NONE);
+	memset(b.buf + b.len, 0xFF, 64);
+	write_bytes("idle.tv", b.buf, b.len + 64);
+	r = run("check --zero-padded --elf " TV_TEST_ELF " idle.tv");
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "unknown opcode"));
+	r = run("check --idle-padded --elf " TV_TEST_ELF " idle.tv");
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "idle.tv: 64 idle bytes of padding after the last record\n"));
+	b.buf[b.len + 63] = 0;          /* not padding: a stray byte */
+	write_bytes("idle.tv", b.buf, b.len + 64);
+	r = run("dump --idle-padded idle.tv");
+	assert_int_equal(r->status, 1);
+}
+
 static void check_consistent_trace_prints_a_summary(void **state)
 {
 	struct tb b;
@@ -194,6 +216,7 @@ int main(void)
 		cmocka_unit_test(dump_prints_the_records),
 		cmocka_unit_test(malformed_file_gives_the_byte_and_exit_1),
 		cmocka_unit_test(zero_padding_is_skipped_on_request),
+		cmocka_unit_test(idle_padding_is_skipped_on_request),
 		cmocka_unit_test(check_consistent_trace_prints_a_summary),
 		cmocka_unit_test(check_reports_the_first_inconsistency),
 		cmocka_unit_test(unreadable_inputs_exit_1),

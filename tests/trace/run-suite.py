@@ -246,6 +246,7 @@ class Suite:
         self.first = images.symbol('trace_first')
         self.tv_range = tuple(images.symbol(n) for n in TV_REGS_RANGE)
         self.tv_records = args.tv_records
+        self.tvtrace = args.tvtrace
 
     def check_config(self, cfg):
         """Runs one configuration; returns (passes, failures)."""
@@ -330,10 +331,20 @@ class Suite:
         if c.returncode == 0:
             emit([f'PASS: {tag}: {what} ({c.stdout.strip().removeprefix("tv-check: ")}, '
                   f'{len(open(nex, "rb").read())} bytes, run {elapsed:.0f} s)'])
-            return 1, 0
-        emit([f'FAIL: {tag}: {what}'] + indent(c.stdout + c.stderr, 16) +
+            ok = (1, 0)
+        else:
+            emit([f'FAIL: {tag}: {what}'] + indent(c.stdout + c.stderr, 16) +
+                 [f'    work files: {base}.*'])
+            ok = (0, 1)
+        # The user's tool on the same buffer: the records explain themselves
+        # (pc flow, instruction bits = the ELF, register and memory values).
+        c = run([self.tvtrace, 'check', '--elf', self.payload, '--idle-padded', nex])
+        if c.returncode == 0:
+            emit([f'PASS: {tag}: tvtrace check --elf ({c.stdout.strip().split(": ", 1)[-1]})'])
+            return ok[0] + 1, ok[1]
+        emit([f'FAIL: {tag}: tvtrace check --elf'] + indent(c.stdout + c.stderr, 16) +
              [f'    work files: {base}.*'])
-        return 0, 1
+        return ok[0], ok[1] + 1
 
     def filter_options(self, cfg):
         cmp_opts, enc_opts = [], []
@@ -461,6 +472,7 @@ def main():
     ap.add_argument('--payload', default='build/payloads/trace-prog.elf')
     ap.add_argument('--ntrace', default='build/tools/ntrace')
     ap.add_argument('--tv-records', default='build/tools/tv-records')
+    ap.add_argument('--tvtrace', default='build/tools/tvtrace')
     ap.add_argument('--workdir', default='build/trace-tests')
     ap.add_argument('-j', '--jobs', type=int, default=2)
     ap.add_argument('--timeout', type=int, default=600,
@@ -479,7 +491,7 @@ def main():
         if name not in known:
             ap.error(f'unknown configuration {name} (--list)')
     chosen = [known[n] for n in args.configs] if args.configs else CONFIGS
-    for attr in ('fw', 'payload', 'ntrace', 'tv_records', 'workdir'):
+    for attr in ('fw', 'payload', 'ntrace', 'tv_records', 'tvtrace', 'workdir'):
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
     os.makedirs(args.workdir, exist_ok=True)
     try:

@@ -24,17 +24,20 @@ static const char usage_params[] =
 	"  --mlen N    MLEN in bits: 32, 34 or 64 (default 64)\n"
 	"  The defaults are RV64GC (the firmware's TV mode, Appendix C).\n"
 	"  --zero-padded  zero bytes from a record boundary to the end are padding\n"
-	"              (a sink buffer saved whole), not records\n";
+	"              (a sink buffer saved whole), not records\n"
+	"  --idle-padded  the same for 0xFF bytes (the RAM sink's idle bytes after\n"
+	"              a stop on wrap, or in its last word)\n";
 
 static const char usage_dump[] =
-	"usage: tvtrace dump [--xlen N] [--flen N] [--mlen N] [--zero-padded] FILE\n"
+	"usage: tvtrace dump [--xlen N] [--flen N] [--mlen N] [--zero-padded|--idle-padded] FILE\n"
 	"Prints one line per record: its index, its byte offset, its opcode name and\n"
 	"fields in hex; the records of a group are indented under its begin-group line\n"
 	"(numbered #G). A malformed record ends the dump with its byte offset on stderr\n"
 	"and exit status 1.\n";
 
 static const char usage_check[] =
-	"usage: tvtrace check [--elf PROG.elf]... [--xlen N] [--flen N] [--mlen N] [--zero-padded] FILE\n"
+	"usage: tvtrace check [--elf PROG.elf]... [--xlen N] [--flen N] [--mlen N]\n"
+	"                     [--zero-padded|--idle-padded] FILE\n"
 	"Replays the trace group by group and reports the first inconsistency with its\n"
 	"record index and byte offset (exit status 1): a pc that the instruction does\n"
 	"not explain (sequential, branch taken or not by the register values the trace\n"
@@ -50,7 +53,7 @@ struct args {
 	const char **elves;
 	size_t elf_count;
 	struct tvtrace_params params;
-	bool zero_padded;
+	int pad;                 /* TV_PAD_NONE, 0 or 0xFF */
 };
 
 static int usage_error(const char *msg, const char *arg)
@@ -114,8 +117,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return usage_error("bad width", val);
 			continue;
 		}
-		if (!strcmp(s, "--zero-padded")) {
-			a->zero_padded = true;
+		if (!strcmp(s, "--zero-padded") || !strcmp(s, "--idle-padded")) {
+			a->pad = s[2] == 'z' ? 0x00 : 0xFF;
 			continue;
 		}
 		if (s[0] == '-' && s[1] != '\0')
@@ -139,17 +142,18 @@ static int run_dump(const struct args *a, const uint8_t *buf, size_t len)
 {
 	struct tv_trace t;
 	struct nt_err err = { "" };
-	int rc = tv_trace_parse(&a->params, buf, len, a->zero_padded, &t, &err);
+	int rc = tv_trace_parse(&a->params, buf, len, a->pad, &t, &err);
 
 	tv_dump(stdout, &t);
 	if (t.padding)
-		printf("# %zu zero bytes of padding\n", t.padding);
+		printf("# %zu %s bytes of padding\n", t.padding, a->pad ? "idle" : "zero");
 	fflush(stdout);
 	tv_trace_free(&t);
 	return rc ? fail(a->file, &err) : 0;
 }
 
-static void print_summary(const char *file, const struct tv_check_summary *s, size_t padding)
+static void print_summary(const char *file, const struct tv_check_summary *s, size_t padding,
+			  int pad)
 {
 	printf("%s: consistent: %zu records, %zu groups, %zu instructions (%zu compared with the ELF), "
 	       "%zu traps (%zu exceptions, %zu interrupts), %zu trap returns, %zu ecalls serviced below the trace\n",
@@ -159,7 +163,8 @@ static void print_summary(const char *file, const struct tv_check_summary *s, si
 	if (s->unterminated)
 		printf("%s: the last group has no end group: not checked\n", file);
 	if (padding)
-		printf("%s: %zu zero bytes of padding after the last record\n", file, padding);
+		printf("%s: %zu %s bytes of padding after the last record\n", file, padding,
+		       pad ? "idle" : "zero");
 }
 
 static int run_check(const struct args *a, const uint8_t *buf, size_t len)
@@ -178,7 +183,7 @@ static int run_check(const struct args *a, const uint8_t *buf, size_t len)
 		fprintf(stderr, "tvtrace: %s\n", err.msg);
 		return 1;
 	}
-	rc = tv_trace_parse(&a->params, buf, len, a->zero_padded, &t, &err);
+	rc = tv_trace_parse(&a->params, buf, len, a->pad, &t, &err);
 	if (!rc)
 		rc = tv_check(&t, &a->params, &images, &sum, &err);
 	size_t padding = t.padding;
@@ -187,13 +192,13 @@ static int run_check(const struct args *a, const uint8_t *buf, size_t len)
 	nt_images_free(&images);
 	if (rc)
 		return fail(a->file, &err);
-	print_summary(a->file, &sum, padding);
+	print_summary(a->file, &sum, padding, a->pad);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct args a = { .params = TVTRACE_PARAMS_RV64GC };
+	struct args a = { .params = TVTRACE_PARAMS_RV64GC, .pad = TV_PAD_NONE };
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	struct nt_err err = { "" };

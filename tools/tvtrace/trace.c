@@ -21,16 +21,16 @@ static int push_item(struct tv_trace *t, size_t *cap, const struct tvtrace_recor
 	return 0;
 }
 
-static bool all_zero(const uint8_t *buf, size_t len)
+static bool all_pad(const uint8_t *buf, size_t len, int pad)
 {
 	for (size_t i = 0; i < len; i++)
-		if (buf[i])
+		if (buf[i] != pad)
 			return false;
 	return true;
 }
 
 int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
-		   size_t len, bool zero_padded, struct tv_trace *out, struct nt_err *err)
+		   size_t len, int pad, struct tv_trace *out, struct nt_err *err)
 {
 	struct tvtrace_parser p;
 	size_t off = 0, cap = 0;
@@ -45,7 +45,7 @@ int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
 		struct tvtrace_record rec;
 		size_t start = off;
 
-		if (zero_padded && buf[off] == 0 && all_zero(buf + off, len - off)) {
+		if (pad != TV_PAD_NONE && all_pad(buf + off, len - off, pad)) {
 			out->padding = len - off;
 			break;
 		}

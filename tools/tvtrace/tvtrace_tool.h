@@ -26,18 +26,21 @@ struct tv_item {
 struct tv_trace {
 	struct tv_item *v;
 	size_t count;
-	size_t padding;         /* zero bytes after the last record (zero_padded) */
+	size_t padding;         /* padding bytes after the last record (pad) */
 };
 
 /*
  * Parses every record of buf[0..len).  On a malformed record returns -1
  * with err = "byte 0xOFF (OFF): record N: reason" and out holding the
- * records before it (so dump can print them); 0 otherwise.  zero_padded:
- * the bytes from an opcode position on may all be 0 (a sink buffer saved
- * whole); 0 is no opcode, so they cannot be records and are skipped.
+ * records before it (so dump can print them); 0 otherwise.  pad (a byte
+ * value, or TV_PAD_NONE): the bytes from an opcode position on may all be
+ * pad -- 0 for a buffer saved whole, 0xFF for the RAM sink's idle bytes
+ * after a stop on wrap; neither is an opcode, so they cannot be records
+ * and are skipped.
  */
+#define TV_PAD_NONE (-1)
 int tv_trace_parse(const struct tvtrace_params *params, const uint8_t *buf,
-		   size_t len, bool zero_padded, struct tv_trace *out, struct nt_err *err);
+		   size_t len, int pad, struct tv_trace *out, struct nt_err *err);
 void tv_trace_free(struct tv_trace *t);
 
 /* ---- Names ----------------------------------------------------------- */
