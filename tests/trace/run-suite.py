@@ -340,7 +340,7 @@ class Suite:
         # (pc flow, instruction bits = the ELF, register and memory values).
         c = run([self.tvtrace, 'check', '--elf', self.payload, '--idle-padded', nex])
         if c.returncode == 0:
-            emit([f'PASS: {tag}: tvtrace check --elf ({c.stdout.strip().split(": ", 1)[-1]})'])
+            emit([f'PASS: {tag}: tvtrace check --elf ({c.stdout.splitlines()[0].split(": ", 1)[-1]})'])
             return ok[0] + 1, ok[1]
         emit([f'FAIL: {tag}: tvtrace check --elf'] + indent(c.stdout + c.stderr, 16) +
              [f'    work files: {base}.*'])
