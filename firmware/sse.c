@@ -364,8 +364,11 @@ static long transition(struct hart *self, uint32_t id, uint8_t from, uint8_t to)
 		ret = SBI_ERR_INVALID_STATE;
 	else
 		set_state(self, e, to);
-	if (!ret && to == SBI_SSE_STATE_UNUSED)
-		e->pending = 0;   /* an unused event has nothing to run */
+	if (!ret && to == SBI_SSE_STATE_UNUSED) {
+		/* nothing to run, no handler: ENTRY_* back to their reset value */
+		e->pending = 0;
+		e->entry_pc = e->entry_arg = 0;
+	}
 	unlock_event(e);
 	if (!ret && is_global(e))
 		kick_global(self);

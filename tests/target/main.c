@@ -32,7 +32,7 @@ struct run_state run;
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
 	group_redirect, group_pmu, group_trace, group_ctr;
-extern const struct test_group group_fwft, group_susp, group_dbtr;
+extern const struct test_group group_fwft, group_susp, group_dbtr, group_sse;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE/legacy/PMU (PMU stops, restarts and
@@ -42,7 +42,7 @@ extern const struct test_group group_fwft, group_susp, group_dbtr;
 static const struct test_group *const groups[] = {
 	&group_base, &group_pmp, &group_redirect, &group_hsm, &group_time,
 	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_dbcn,
-	&group_fwft, &group_dbtr, &group_susp,
+	&group_fwft, &group_dbtr, &group_sse, &group_susp,
 	&group_suspend,
 	&group_ctr, &group_srst,
 };
