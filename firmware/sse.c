@@ -305,41 +305,48 @@ static long attrs_args(const struct hart *self, uint32_t id, uint32_t base, uint
 	return SBI_SUCCESS;
 }
 
-long sse_read_attrs(struct hart *self, uint32_t id, uint32_t base, uint32_t count,
-		    unsigned long lo, unsigned long hi)
+/* S-mode memory attrs_args checked; copied word by word, once. */
+static void copy_to_smode(unsigned long lo, const unsigned long *v, uint32_t count)
 {
 	volatile unsigned long *out = (volatile unsigned long *)(uintptr_t)lo;
-	unsigned long v[SBI_SSE_ATTR_COUNT];
-	struct sse_event *e;
-	long ret = attrs_args(self, id, base, count, lo, hi, &e);
 	uint32_t i;
 
-	if (ret)
-		return ret;
+	for (i = 0; i < count; i++)
+		out[i] = v[i];
+}
+
+static void copy_from_smode(unsigned long *v, unsigned long lo, uint32_t count)
+{
+	const volatile unsigned long *in = (const volatile unsigned long *)(uintptr_t)lo;
+	uint32_t i;
+
+	for (i = 0; i < count; i++)
+		v[i] = in[i];
+}
+
+static void read_attrs(const struct hart *self, const struct sse_event *e, uint32_t base,
+		       uint32_t count, unsigned long lo)
+{
+	unsigned long v[SBI_SSE_ATTR_COUNT];
+	uint32_t i;
+
 	lock_event(e);
 	for (i = 0; i < count; i++)
 		v[i] = attr_value(self, e, base + i);
 	unlock_event(e);
-	for (i = 0; i < count; i++)
-		out[i] = v[i];
-	return SBI_SUCCESS;
+	copy_to_smode(lo, v, count);
 }
 
 /* All or nothing: the values are copied once (S-mode may change the
  * memory meanwhile), the first failing attribute in ID order decides. */
-long sse_write_attrs(struct hart *self, uint32_t id, uint32_t base, uint32_t count,
-		     unsigned long lo, unsigned long hi)
+static long write_attrs(const struct hart *self, struct sse_event *e, uint32_t base,
+			uint32_t count, unsigned long lo)
 {
-	const volatile unsigned long *in = (const volatile unsigned long *)(uintptr_t)lo;
 	unsigned long v[SBI_SSE_ATTR_COUNT];
-	struct sse_event *e;
-	long ret = attrs_args(self, id, base, count, lo, hi, &e);
+	long ret = SBI_SUCCESS;
 	uint32_t i;
 
-	if (ret)
-		return ret;
-	for (i = 0; i < count; i++)
-		v[i] = in[i];
+	copy_from_smode(v, lo, count);
 	lock_event(e);
 	for (i = 0; i < count && !ret; i++)
 		ret = attr_check(self, e, base + i, v[i]);
@@ -347,6 +354,20 @@ long sse_write_attrs(struct hart *self, uint32_t id, uint32_t base, uint32_t cou
 		attr_set(e, base + i, v[i]);
 	unlock_event(e);
 	return ret;
+}
+
+long sse_attrs(struct hart *self, uint32_t id, uint32_t base, uint32_t count,
+	       unsigned long lo, unsigned long hi, bool write)
+{
+	struct sse_event *e;
+	long ret = attrs_args(self, id, base, count, lo, hi, &e);
+
+	if (ret)
+		return ret;
+	if (write)
+		return write_attrs(self, e, base, count, lo);
+	read_attrs(self, e, base, count, lo);
+	return SBI_SUCCESS;
 }
 
 /* ---- register, unregister, enable, disable, inject ---- */

@@ -17,10 +17,9 @@
 #include "sbi_ecall.h"
 #include "trap_regs.h"
 
-long sse_read_attrs(struct hart *self, uint32_t event_id, uint32_t base, uint32_t count,
-		    unsigned long lo, unsigned long hi);
-long sse_write_attrs(struct hart *self, uint32_t event_id, uint32_t base, uint32_t count,
-		     unsigned long lo, unsigned long hi);
+/* read_attrs (write false) and write_attrs (write true). */
+long sse_attrs(struct hart *self, uint32_t event_id, uint32_t base, uint32_t count,
+	       unsigned long lo, unsigned long hi, bool write);
 long sse_register(struct hart *self, uint32_t event_id, unsigned long pc, unsigned long arg);
 long sse_unregister(struct hart *self, uint32_t event_id);
 long sse_enable(struct hart *self, uint32_t event_id);

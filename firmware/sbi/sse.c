@@ -65,9 +65,9 @@ static struct sbiret sse_handle(unsigned long a0, unsigned long a1, unsigned lon
 	(void)a5;
 	switch (fid) {
 	case SBI_SSE_READ_ATTRS:
-		return SBI_ERR(sse_read_attrs(self, id, (uint32_t)a1, (uint32_t)a2, a3, a4));
 	case SBI_SSE_WRITE_ATTRS:
-		return SBI_ERR(sse_write_attrs(self, id, (uint32_t)a1, (uint32_t)a2, a3, a4));
+		return SBI_ERR(sse_attrs(self, id, (uint32_t)a1, (uint32_t)a2, a3, a4,
+					 fid == SBI_SSE_WRITE_ATTRS));
 	case SBI_SSE_REGISTER:
 		return SBI_ERR(sse_register(self, id, a1, a2));
 	case SBI_SSE_UNREGISTER:

@@ -630,6 +630,21 @@ out:
 
 static struct sse_ctx prio_local, prio_global;
 
+/* Both software events registered and enabled with these priorities, the
+ * global one on this hart; the local one's handler runs `action`. */
+static bool setup_both(unsigned long local_prio, unsigned long global_prio,
+		       void (*action)(struct sse_ctx *))
+{
+	reset_order();
+	ctx_init(&prio_local, EV_LOCAL_SW, 1);
+	ctx_init(&prio_global, EV_GLOBAL_SW, 2);
+	prio_local.action = action;
+	return sse_setup(EV_LOCAL_SW, &prio_local, local_prio) &&
+	       CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART, current_hart()),
+			 SBI_SUCCESS, "PREFERRED_HART = this hart") &&
+	       sse_setup(EV_GLOBAL_SW, &prio_global, global_prio);
+}
+
 /*
  * Both events pending while masked, then unmask: the higher priority one
  * (lower value; equal values: lower event_id) runs first, the other after
@@ -637,16 +652,7 @@ static struct sse_ctx prio_local, prio_global;
  */
 static bool two_pending(unsigned long local_prio, unsigned long global_prio)
 {
-	reset_order();
-	ctx_init(&prio_local, EV_LOCAL_SW, 1);
-	ctx_init(&prio_global, EV_GLOBAL_SW, 2);
-	if (!sse_setup(EV_LOCAL_SW, &prio_local, local_prio) ||
-	    !CHECK_ERR(sse_register(EV_GLOBAL_SW, &prio_global), SBI_SUCCESS, "register global") ||
-	    !CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART, current_hart()),
-		       SBI_SUCCESS, "PREFERRED_HART = this hart") ||
-	    !CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PRIORITY, global_prio), SBI_SUCCESS,
-		       "global PRIORITY") ||
-	    !CHECK_ERR(sse_enable(EV_GLOBAL_SW), SBI_SUCCESS, "enable global"))
+	if (!setup_both(local_prio, global_prio, NULL))
 		return false;
 	CHECK_ERR(sse_inject(EV_LOCAL_SW, current_hart()), SBI_SUCCESS, "inject local");
 	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global");
@@ -688,21 +694,11 @@ static void inject_other(struct sse_ctx *c)
 	sse_inject(c->id == EV_LOCAL_SW ? EV_GLOBAL_SW : EV_LOCAL_SW, current_hart());
 }
 
-/* Both events enabled, the global one on this hart, the local one's
- * handler injecting the global one; then the local one injected. */
+/* The local event's handler injects the global one; the local one is
+ * injected. */
 static bool local_injects_global(unsigned long local_prio, unsigned long global_prio)
 {
-	reset_order();
-	ctx_init(&prio_local, EV_LOCAL_SW, 1);
-	ctx_init(&prio_global, EV_GLOBAL_SW, 2);
-	prio_local.action = inject_other;
-	return sse_setup(EV_LOCAL_SW, &prio_local, local_prio) &&
-	       CHECK_ERR(sse_register(EV_GLOBAL_SW, &prio_global), SBI_SUCCESS, "register global") &&
-	       CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART, current_hart()),
-			 SBI_SUCCESS, "PREFERRED_HART") &&
-	       CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PRIORITY, global_prio), SBI_SUCCESS,
-			 "global PRIORITY") &&
-	       CHECK_ERR(sse_enable(EV_GLOBAL_SW), SBI_SUCCESS, "enable global") &&
+	return setup_both(local_prio, global_prio, inject_other) &&
 	       CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask") &&
 	       CHECK_ERR(sse_inject(EV_LOCAL_SW, current_hart()), SBI_SUCCESS, "inject local");
 }
