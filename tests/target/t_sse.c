@@ -822,6 +822,73 @@ out:
 	sse_release(EV_GLOBAL_SW);
 }
 
+/* sie.LCOFIE is writable exactly while LCOFI is delegated to S-mode. */
+static bool lcofie_writable(void)
+{
+	bool w;
+
+	csr_set(sie, SIE_LCOFIE);
+	w = csr_read(sie) & SIE_LCOFIE;
+	csr_clear(sie, SIE_LCOFIE);
+	return w;
+}
+
+/* Local software (and, with Sscofpmf, PMU overflow) event enabled and
+ * events unmasked on this hart; 77: LCOFI still S-mode's. */
+static long remote_enable_all_call(unsigned long sscof)
+{
+	long r = remote_setup_call(EV_LOCAL_SW);
+
+	if (r || !sscof)
+		return r;
+	r = sse_register(EV_PMU, &remote_ctx);
+	if (!r)
+		r = sse_enable(EV_PMU);
+	return r ? r : lcofie_writable() ? 77 : 0;
+}
+
+/* After a hart reset: 0 when the events are UNUSED, masked, and LCOFI is
+ * delegated again; else digits saying what was left. */
+static long remote_after_reset_call(unsigned long sscof)
+{
+	unsigned long st = 0;
+	long r = 0;
+
+	if (sse_read(EV_LOCAL_SW, SBI_SSE_ATTR_STATUS, 1, &st) || (st & 3))
+		r += 1;
+	if (sse_mask() != SBI_ERR_ALREADY_STOPPED)
+		r += 10;
+	if (sscof && (sse_read(EV_PMU, SBI_SSE_ATTR_STATUS, 1, &st) || (st & 3)))
+		r += 100;
+	if (sscof && !lcofie_writable())
+		r += 1000;
+	return r;
+}
+
+/* HSM stop resets the hart's SSE state: local events UNUSED, events
+ * masked, LCOFI back to S-mode. */
+static void reset_on_hart_stop(void)
+{
+	long h = other_hart(0), result = -1;
+	unsigned long sscof = run.expect_sscofpmf == 1;
+
+	if (!sse_available() || !need_secondaries())
+		return;
+	if (!CHECK(hart_call(h, remote_enable_all_call, sscof, 2000000, &result),
+		   "hart %ld hangs", h) ||
+	    !CHECK_ERR(result, SBI_SUCCESS, "enable events on hart %ld (77: sie.LCOFIE still "
+		       "writable with the PMU event enabled)", h))
+		goto out;
+	if (!restart_hart(h, 0x535345))
+		return;
+	if (CHECK(hart_call(h, remote_after_reset_call, sscof, 2000000, &result), "hart %ld hangs", h))
+		CHECK_EQ(result, 0, "hart %ld reset (1 local, 100 PMU event used; 10 unmasked; "
+			 "1000 LCOFI kept)", h);
+	return;
+out:
+	hart_call(h, remote_cleanup_call, EV_LOCAL_SW, 2000000, NULL);
+}
+
 /* ---- PMU overflow (Sscofpmf) ---- */
 
 #define PMU_EV_CYCLES 0x1ul            /* general event 1: CPU cycles */
@@ -948,6 +1015,7 @@ static const struct target_test sse_tests[] = {
 	{ "priority_preemption", priority_preemption, DEV_NONE },
 	{ "local_on_other_hart", local_on_other_hart, DEV_NONE },
 	{ "global_preferred_hart", global_preferred_hart, DEV_NONE },
+	{ "reset_on_hart_stop", reset_on_hart_stop, DEV_NONE },
 	{ "pmu_overflow_event", pmu_overflow_event, DEV_NONE },
 };
 GROUP(sse, sse_tests);
