@@ -41,7 +41,10 @@ struct sse_hart {
 	bool lcofie;                  /* S-mode's sie.LCOFIE, kept while LCOFI is ours */
 };
 
-static struct sse_hart sse_harts[MAX_HARTS];
+/* Not cleared with .bss (boot time): each hart's is reset by
+ * sse_hart_reset before the hart can be STARTED, and nothing reads a
+ * hart's before that (hart_takes_events checks the HSM state first). */
+static struct sse_hart sse_harts[MAX_HARTS] __attribute__((section(".trace_state")));
 static struct sse_event sse_global = { .id = SBI_SSE_EVENT_GLOBAL_SOFTWARE };
 static unsigned int global_pref;  /* PREFERRED_HART as a hart index (reset: the first hart) */
 static spinlock_t global_lock;
@@ -145,8 +148,8 @@ static uint64_t priority_key(const struct sse_event *e)
 
 static bool hart_takes_events(const struct hart *h)
 {
-	return sse_of(h)->unmasked &&
-	       __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE) == SBI_HSM_STATE_STARTED;
+	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE) == SBI_HSM_STATE_STARTED &&
+	       sse_of(h)->unmasked;
 }
 
 /* The preferred hart when it takes events, else the first that does. */
