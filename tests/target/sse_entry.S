@@ -9,6 +9,8 @@
  * restores them and completes, which resumes the interrupted context with
  * a6/a7 from the INTERRUPTED_A6/A7 attributes.
  *
+ * sse_complete_stub: a handler that completes at once (hostile.c).
+ *
  * sse_inject_capture(out, event_id, hart_id): every register but sp, gp
  * and tp set to a pattern (xn: SSE_PATTERN + n), then sbi_sse_inject;
  * every register as the call returned is stored in out[0..31]
@@ -45,6 +47,20 @@ sse_entry:
 	li	a6, SBI_SSE_COMPLETE
 	ecall
 	/* complete returned here: no event was running (a firmware bug). */
+	unimp
+
+/* The handler of the hostile caller's events (hostile.c): counts its
+ * runs in sse_stub_runs and completes; a6/a7, the only registers it
+ * uses, are the firmware's to restore. */
+	.balign 4
+	.globl sse_complete_stub
+sse_complete_stub:
+	la	a6, sse_stub_runs
+	li	a7, 1
+	amoadd.d zero, a7, (a6)
+	li	a7, SBI_EXT_SSE
+	li	a6, SBI_SSE_COMPLETE
+	ecall
 	unimp
 
 /* Frame: 0..255 the registers after the call, 256 + 8n saved xn (ra,
@@ -86,3 +102,9 @@ sse_capture_resume:
 	.endr
 	addi	sp, sp, 512
 	ret
+
+	.bss
+	.balign 8
+	.globl sse_stub_runs
+sse_stub_runs:
+	.dword	0
