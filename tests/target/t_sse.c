@@ -24,7 +24,8 @@ struct sse_ctx {
 	unsigned long tag;                     /* in the order log */
 	void (*action)(struct sse_ctx *);      /* run inside the handler */
 	volatile unsigned long runs;
-	volatile unsigned long hartid, sepc, sstatus, scountovf;
+	volatile unsigned long hartid, sepc, sstatus;
+	volatile unsigned long seen;           /* what `action` found */
 	unsigned long attrs[NATTRS];           /* read inside the handler */
 	volatile long attr_err;
 };
@@ -474,7 +475,7 @@ out:
  * INTERRUPTED_A6 rewritten so the completed context gets it. */
 static void running_rules(struct sse_ctx *c)
 {
-	c->scountovf = sse_write1(c->id, SBI_SSE_ATTR_PRIORITY, 3) == SBI_ERR_INVALID_STATE &&
+	c->seen = sse_write1(c->id, SBI_SSE_ATTR_PRIORITY, 3) == SBI_ERR_INVALID_STATE &&
 		       sse_call(SBI_SSE_DISABLE, c->id, 0, 0, 0, 0).error == SBI_ERR_INVALID_STATE &&
 		       sse_write1(c->id, SBI_SSE_ATTR_INTERRUPTED_FLAGS, 1ul << 6) ==
 			       SBI_ERR_INVALID_PARAM &&
@@ -563,11 +564,63 @@ static void interrupted_attrs_written(void)
 		goto out;
 	sse_inject_capture(regs, id, current_hart());
 	if (CHECK_EQ(c.runs, 1, "handler runs")) {
-		CHECK(c.scountovf, "in the handler: PRIORITY INVALID_STATE, disable INVALID_STATE, "
+		CHECK(c.seen, "in the handler: PRIORITY INVALID_STATE, disable INVALID_STATE, "
 		      "FLAGS bit 6 INVALID_PARAM, INTERRUPTED_A6 written");
 		CHECK_EQ(regs[16], 0xa6a6, "a6 after complete: the written INTERRUPTED_A6");
 		CHECK_EQ(regs[17], SBI_EXT_SSE, "a7 after complete");
 	}
+out:
+	sse_mask();
+	sse_release(id);
+}
+
+#define HSTATUS_SPV  (1ul << 7)
+#define HSTATUS_SPVP (1ul << 8)
+
+static void read_hstatus(struct sse_ctx *c)
+{
+	c->seen = csr_read(0x600);
+}
+
+/*
+ * With H: INTERRUPTED_FLAGS bits 2/3 are hstatus.SPV/SPVP as interrupted;
+ * from V = 0 the handler finds SPV = 0 and SPVP as it was; completion
+ * gives SPV/SPVP back.  (SIE stays 0 throughout: with SPV = 1 a trap's
+ * sret would enter VS-mode.)
+ */
+static void hstatus_flags_round_trip(void)
+{
+	static unsigned long regs[32];
+	static struct sse_ctx c;
+	unsigned long old_hs, hs_after;
+	uint32_t id = EV_LOCAL_SW;
+
+	if (!sse_available())
+		return;
+	if (!probe_hfence_gvma()) {
+		test_not_applicable("no H extension");
+		return;
+	}
+	ctx_init(&c, id, 1);
+	c.action = read_hstatus;
+	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+		goto out;
+	irq_disable();
+	old_hs = csr_read(0x600);
+	csr_set(0x600, HSTATUS_SPV | HSTATUS_SPVP);
+	csr_set(sstatus, SSTATUS_SPP | SSTATUS_SPIE);
+	sse_inject_capture(regs, id, current_hart());
+	hs_after = csr_read(0x600);
+	csr_write(0x600, old_hs);
+	if (!CHECK_EQ(c.runs, 1, "handler runs"))
+		goto out;
+	CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS],
+		 SBI_SSE_FLAGS_SPP | SBI_SSE_FLAGS_SPIE | SBI_SSE_FLAGS_HSTATUS_SPV |
+		 SBI_SSE_FLAGS_HSTATUS_SPVP, "INTERRUPTED_FLAGS with hstatus.SPV/SPVP set");
+	CHECK_EQ(c.seen & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPVP,
+		 "hstatus in the handler: SPV = V at the event (0), SPVP kept");
+	CHECK_EQ(hs_after & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPV | HSTATUS_SPVP,
+		 "hstatus after complete");
 out:
 	sse_mask();
 	sse_release(id);
@@ -931,7 +984,7 @@ static bool lcofi_pending(unsigned long unused)
 
 static void pmu_overflow_handler(struct sse_ctx *c)
 {
-	c->scountovf = csr_read(0xDA0);
+	c->seen = csr_read(0xDA0);   /* scountovf */
 }
 
 /*
@@ -965,7 +1018,7 @@ static void pmu_overflow_event(void)
 		  SBI_SUCCESS, "counter_start(2^64 - 20000)");
 	if (CHECK(wait_for(sse_pmu_ran, 0, 2000000), "PMU overflow event not delivered")) {
 		CHECK_EQ(prio_local.runs, 1, "handler runs");
-		CHECK(prio_local.scountovf, "scountovf in the handler: %#lx", prio_local.scountovf);
+		CHECK(prio_local.seen, "scountovf in the handler: %#lx", prio_local.seen);
 		CHECK(!(csr_read(sip) & SIP_LCOFIP), "LCOFIP pending in S-mode too");
 		irq_enable();
 		irq_disable();
@@ -1009,6 +1062,7 @@ static const struct target_test sse_tests[] = {
 	{ "attr_write_rules", attr_write_rules, DEV_NONE },
 	{ "inject_round_trip", inject_round_trip, DEV_NONE },
 	{ "interrupted_attrs_written", interrupted_attrs_written, DEV_NONE },
+	{ "hstatus_flags_round_trip", hstatus_flags_round_trip, DEV_NONE },
 	{ "mask_holds_back", mask_holds_back, DEV_NONE },
 	{ "oneshot", oneshot, DEV_NONE },
 	{ "priority_order", priority_order, DEV_NONE },
