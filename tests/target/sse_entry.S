@@ -11,6 +11,10 @@
  *
  * sse_complete_stub: a handler that completes at once (hostile.c).
  *
+ * sse_run_vs(): with H, runs a wfi loop in VS-mode (hgatp and vsatp
+ * Bare) until an SSE handler makes its completion return to sse_vs_exit
+ * in HS-mode, which returns from sse_run_vs.
+ *
  * sse_inject_capture(out, event_id, hart_id): every register but sp, gp
  * and tp set to a pattern (xn: SSE_PATTERN + n), then sbi_sse_inject;
  * every register as the call returned is stored in out[0..31]
@@ -63,6 +67,31 @@ sse_complete_stub:
 	ecall
 	unimp
 
+	.balign 4
+	.globl sse_run_vs
+sse_run_vs:
+	la	t0, vs_saved
+	.irp	n, 1, 2, 3, 4, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+	sd	x\n, (\n * 8)(t0)
+	.endr
+	li	t1, (1 << 7) | (1 << 8)   /* hstatus.SPV, SPVP */
+	csrs	0x600, t1
+	li	t1, 1 << 8                /* sstatus.SPP: into VS-mode */
+	csrs	sstatus, t1
+	la	t1, 1f
+	csrw	sepc, t1
+	sret
+1:	wfi
+	j	1b
+
+	.globl sse_vs_exit
+sse_vs_exit:
+	la	t0, vs_saved
+	.irp	n, 1, 2, 3, 4, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+	ld	x\n, (\n * 8)(t0)
+	.endr
+	ret
+
 /* Frame: 0..255 the registers after the call, 256 + 8n saved xn (ra,
  * s0..s11), 504 out. */
 	.balign 4
@@ -105,6 +134,8 @@ sse_capture_resume:
 
 	.bss
 	.balign 8
+vs_saved:
+	.space	8 * 32
 	.globl sse_stub_runs
 sse_stub_runs:
 	.dword	0

@@ -626,6 +626,86 @@ out:
 	sse_release(id);
 }
 
+/* ---- from VS-mode (H) ---- */
+
+void sse_run_vs(void);
+extern char sse_vs_exit[];
+static volatile unsigned long vs_hstatus[2], vs_sstatus[2];
+
+/* The first event returns to VS-mode; the second makes its completion
+ * return to sse_vs_exit in HS-mode (V = hstatus.SPV = 0). */
+static void vs_action(struct sse_ctx *c)
+{
+	unsigned long n = c->runs;
+
+	if (n < 2) {
+		vs_hstatus[n] = csr_read(0x600);
+		vs_sstatus[n] = c->sstatus;
+	}
+	if (n == 1) {
+		csr_clear(0x600, HSTATUS_SPV);
+		csr_set(sstatus, SSTATUS_SPP);
+		csr_write(sepc, (uintptr_t)sse_vs_exit);
+	}
+}
+
+/* On another hart: two injects on the hart running in VS-mode. */
+static long inject_twice_call(unsigned long target)
+{
+	long r;
+
+	delay_us(2000);
+	r = sse_inject(EV_LOCAL_SW, target);
+	delay_us(2000);
+	return r ? r : sse_inject(EV_LOCAL_SW, target);
+}
+
+/*
+ * An event taken in VS-mode enters the handler in HS-mode (V = 0) with
+ * hstatus.SPV = 1 and SPVP = 1 (VS-mode is S-level), SPP = 1; its
+ * completion goes back to VS-mode (V = hstatus.SPV): the second event
+ * interrupts VS-mode again.
+ */
+static void event_from_vs_mode(void)
+{
+	static struct sse_ctx c;
+	long h = other_hart(0), result = -1;
+	unsigned long old_hs, i;
+	uint32_t id = EV_LOCAL_SW;
+
+	if (!sse_available())
+		return;
+	if (!probe_hfence_gvma()) {
+		test_not_applicable("no H extension");
+		return;
+	}
+	if (!need_secondaries())
+		return;
+	ctx_init(&c, id, 1);
+	c.action = vs_action;
+	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+		goto out;
+	irq_disable();
+	old_hs = csr_read(0x600);
+	csr_write(0x680, 0);   /* hgatp: Bare */
+	csr_write(0x280, 0);   /* vsatp: Bare */
+	hart_post(h, inject_twice_call, current_hart());
+	sse_run_vs();
+	csr_write(0x600, old_hs);
+	if (CHECK(hart_wait(h, 2000000, &result), "hart %ld hangs", h))
+		CHECK_ERR(result, SBI_SUCCESS, "inject from hart %ld", h);
+	if (!CHECK_EQ(c.runs, 2, "handler runs"))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		CHECK_EQ(vs_hstatus[i] & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPV | HSTATUS_SPVP,
+			 "hstatus SPV/SPVP in handler %lu", i);
+		CHECK(vs_sstatus[i] & SSTATUS_SPP, "sstatus.SPP in handler %lu", i);
+	}
+out:
+	sse_mask();
+	sse_release(id);
+}
+
 /* Masked, an injected event stays pending; unmask delivers it. */
 static void mask_holds_back(void)
 {
@@ -1063,6 +1143,7 @@ static const struct target_test sse_tests[] = {
 	{ "inject_round_trip", inject_round_trip, DEV_NONE },
 	{ "interrupted_attrs_written", interrupted_attrs_written, DEV_NONE },
 	{ "hstatus_flags_round_trip", hstatus_flags_round_trip, DEV_NONE },
+	{ "event_from_vs_mode", event_from_vs_mode, DEV_NONE },
 	{ "mask_holds_back", mask_holds_back, DEV_NONE },
 	{ "oneshot", oneshot, DEV_NONE },
 	{ "priority_order", priority_order, DEV_NONE },
