@@ -78,6 +78,8 @@ sse_run_vs:
 	csrs	0x600, t1
 	li	t1, 1 << 8                /* sstatus.SPP: into VS-mode */
 	csrs	sstatus, t1
+	li	t1, 1 << 5                /* SPIE 0: SIE stays 0 */
+	csrc	sstatus, t1
 	la	t1, 1f
 	csrw	sepc, t1
 	sret

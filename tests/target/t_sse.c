@@ -592,7 +592,7 @@ static void hstatus_flags_round_trip(void)
 {
 	static unsigned long regs[32];
 	static struct sse_ctx c;
-	unsigned long old_hs, hs_after;
+	unsigned long old_hs, old_st, hs_after;
 	uint32_t id = EV_LOCAL_SW;
 
 	if (!sse_available())
@@ -607,11 +607,13 @@ static void hstatus_flags_round_trip(void)
 		goto out;
 	irq_disable();
 	old_hs = csr_read(0x600);
+	old_st = csr_read(sstatus);
 	csr_set(0x600, HSTATUS_SPV | HSTATUS_SPVP);
 	csr_set(sstatus, SSTATUS_SPP | SSTATUS_SPIE);
 	sse_inject_capture(regs, id, current_hart());
 	hs_after = csr_read(0x600);
 	csr_write(0x600, old_hs);
+	csr_write(sstatus, old_st);
 	if (!CHECK_EQ(c.runs, 1, "handler runs"))
 		goto out;
 	CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS],
@@ -691,6 +693,7 @@ static void event_from_vs_mode(void)
 	csr_write(0x280, 0);   /* vsatp: Bare */
 	hart_post(h, inject_twice_call, current_hart());
 	sse_run_vs();
+	irq_disable();   /* the completion gave back the SIE VS-mode had */
 	csr_write(0x600, old_hs);
 	if (CHECK(hart_wait(h, 2000000, &result), "hart %ld hangs", h))
 		CHECK_ERR(result, SBI_SUCCESS, "inject from hart %ld", h);
@@ -955,6 +958,52 @@ out:
 	sse_release(EV_GLOBAL_SW);
 }
 
+/* Retentive suspend until an SSI. */
+static long suspend_until_ssi_call(unsigned long unused)
+{
+	long r;
+
+	(void)unused;
+	irq_disable();
+	csr_clear(sip, SIP_SSIP);
+	csr_set(sie, SIE_SSIE);
+	r = sbi_hart_suspend(SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0).error;
+	csr_clear(sie, SIE_SSIE);
+	csr_clear(sip, SIP_SSIP);
+	return r;
+}
+
+/*
+ * An inject reaching a hart while it waits in M-mode (here: retentive
+ * suspend) does not run there; it runs as soon as the hart is back in
+ * S-mode, although nothing but an SSI woke it.
+ */
+static void inject_into_suspended_hart(void)
+{
+	long h = other_hart(0), result = -1, last;
+
+	if (!sse_available() || !need_secondaries())
+		return;
+	if (!CHECK(hart_call(h, remote_setup_call, EV_LOCAL_SW, 2000000, &result), "hart %ld hangs", h) ||
+	    !CHECK_ERR(result, SBI_SUCCESS, "register, enable, unmask on hart %ld", h))
+		goto out;
+	hart_post(h, suspend_until_ssi_call, 0);
+	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_SUSPENDED, 2000000, &last),
+		   "hart %ld status %ld, not SUSPENDED", h, last))
+		goto out;
+	CHECK_ERR(sse_inject(EV_LOCAL_SW, h), SBI_SUCCESS, "inject on suspended hart %ld", h);
+	delay_us(2000);
+	CHECK_EQ(remote_ctx.runs, 0, "handler runs while hart %ld is suspended", h);
+	CHECK_ERR(sbi_send_ipi(1, h).error, SBI_SUCCESS, "send_ipi to hart %ld", h);
+	if (CHECK(hart_wait(h, 2000000, &result), "hart %ld did not resume", h))
+		CHECK_ERR(result, SBI_SUCCESS, "suspend on hart %ld", h);
+	if (CHECK(wait_for(remote_ran, 0, 100000), "handler did not run on hart %ld after its "
+		  "resume", h))
+		CHECK_EQ(remote_ctx.runs, 1, "handler runs");
+out:
+	hart_call(h, remote_cleanup_call, EV_LOCAL_SW, 2000000, NULL);
+}
+
 /* sie.LCOFIE is writable exactly while LCOFI is delegated to S-mode. */
 static bool lcofie_writable(void)
 {
@@ -1151,6 +1200,7 @@ static const struct target_test sse_tests[] = {
 	{ "local_on_other_hart", local_on_other_hart, DEV_NONE },
 	{ "global_preferred_hart", global_preferred_hart, DEV_NONE },
 	{ "reset_on_hart_stop", reset_on_hart_stop, DEV_NONE },
+	{ "inject_into_suspended_hart", inject_into_suspended_hart, DEV_NONE },
 	{ "pmu_overflow_event", pmu_overflow_event, DEV_NONE },
 };
 GROUP(sse, sse_tests);
