@@ -32,20 +32,28 @@
 #define PATTERNED 1, 5, 6, 7, 8, 9, 12, 13, 14, 15, \
 	18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 
+/* op (sd or ld) each register xn of the list at off + 8n(base). */
+.macro REGS op, off, base, list:vararg
+	.irp	n, \list
+	\op	x\n, (\off + \n * 8)(\base)
+	.endr
+.endm
+
+/* What sse_run_vs keeps for sse_vs_exit: ra, sp, gp, tp, s0..s11. */
+#define VS_KEPT 1, 2, 3, 4, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+/* What sse_inject_capture saves for its caller: ra, s0..s11. */
+#define CALLEE_SAVED 1, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
+
 	.text
 	.balign 4
 	.globl sse_entry
 sse_entry:
 	addi	sp, sp, -256
-	.irp	n, HANDLER_SAVED
-	sd	x\n, (\n * 8)(sp)
-	.endr
+	REGS	sd, 0, sp, HANDLER_SAVED
 	mv	a0, a7
 	mv	a1, a6
 	call	sse_handler_c
-	.irp	n, HANDLER_SAVED
-	ld	x\n, (\n * 8)(sp)
-	.endr
+	REGS	ld, 0, sp, HANDLER_SAVED
 	addi	sp, sp, 256
 	li	a7, SBI_EXT_SSE
 	li	a6, SBI_SSE_COMPLETE
@@ -71,9 +79,7 @@ sse_complete_stub:
 	.globl sse_run_vs
 sse_run_vs:
 	la	t0, vs_saved
-	.irp	n, 1, 2, 3, 4, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
-	sd	x\n, (\n * 8)(t0)
-	.endr
+	REGS	sd, 0, t0, VS_KEPT
 	li	t1, (1 << 7) | (1 << 8)   /* hstatus.SPV, SPVP */
 	csrs	0x600, t1
 	li	t1, 1 << 8                /* sstatus.SPP: into VS-mode */
@@ -89,9 +95,7 @@ sse_run_vs:
 	.globl sse_vs_exit
 sse_vs_exit:
 	la	t0, vs_saved
-	.irp	n, 1, 2, 3, 4, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
-	ld	x\n, (\n * 8)(t0)
-	.endr
+	REGS	ld, 0, t0, VS_KEPT
 	ret
 
 /* Frame: 0..255 the registers after the call, 256 + 8n saved xn (ra,
@@ -100,9 +104,7 @@ sse_vs_exit:
 	.globl sse_inject_capture
 sse_inject_capture:
 	addi	sp, sp, -512
-	.irp	n, 1, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
-	sd	x\n, (256 + \n * 8)(sp)
-	.endr
+	REGS	sd, 256, sp, CALLEE_SAVED
 	sd	a0, 504(sp)
 	mv	a0, a1
 	mv	a1, a2
@@ -114,10 +116,8 @@ sse_inject_capture:
 	ecall
 	.globl sse_capture_resume
 sse_capture_resume:
-	.irp	n, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, \
+	REGS	sd, 0, sp, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, \
 		17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
-	sd	x\n, (\n * 8)(sp)
-	.endr
 	sd	zero, 0(sp)
 	ld	t0, 504(sp)
 	li	t1, 0
@@ -128,9 +128,7 @@ sse_capture_resume:
 	sd	t3, 0(t2)
 	addi	t1, t1, 8
 	blt	t1, t4, 1b
-	.irp	n, 1, 8, 9, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27
-	ld	x\n, (256 + \n * 8)(sp)
-	.endr
+	REGS	ld, 256, sp, CALLEE_SAVED
 	addi	sp, sp, 512
 	ret
 

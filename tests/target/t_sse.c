@@ -186,6 +186,31 @@ static bool order_is(const unsigned long *want, unsigned int n, const char *what
 	return true;
 }
 
+/* The local software event of the running test: its context, reset,
+ * or NULL where the firmware has no SSE. */
+static struct sse_ctx local_ctx;
+
+static struct sse_ctx *local_event(void (*action)(struct sse_ctx *))
+{
+	if (!sse_available())
+		return NULL;
+	ctx_init(&local_ctx, EV_LOCAL_SW, 1);
+	local_ctx.action = action;
+	return &local_ctx;
+}
+
+/* Registered, enabled, and events unmasked on this hart. */
+static bool local_event_ready(struct sse_ctx *c)
+{
+	return sse_setup(c->id, c, 0) && CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask");
+}
+
+static void local_event_done(void)
+{
+	sse_mask();
+	sse_release(EV_LOCAL_SW);
+}
+
 /* ---- probe and event IDs ---- */
 
 static void probe_sse(void)
@@ -265,12 +290,11 @@ static void pmu_event_needs_sscofpmf(void)
 
 static void state_machine(void)
 {
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_UNUSED, "state at boot");
 	CHECK_ERR(sse_unregister(id), SBI_ERR_INVALID_STATE, "unregister UNUSED");
 	CHECK_ERR(sse_enable(id), SBI_ERR_INVALID_STATE, "enable UNUSED");
@@ -280,24 +304,24 @@ static void state_machine(void)
 		  SBI_ERR_INVALID_PARAM, "register with an odd entry pc");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_UNUSED, "state after a refused register");
 
-	CHECK_ERR(sse_register(id, &c), SBI_SUCCESS, "register");
+	CHECK_ERR(sse_register(id, c), SBI_SUCCESS, "register");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_REGISTERED, "state after register");
 	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_ENTRY_PC), (uintptr_t)sse_entry, "ENTRY_PC");
-	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_ENTRY_ARG), (uintptr_t)&c, "ENTRY_ARG");
-	CHECK_ERR(sse_register(id, &c), SBI_ERR_INVALID_STATE, "register REGISTERED");
+	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_ENTRY_ARG), (uintptr_t)c, "ENTRY_ARG");
+	CHECK_ERR(sse_register(id, c), SBI_ERR_INVALID_STATE, "register REGISTERED");
 	CHECK_ERR(sse_disable(id), SBI_ERR_INVALID_STATE, "disable REGISTERED");
 
 	CHECK_ERR(sse_enable(id), SBI_SUCCESS, "enable");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_ENABLED, "state after enable");
 	CHECK_ERR(sse_enable(id), SBI_ERR_INVALID_STATE, "enable ENABLED");
 	CHECK_ERR(sse_unregister(id), SBI_ERR_INVALID_STATE, "unregister ENABLED");
-	CHECK_ERR(sse_register(id, &c), SBI_ERR_INVALID_STATE, "register ENABLED");
+	CHECK_ERR(sse_register(id, c), SBI_ERR_INVALID_STATE, "register ENABLED");
 
 	CHECK_ERR(sse_disable(id), SBI_SUCCESS, "disable");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_REGISTERED, "state after disable");
 	CHECK_ERR(sse_unregister(id), SBI_SUCCESS, "unregister");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_UNUSED, "state after unregister");
-	CHECK_EQ(c.runs, 0, "handler runs without an inject");
+	CHECK_EQ(c->runs, 0, "handler runs without an inject");
 	sse_release(id);
 }
 
@@ -326,18 +350,17 @@ static void complete_without_event(void)
 
 static void inject_invalid_hart(void)
 {
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, EV_LOCAL_SW, 1);
-	if (!sse_setup(EV_LOCAL_SW, &c, 0))
+	if (!sse_setup(EV_LOCAL_SW, c, 0))
 		goto out;
 	CHECK_ERR(sse_inject(EV_LOCAL_SW, plat.max_hart_id + 1), SBI_ERR_INVALID_PARAM,
 		  "inject on hart %lu", plat.max_hart_id + 1);
 	CHECK_ERR(sse_inject(EV_LOCAL_SW, -1ul), SBI_ERR_INVALID_PARAM, "inject on hart -1");
 	/* masked: nothing runs */
-	CHECK_EQ(c.runs, 0, "handler runs");
+	CHECK_EQ(c->runs, 0, "handler runs");
 out:
 	sse_release(EV_LOCAL_SW);
 }
@@ -347,12 +370,11 @@ out:
 static void attr_reset_values(void)
 {
 	static unsigned long v[NATTRS];
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	unsigned int i;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, EV_LOCAL_SW, 1);
 	for (i = 0; i < NATTRS; i++)
 		v[i] = 0xdead;
 	if (!CHECK_ERR(sse_read(EV_LOCAL_SW, 0, NATTRS, v), SBI_SUCCESS, "read all attributes"))
@@ -411,12 +433,11 @@ static void attr_range_and_address(void)
 static void attr_write_rules(void)
 {
 	static unsigned long in[NATTRS];
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
 	/* read-only attributes */
 	CHECK_ERR(sse_write1(id, SBI_SSE_ATTR_STATUS, 0), SBI_ERR_DENIED, "write STATUS");
 	CHECK_ERR(sse_write1(id, SBI_SSE_ATTR_ENTRY_PC, 0x80200000), SBI_ERR_DENIED,
@@ -438,7 +459,7 @@ static void attr_write_rules(void)
 	/* writable while UNUSED / REGISTERED */
 	CHECK_ERR(sse_write1(id, SBI_SSE_ATTR_PRIORITY, 7), SBI_SUCCESS, "PRIORITY while UNUSED");
 	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_PRIORITY), 7, "PRIORITY read back");
-	if (!CHECK_ERR(sse_register(id, &c), SBI_SUCCESS, "register"))
+	if (!CHECK_ERR(sse_register(id, c), SBI_SUCCESS, "register"))
 		goto out;
 	CHECK_ERR(sse_write1(id, SBI_SSE_ATTR_CONFIG, SBI_SSE_CONFIG_ONESHOT), SBI_SUCCESS,
 		  "CONFIG while REGISTERED");
@@ -492,14 +513,13 @@ static void running_rules(struct sse_ctx *c)
 static void inject_round_trip(void)
 {
 	static unsigned long regs[32];
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	unsigned long hart = current_hart(), sepc_before = 0x1230, st, sepc_after, n;
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
-	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+	if (!local_event_ready(c))
 		goto out;
 	/* interrupted: SPP = U, SPIE = 1, SIE = 0 */
 	csr_clear(sstatus, SSTATUS_SPP | SSTATUS_SIE);
@@ -509,21 +529,21 @@ static void inject_round_trip(void)
 	sepc_after = csr_read(sepc);
 	st = csr_read(sstatus);
 
-	if (!CHECK_EQ(c.runs, 1, "handler runs"))
+	if (!CHECK_EQ(c->runs, 1, "handler runs"))
 		goto out;
-	CHECK_EQ(c.hartid, hart, "a6 at entry (hartid)");
-	CHECK_EQ(c.sepc, (uintptr_t)sse_capture_resume, "sepc at entry (the interrupted pc)");
-	CHECK(c.sstatus & SSTATUS_SPP, "sstatus.SPP at entry: interrupted in S-mode");
-	CHECK(!(c.sstatus & SSTATUS_SIE), "sstatus.SIE at entry is 0");
-	CHECK(!(c.sstatus & SSTATUS_SPIE), "sstatus.SPIE at entry: the interrupted SIE (0)");
-	if (CHECK_ERR(c.attr_err, SBI_SUCCESS, "read_attrs in the handler")) {
-		CHECK_EQ(c.attrs[SBI_SSE_ATTR_STATUS] & 7, SBI_SSE_STATE_RUNNING,
+	CHECK_EQ(c->hartid, hart, "a6 at entry (hartid)");
+	CHECK_EQ(c->sepc, (uintptr_t)sse_capture_resume, "sepc at entry (the interrupted pc)");
+	CHECK(c->sstatus & SSTATUS_SPP, "sstatus.SPP at entry: interrupted in S-mode");
+	CHECK(!(c->sstatus & SSTATUS_SIE), "sstatus.SIE at entry is 0");
+	CHECK(!(c->sstatus & SSTATUS_SPIE), "sstatus.SPIE at entry: the interrupted SIE (0)");
+	if (CHECK_ERR(c->attr_err, SBI_SUCCESS, "read_attrs in the handler")) {
+		CHECK_EQ(c->attrs[SBI_SSE_ATTR_STATUS] & 7, SBI_SSE_STATE_RUNNING,
 			 "STATUS in the handler: RUNNING, not pending");
-		CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_SEPC], sepc_before, "INTERRUPTED_SEPC");
-		CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS], SBI_SSE_FLAGS_SPIE,
+		CHECK_EQ(c->attrs[SBI_SSE_ATTR_INTERRUPTED_SEPC], sepc_before, "INTERRUPTED_SEPC");
+		CHECK_EQ(c->attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS], SBI_SSE_FLAGS_SPIE,
 			 "INTERRUPTED_FLAGS (SPP 0, SPIE 1, no hstatus bits)");
-		CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_A6], SBI_SSE_INJECT, "INTERRUPTED_A6");
-		CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_A7], SBI_EXT_SSE, "INTERRUPTED_A7");
+		CHECK_EQ(c->attrs[SBI_SSE_ATTR_INTERRUPTED_A6], SBI_SSE_INJECT, "INTERRUPTED_A6");
+		CHECK_EQ(c->attrs[SBI_SSE_ATTR_INTERRUPTED_A7], SBI_EXT_SSE, "INTERRUPTED_A7");
 	}
 	for (n = 1; n < 32; n++) {
 		unsigned long want = SSE_PATTERN + n;
@@ -544,8 +564,7 @@ static void inject_round_trip(void)
 	      "sstatus after complete %#lx: SPP 0, SPIE 1, SIE 0 as before", st);
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_ENABLED, "state after complete");
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 }
 
 /* INTERRUPTED_A6 written in the handler is what a6 holds after complete;
@@ -553,25 +572,22 @@ out:
 static void interrupted_attrs_written(void)
 {
 	static unsigned long regs[32];
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(running_rules);
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
-	c.action = running_rules;
-	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+	if (!local_event_ready(c))
 		goto out;
 	sse_inject_capture(regs, id, current_hart());
-	if (CHECK_EQ(c.runs, 1, "handler runs")) {
-		CHECK(c.seen, "in the handler: PRIORITY INVALID_STATE, disable INVALID_STATE, "
+	if (CHECK_EQ(c->runs, 1, "handler runs")) {
+		CHECK(c->seen, "in the handler: PRIORITY INVALID_STATE, disable INVALID_STATE, "
 		      "FLAGS bit 6 INVALID_PARAM, INTERRUPTED_A6 written");
 		CHECK_EQ(regs[16], 0xa6a6, "a6 after complete: the written INTERRUPTED_A6");
 		CHECK_EQ(regs[17], SBI_EXT_SSE, "a7 after complete");
 	}
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 }
 
 #define HSTATUS_SPV  (1ul << 7)
@@ -591,19 +607,17 @@ static void read_hstatus(struct sse_ctx *c)
 static void hstatus_flags_round_trip(void)
 {
 	static unsigned long regs[32];
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(read_hstatus);
 	unsigned long old_hs, old_st, hs_after;
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
 	if (!probe_hfence_gvma()) {
 		test_not_applicable("no H extension");
 		return;
 	}
-	ctx_init(&c, id, 1);
-	c.action = read_hstatus;
-	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+	if (!local_event_ready(c))
 		goto out;
 	irq_disable();
 	old_hs = csr_read(0x600);
@@ -614,18 +628,17 @@ static void hstatus_flags_round_trip(void)
 	hs_after = csr_read(0x600);
 	csr_write(0x600, old_hs);
 	csr_write(sstatus, old_st);
-	if (!CHECK_EQ(c.runs, 1, "handler runs"))
+	if (!CHECK_EQ(c->runs, 1, "handler runs"))
 		goto out;
-	CHECK_EQ(c.attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS],
+	CHECK_EQ(c->attrs[SBI_SSE_ATTR_INTERRUPTED_FLAGS],
 		 SBI_SSE_FLAGS_SPP | SBI_SSE_FLAGS_SPIE | SBI_SSE_FLAGS_HSTATUS_SPV |
 		 SBI_SSE_FLAGS_HSTATUS_SPVP, "INTERRUPTED_FLAGS with hstatus.SPV/SPVP set");
-	CHECK_EQ(c.seen & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPVP,
+	CHECK_EQ(c->seen & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPVP,
 		 "hstatus in the handler: SPV = V at the event (0), SPVP kept");
 	CHECK_EQ(hs_after & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPV | HSTATUS_SPVP,
 		 "hstatus after complete");
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 }
 
 /* ---- from VS-mode (H) ---- */
@@ -670,12 +683,11 @@ static long inject_twice_call(unsigned long target)
  */
 static void event_from_vs_mode(void)
 {
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(vs_action);
 	long h = other_hart(0), result = -1;
 	unsigned long old_hs, i;
-	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
 	if (!probe_hfence_gvma()) {
 		test_not_applicable("no H extension");
@@ -683,9 +695,7 @@ static void event_from_vs_mode(void)
 	}
 	if (!need_secondaries())
 		return;
-	ctx_init(&c, id, 1);
-	c.action = vs_action;
-	if (!sse_setup(id, &c, 0) || !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
+	if (!local_event_ready(c))
 		goto out;
 	irq_disable();
 	old_hs = csr_read(0x600);
@@ -697,7 +707,7 @@ static void event_from_vs_mode(void)
 	csr_write(0x600, old_hs);
 	if (CHECK(hart_wait(h, 2000000, &result), "hart %ld hangs", h))
 		CHECK_ERR(result, SBI_SUCCESS, "inject from hart %ld", h);
-	if (!CHECK_EQ(c.runs, 2, "handler runs"))
+	if (!CHECK_EQ(c->runs, 2, "handler runs"))
 		goto out;
 	for (i = 0; i < 2; i++) {
 		CHECK_EQ(vs_hstatus[i] & (HSTATUS_SPV | HSTATUS_SPVP), HSTATUS_SPV | HSTATUS_SPVP,
@@ -705,62 +715,57 @@ static void event_from_vs_mode(void)
 		CHECK(vs_sstatus[i] & SSTATUS_SPP, "sstatus.SPP in handler %lu", i);
 	}
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 }
 
 /* Masked, an injected event stays pending; unmask delivers it. */
 static void mask_holds_back(void)
 {
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
-	if (!sse_setup(id, &c, 0))
+	if (!sse_setup(id, c, 0))
 		goto out;
 	CHECK_ERR(sse_inject(id, current_hart()), SBI_SUCCESS, "inject while masked");
-	CHECK_EQ(c.runs, 0, "handler runs while masked");
+	CHECK_EQ(c->runs, 0, "handler runs while masked");
 	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_STATUS) & 7, SBI_SSE_STATE_ENABLED | SBI_SSE_STATUS_PENDING,
 		 "STATUS: ENABLED and pending");
 	CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask");
-	CHECK_EQ(c.runs, 1, "handler runs once unmasked");
+	CHECK_EQ(c->runs, 1, "handler runs once unmasked");
 	CHECK_EQ(sse_attr(id, SBI_SSE_ATTR_STATUS) & 7, SBI_SSE_STATE_ENABLED,
 		 "STATUS after: ENABLED, not pending");
 	/* pending while REGISTERED: runs at enable */
 	CHECK_ERR(sse_disable(id), SBI_SUCCESS, "disable");
 	CHECK_ERR(sse_inject(id, current_hart()), SBI_SUCCESS, "inject while REGISTERED");
-	CHECK_EQ(c.runs, 1, "handler runs while REGISTERED");
+	CHECK_EQ(c->runs, 1, "handler runs while REGISTERED");
 	CHECK_ERR(sse_enable(id), SBI_SUCCESS, "enable");
-	CHECK_EQ(c.runs, 2, "handler runs at enable");
+	CHECK_EQ(c->runs, 2, "handler runs at enable");
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 }
 
 static void oneshot(void)
 {
-	static struct sse_ctx c;
+	struct sse_ctx *c = local_event(NULL);
 	uint32_t id = EV_LOCAL_SW;
 
-	if (!sse_available())
+	if (!c)
 		return;
-	ctx_init(&c, id, 1);
-	if (!CHECK_ERR(sse_register(id, &c), SBI_SUCCESS, "register") ||
+	if (!CHECK_ERR(sse_register(id, c), SBI_SUCCESS, "register") ||
 	    !CHECK_ERR(sse_write1(id, SBI_SSE_ATTR_CONFIG, SBI_SSE_CONFIG_ONESHOT), SBI_SUCCESS,
 		       "CONFIG one-shot") ||
 	    !CHECK_ERR(sse_enable(id), SBI_SUCCESS, "enable") ||
 	    !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask"))
 		goto out;
 	CHECK_ERR(sse_inject(id, current_hart()), SBI_SUCCESS, "inject");
-	CHECK_EQ(c.runs, 1, "handler runs");
+	CHECK_EQ(c->runs, 1, "handler runs");
 	CHECK_EQ(state_of(id), SBI_SSE_STATE_REGISTERED, "one-shot state after complete");
 	CHECK_ERR(sse_inject(id, current_hart()), SBI_SUCCESS, "inject again");
-	CHECK_EQ(c.runs, 1, "handler runs while REGISTERED");
+	CHECK_EQ(c->runs, 1, "handler runs while REGISTERED");
 out:
-	sse_mask();
-	sse_release(id);
+	local_event_done();
 	sse_write1(id, SBI_SSE_ATTR_CONFIG, 0);
 }
 
@@ -805,38 +810,53 @@ static void two_pending_done(void)
 	sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PRIORITY, 0);
 }
 
-static void priority_order(void)
-{
-	static const unsigned long global_first[] = { 2, 102, 1, 101 };
-	static const unsigned long local_first[] = { 1, 101, 2, 102 };
-
-	if (!sse_available())
-		return;
-	if (two_pending(5, 1))
-		order_is(global_first, 4, "local 5, global 1");
-	two_pending_done();
-	if (two_pending(1, 5))
-		order_is(local_first, 4, "local 1, global 5");
-	two_pending_done();
-	/* equal priorities: the lower event_id (the local one) first */
-	if (two_pending(4, 4))
-		order_is(local_first, 4, "both 4");
-	two_pending_done();
-}
-
-/* The handler of `tag` injects the other event. */
+/* The local event's handler injects the global one; the local one is
+ * injected. */
 static void inject_other(struct sse_ctx *c)
 {
 	sse_inject(c->id == EV_LOCAL_SW ? EV_GLOBAL_SW : EV_LOCAL_SW, current_hart());
 }
 
-/* The local event's handler injects the global one; the local one is
- * injected. */
 static bool local_injects_global(unsigned long local_prio, unsigned long global_prio)
 {
 	return setup_both(local_prio, global_prio, inject_other) &&
 	       CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask") &&
 	       CHECK_ERR(sse_inject(EV_LOCAL_SW, current_hart()), SBI_SUCCESS, "inject local");
+}
+
+/* Handler starts (1 local, 2 global) and ends (+ 100) expected for two
+ * priorities, both pending (two_pending) or one injected by the other's
+ * handler (local_injects_global). */
+struct order_case {
+	unsigned long local_prio, global_prio;
+	unsigned long want[4];
+	const char *what;
+};
+
+static void run_order_cases(bool (*setup)(unsigned long, unsigned long),
+			    const struct order_case *c, unsigned int n)
+{
+	unsigned int i;
+
+	if (!sse_available())
+		return;
+	for (i = 0; i < n; i++) {
+		if (setup(c[i].local_prio, c[i].global_prio))
+			order_is(c[i].want, 4, c[i].what);
+		two_pending_done();
+	}
+}
+
+static void priority_order(void)
+{
+	static const struct order_case cases[] = {
+		{ 5, 1, { 2, 102, 1, 101 }, "local 5, global 1" },
+		{ 1, 5, { 1, 101, 2, 102 }, "local 1, global 5" },
+		/* equal priorities: the lower event_id (the local one) first */
+		{ 4, 4, { 1, 101, 2, 102 }, "both 4" },
+	};
+
+	run_order_cases(two_pending, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /*
@@ -845,17 +865,12 @@ static bool local_injects_global(unsigned long local_prio, unsigned long global_
  */
 static void priority_preemption(void)
 {
-	static const unsigned long nested[] = { 1, 2, 102, 101 };
-	static const unsigned long after[] = { 1, 101, 2, 102 };
+	static const struct order_case cases[] = {
+		{ 5, 1, { 1, 2, 102, 101 }, "global (1) injected by the local (5) handler" },
+		{ 1, 5, { 1, 101, 2, 102 }, "global (5) injected by the local (1) handler" },
+	};
 
-	if (!sse_available())
-		return;
-	if (local_injects_global(5, 1))
-		order_is(nested, 4, "global (1) injected by the local (5) handler");
-	two_pending_done();
-	if (local_injects_global(1, 5))
-		order_is(after, 4, "global (5) injected by the local (1) handler");
-	two_pending_done();
+	run_order_cases(local_injects_global, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* ---- other harts ---- */
