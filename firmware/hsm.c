@@ -14,6 +14,7 @@
 #include "trace/ctr.h"
 #include "fwft.h"
 #include "dbtr.h"
+#include "sse.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {
@@ -59,6 +60,8 @@ static void hart_quiesce(struct hart *self)
 	fwft_hart_reset(self);
 	/* DBTR: S-mode's triggers and shared memory are gone. */
 	dbtr_hart_reset(self);
+	/* SSE: local events unused, events masked, LCOFI delegated. */
+	sse_hart_reset(self);
 }
 
 void hsm_stopped_loop(struct hart *self)

@@ -22,6 +22,23 @@ void ipi_post(struct hart *target, uint32_t events)
 	aclint_mswi_send(target->msip);
 }
 
+/*
+ * IPI_EVENT_SSE is for S-mode: the event runs on the way back to S-mode
+ * after the interrupt (trap.c).  Found while the hart waits in M-mode (a
+ * fence in flight, stopped, suspended), it must wait for the hart's return
+ * to S-mode, but raising MSIP again now would end every wfi of the wait at
+ * once.  So it stays parked in ipi_pending and is raised again along with
+ * the next IPI, which is what ends such a wait (a fence's last
+ * acknowledgement, a start); at most one more turn of the wait loop.
+ */
+static void requeue_sse(struct hart *self, uint32_t events)
+{
+	if (events & ~IPI_EVENT_SSE)
+		ipi_post(self, IPI_EVENT_SSE);
+	else
+		__atomic_fetch_or(&self->ipi_pending, IPI_EVENT_SSE, __ATOMIC_RELAXED);
+}
+
 void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 {
 	uint32_t events;
@@ -39,6 +56,8 @@ void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 		fence_handle_requests(self);
 	if (events & IPI_EVENT_TRACE)
 		trace_ipi(self, regs);
+	if ((events & IPI_EVENT_SSE) && !regs)
+		requeue_sse(self, events);
 	if (events & IPI_EVENT_HALT) {
 		/* Another hart panicked (panic.c): never run again. */
 		csr_write(mie, 0);

@@ -16,6 +16,7 @@
 #include "pmu.h"
 #include "trace.h"
 #include "trace/ctr.h"
+#include "sse.h"
 #include "riscv_csr.h"
 
 /* The causes whose tval is an address (GVA applies to them). */
@@ -127,6 +128,11 @@ static void handle_interrupt(unsigned long irq, struct trap_regs *regs)
 	case IRQ_M_TIMER:
 		timer_handle_mtip(self);
 		break;
+	case IRQ_LCOF:
+		/* Not delegated only while S-mode has the SSE PMU overflow
+		 * event enabled (sse.c). */
+		sse_pmu_overflow(self);
+		break;
 	default:
 		/* Not enabled by the firmware: mask it so it cannot storm. */
 		csr_clear(mie, 1UL << irq);
@@ -159,7 +165,10 @@ enum trap_result trap_handler(struct trap_regs *regs)
 		hart_stack_overflow_panic(self, regs->mepc);
 	if (cause & MCAUSE_INTR) {
 		handle_interrupt(cause & ~MCAUSE_INTR, regs);
-		return TRAP_HANDLED;
+		/* An SSE event the interrupt made runnable preempts the
+		 * interrupted context (ext-sse.adoc): control goes elsewhere,
+		 * as for a redirected trap. */
+		return sse_deliver(self, regs) ? TRAP_REDIRECTED : TRAP_HANDLED;
 	}
 	count_trap_event(cause);
 	switch (cause) {

@@ -85,6 +85,7 @@ sbi_rows=(
     "rfence.remote_fence_i(self)|rfence.remote_fence_i(self)|≤ 160"
     "fwft.get(MISALIGNED_EXC_DELEG)|fwft.get(MISALIGNED_EXC_DELEG)|≤ 80"
     "dbtr.install_triggers (1 execute trigger)|dbtr.install_triggers(1 execute trigger)|—"
+    "sse.inject + complete (local event on the calling hart, empty handler)|sse.inject+complete|—"
     "instructions before first S-mode instruction|boot|≤ 1,000,000"
 )
 pmu_rows=(

@@ -30,7 +30,7 @@ TIMEOUT=${BOARD_TIMEOUT:-120}
 logdir=build/logs/boards
 mkdir -p "$logdir"
 status=0
-TEST_GROUPS=base,legacy,pmp,redirect,hsm,time,ipi,rfence,pmu,trace,dbcn,suspend,ctr,srst
+TEST_GROUPS=base,legacy,pmp,redirect,hsm,time,ipi,rfence,pmu,trace,dbcn,suspend,ctr,srst,sse
 
 pass() { echo "PASS: boards/$1"; }
 fail() { echo "FAIL: boards/$1: $2"; status=1; }

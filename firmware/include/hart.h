@@ -37,6 +37,8 @@
 #define IPI_EVENT_WAKE   (1u << 2)   /* just wake up and re-check state */
 #define IPI_EVENT_TRACE  (1u << 3)   /* trace register accesses (trace.h) */
 #define IPI_EVENT_HALT   (1u << 4)   /* another hart panicked: stop here */
+#define IPI_EVENT_SSE    (1u << 5)   /* an SSE event may run here: checked on the
+                                      * way back to S-mode (sse.h) */
 
 enum fence_kind {
 	FENCE_I,

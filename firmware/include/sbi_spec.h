@@ -45,6 +45,7 @@
 #define SBI_EXT_SUSP    0x53555350
 #define SBI_EXT_FWFT    0x46574654
 #define SBI_EXT_DBTR    0x44425452
+#define SBI_EXT_SSE     0x535345
 
 /* BASE functions */
 #define SBI_BASE_GET_SPEC_VERSION  0
@@ -144,5 +145,50 @@
 #define SBI_DBTR_STATE_VS           (1ul << 4)
 #define SBI_DBTR_STATE_HAVE_HW_TRIG (1ul << 5)
 #define SBI_DBTR_STATE_HW_IDX_SHIFT 8
+
+/* SSE functions, event IDs, attributes, states (ext-sse.adoc) */
+#define SBI_SSE_READ_ATTRS    0
+#define SBI_SSE_WRITE_ATTRS   1
+#define SBI_SSE_REGISTER      2
+#define SBI_SSE_UNREGISTER    3
+#define SBI_SSE_ENABLE        4
+#define SBI_SSE_DISABLE       5
+#define SBI_SSE_COMPLETE      6
+#define SBI_SSE_INJECT        7
+#define SBI_SSE_HART_UNMASK   8
+#define SBI_SSE_HART_MASK     9
+#define SBI_SSE_EVENT_LOCAL_HIGH_PRIO_RAS    0x00000000u
+#define SBI_SSE_EVENT_LOCAL_DOUBLE_TRAP      0x00000001u
+#define SBI_SSE_EVENT_GLOBAL_HIGH_PRIO_RAS   0x00008000u
+#define SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW     0x00010000u
+#define SBI_SSE_EVENT_LOCAL_LOW_PRIO_RAS     0x00100000u
+#define SBI_SSE_EVENT_GLOBAL_LOW_PRIO_RAS    0x00108000u
+#define SBI_SSE_EVENT_LOCAL_SOFTWARE         0xffff0000u
+#define SBI_SSE_EVENT_GLOBAL_SOFTWARE        0xffff8000u
+#define SBI_SSE_EVENT_GLOBAL_BIT             (1u << 15)
+#define SBI_SSE_ATTR_STATUS            0
+#define SBI_SSE_ATTR_PRIORITY          1
+#define SBI_SSE_ATTR_CONFIG            2
+#define SBI_SSE_ATTR_PREFERRED_HART    3
+#define SBI_SSE_ATTR_ENTRY_PC          4
+#define SBI_SSE_ATTR_ENTRY_ARG         5
+#define SBI_SSE_ATTR_INTERRUPTED_SEPC  6
+#define SBI_SSE_ATTR_INTERRUPTED_FLAGS 7
+#define SBI_SSE_ATTR_INTERRUPTED_A6    8
+#define SBI_SSE_ATTR_INTERRUPTED_A7    9
+#define SBI_SSE_ATTR_COUNT             10
+#define SBI_SSE_STATE_UNUSED      0
+#define SBI_SSE_STATE_REGISTERED  1
+#define SBI_SSE_STATE_ENABLED     2
+#define SBI_SSE_STATE_RUNNING     3
+#define SBI_SSE_STATUS_PENDING         (1ul << 2)
+#define SBI_SSE_STATUS_INJECTABLE      (1ul << 3)
+#define SBI_SSE_CONFIG_ONESHOT         (1ul << 0)
+#define SBI_SSE_FLAGS_SPP              (1ul << 0)
+#define SBI_SSE_FLAGS_SPIE             (1ul << 1)
+#define SBI_SSE_FLAGS_HSTATUS_SPV      (1ul << 2)
+#define SBI_SSE_FLAGS_HSTATUS_SPVP     (1ul << 3)
+#define SBI_SSE_FLAGS_SPELP            (1ul << 4)
+#define SBI_SSE_FLAGS_SDT              (1ul << 5)
 
 #endif

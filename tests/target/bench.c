@@ -653,6 +653,38 @@ static void bench_fwft(void)
 	bench_one(&get);
 }
 
+/* ---- SSE (ext-sse.adoc): inject a local event on the calling hart, whose
+ * handler completes at once: inject, the handler's 3 instructions and
+ * complete in one window.  a6/a7 are the firmware's to restore. */
+__asm__(".text\n.balign 4\nbench_sse_handler:\n"
+	"li a7, 0x535345\nli a6, 6\necall\nunimp\n");
+extern char bench_sse_handler[];
+
+static void bench_sse(unsigned long hartid)
+{
+	const struct bench_call round_trip = { "sse.inject+complete", SBI_EXT_SSE, SBI_SSE_INJECT,
+					       SBI_SSE_EVENT_LOCAL_SOFTWARE, hartid };
+	uint32_t ev = SBI_SSE_EVENT_LOCAL_SOFTWARE;
+	long err;
+
+	if (sbi_probe(SBI_EXT_SSE).value != 1) {
+		kprintf("BENCH: %s: not present\n", round_trip.name);
+		return;
+	}
+	err = SBI3(SBI_EXT_SSE, SBI_SSE_REGISTER, ev, (uintptr_t)bench_sse_handler, 0).error;
+	if (!err)
+		err = SBI1(SBI_EXT_SSE, SBI_SSE_ENABLE, ev).error;
+	if (!err)
+		err = SBI0(SBI_EXT_SSE, SBI_SSE_HART_UNMASK).error;
+	if (err)
+		kprintf("BENCH: %s: failed: %s\n", round_trip.name, sbi_error_name(err));
+	else
+		bench_one(&round_trip);
+	SBI0(SBI_EXT_SSE, SBI_SSE_HART_MASK);
+	SBI1(SBI_EXT_SSE, SBI_SSE_DISABLE, ev);
+	SBI1(SBI_EXT_SSE, SBI_SSE_UNREGISTER, ev);
+}
+
 /* ---- DBTR (ext-debug-triggers.adoc): install one execute trigger; the
  * uninstall happens outside the window. */
 static unsigned long dbtr_shmem[16][4] __attribute__((aligned(64)));
@@ -736,6 +768,7 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		bench_one(&calls[i]);
 	bench_fwft();
 	bench_dbtr();
+	bench_sse(hartid);
 	bench_pmu();
 	kprintf("DONE: bench\n");
 	sbi_shutdown();

@@ -62,11 +62,11 @@ struct hostile_call {
 
 enum {
 	EXT_BASE, EXT_LEGACY, EXT_TIME, EXT_IPI, EXT_RFENCE, EXT_HSM, EXT_SRST, EXT_PMU,
-	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_DBTR, EXT_COUNT
+	EXT_DBCN, EXT_TRACESBI, EXT_UNKNOWN, EXT_FWFT, EXT_SUSP, EXT_DBTR, EXT_SSE, EXT_COUNT
 };
 static const char *const ext_names[EXT_COUNT] = {
 	"base", "legacy", "time", "ipi", "rfence", "hsm", "srst", "pmu", "dbcn", "tracesbi",
-	"unknown-eid", "fwft", "susp", "dbtr",
+	"unknown-eid", "fwft", "susp", "dbtr", "sse",
 };
 
 enum check {
@@ -589,7 +589,7 @@ static bool eid_known(unsigned long eid)
 	static const unsigned long known[] = {
 		SBI_EXT_BASE, SBI_EXT_TIME, SBI_EXT_IPI, SBI_EXT_RFENCE, SBI_EXT_HSM,
 		SBI_EXT_SRST, SBI_EXT_PMU, SBI_EXT_DBCN, SBI_EXT_TRACESBI_FW,
-		SBI_EXT_FWFT, SBI_EXT_SUSP, SBI_EXT_DBTR,
+		SBI_EXT_FWFT, SBI_EXT_SUSP, SBI_EXT_DBTR, SBI_EXT_SSE,
 	};
 	unsigned long low = eid & 0xffffffffu;
 	size_t i;
@@ -724,6 +724,86 @@ static void gen_dbtr(struct hostile_hart *h, struct hostile_call *c)
 	}
 }
 
+/*
+ * SSE: hostile event IDs, attribute ranges and memory, injects on any
+ * hart.  Every handler is sse_complete_stub (sse_entry.S), which
+ * completes at once, so an event delivered here or on another hart (its
+ * IPI, or LCOFI with the PMU event enabled) leaves every register as it
+ * was; or an odd entry pc, which register refuses.
+ */
+static unsigned long sse_area[MAX_HARTS][SBI_SSE_ATTR_COUNT];
+extern char sse_complete_stub[];
+extern volatile unsigned long sse_stub_runs;
+
+static unsigned long hostile_sse_event(struct hostile_hart *h)
+{
+	static const unsigned long ids[] = {
+		SBI_SSE_EVENT_LOCAL_SOFTWARE, SBI_SSE_EVENT_GLOBAL_SOFTWARE,
+		SBI_SSE_EVENT_LOCAL_PMU_OVERFLOW, SBI_SSE_EVENT_LOCAL_DOUBLE_TRAP,
+		SBI_SSE_EVENT_GLOBAL_HIGH_PRIO_RAS, 0x2, 0x4000, 0xffff0001,
+	};
+
+	if (pick(h, 8) == 0)
+		return hostile_value(h);
+	return ids[pick(h, pick(h, 2) ? 2 : sizeof(ids) / sizeof(ids[0]))] |
+	       (pick(h, 4) ? 0 : rnd(h) << 32);
+}
+
+/* read/write_attrs of a software event: a range that exists and memory
+ * S-mode may not use must be INVALID_ADDRESS. */
+static void gen_sse_attrs(struct hostile_hart *h, struct hostile_call *c)
+{
+	unsigned long *area = sse_area[hart_index(h->hartid)], lo, len, i;
+	uint32_t id = (uint32_t)c->a[0];
+	bool unsure;
+
+	for (i = 0; i < SBI_SSE_ATTR_COUNT; i++)
+		area[i] = pick(h, 2) ? pick(h, 4) : hostile_value(h);
+	hostile_buffer(h, (uintptr_t)area, sizeof(sse_area[0]), 80, 8, &lo, &len);
+	c->a[1] = pick(h, 4) ? pick(h, SBI_SSE_ATTR_COUNT + 1) : hostile_value(h);
+	c->a[2] = (len + 7) / 8;
+	c->a[3] = lo;
+	c->a[4] = pick(h, 8) ? 0 : hostile_value(h);
+	if ((id == SBI_SSE_EVENT_LOCAL_SOFTWARE || id == SBI_SSE_EVENT_GLOBAL_SOFTWARE) &&
+	    (uint32_t)c->a[2] && (uint32_t)c->a[1] < SBI_SSE_ATTR_COUNT &&
+	    (uint32_t)c->a[2] <= SBI_SSE_ATTR_COUNT - (uint32_t)c->a[1] &&
+	    ((lo & 7) || c->a[4] || !smode_range_ok(lo, 8 * (uint32_t)c->a[2], &unsure))) {
+		gen_exact(c, SBI_ERR_INVALID_ADDRESS);
+		c->address_check = true;
+	}
+}
+
+static void gen_sse(struct hostile_hart *h, struct hostile_call *c)
+{
+	c->eid = SBI_EXT_SSE;
+	c->fid = pick(h, 11);
+	if (c->fid > SBI_SSE_HART_MASK) {
+		c->fid = unknown_fid(h, SBI_SSE_HART_MASK + 1);
+		gen_exact(c, SBI_ERR_NOT_SUPPORTED);
+		return;
+	}
+	c->a[0] = hostile_sse_event(h);
+	switch (c->fid) {
+	case SBI_SSE_READ_ATTRS:
+	case SBI_SSE_WRITE_ATTRS:
+		gen_sse_attrs(h, c);
+		break;
+	case SBI_SSE_REGISTER:
+		c->a[1] = (uintptr_t)sse_complete_stub + (pick(h, 4) ? 0 : 1);
+		c->a[2] = hostile_value(h);
+		break;
+	case SBI_SSE_INJECT:
+		c->a[1] = pick(h, 4) ? plat.hart_ids[pick(h, (unsigned long)plat.nharts)]
+				     : hostile_value(h);
+		break;
+	case SBI_SSE_COMPLETE:
+		gen_exact(c, SBI_SUCCESS);   /* nothing runs between calls */
+		break;
+	default:
+		break;
+	}
+}
+
 struct generator {
 	unsigned int ext, weight;
 	void (*gen)(struct hostile_hart *h, struct hostile_call *c);
@@ -737,7 +817,7 @@ static const struct generator generators[] = {
 	{ EXT_DBCN, 4, gen_dbcn },   { EXT_TRACESBI, 2, gen_tracesbi },
 	{ EXT_UNKNOWN, 5, gen_unknown },
 	{ EXT_FWFT, 3, gen_fwft },   { EXT_SUSP, 2, gen_susp },
-	{ EXT_DBTR, 4, gen_dbtr },
+	{ EXT_DBTR, 4, gen_dbtr },   { EXT_SSE, 4, gen_sse },
 };
 
 static void generate_call(struct hostile_hart *h, struct hostile_call *c)
@@ -1062,8 +1142,8 @@ static void report(uint64_t ticks)
 		if (per_error[k])
 			kprintf(" %s %lu", sbi_error_name(-k), per_error[k]);
 	kprintf(" other %lu\n", per_error[15]);
-	kprintf("REPORT: hostile: retentive suspends %lu, non-retentive suspends resumed %lu\n",
-		retentive, resumed);
+	kprintf("REPORT: hostile: retentive suspends %lu, non-retentive suspends resumed %lu, "
+		"SSE events delivered %lu\n", retentive, resumed, sse_stub_runs);
 	for (k = 0; k < CHK_COUNT; k++) {
 		if (first[k])
 			kprintf("FAIL: hostile/%s: %s\n", check_names[k], first[k]);

@@ -32,7 +32,7 @@ struct run_state run;
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
 	group_redirect, group_pmu, group_trace, group_ctr;
-extern const struct test_group group_fwft, group_susp, group_dbtr;
+extern const struct test_group group_fwft, group_susp, group_dbtr, group_sse;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE/legacy/PMU (PMU stops, restarts and
@@ -42,7 +42,7 @@ extern const struct test_group group_fwft, group_susp, group_dbtr;
 static const struct test_group *const groups[] = {
 	&group_base, &group_pmp, &group_redirect, &group_hsm, &group_time,
 	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_dbcn,
-	&group_fwft, &group_dbtr, &group_susp,
+	&group_fwft, &group_dbtr, &group_sse, &group_susp,
 	&group_suspend,
 	&group_ctr, &group_srst,
 };
@@ -199,6 +199,28 @@ void check_secondaries_alive(const char *after)
 			CHECK(hart_call(h, nop_call, h + 7, 2000000, &result) &&
 			      result == (long)h + 7, "hart %lu stopped answering after %s", h, after);
 	}
+}
+
+static long stop_call(unsigned long arg)
+{
+	(void)arg;
+	irq_disable();
+	return -100 + sbi_hart_stop().error;   /* returned: the stop failed */
+}
+
+bool restart_hart(unsigned long h, unsigned long opaque)
+{
+	unsigned long old = mailbox[h].entry.count;
+	long last;
+
+	hart_post(h, stop_call, 0);
+	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_STOPPED, 2000000, &last),
+		   "hart %lu status %ld after hart_stop", h, last))
+		return false;
+	if (!CHECK_ERR(sbi_hart_start(h, (uintptr_t)secondary_entry, opaque).error, SBI_SUCCESS,
+		       "hart_start(%lu)", h))
+		return false;
+	return CHECK(hart_wait_entry(h, old, 2000000), "hart %lu did not restart", h);
 }
 
 void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,

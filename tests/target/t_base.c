@@ -17,7 +17,7 @@ static const long present_eids[] = {
 #define EID_DBTR 0x44425452
 #define EID_MPXY 0x4D505859
 static const long absent_eids[] = {
-	EID_CPPC, EID_NACL, EID_STA, EID_SSE, EID_MPXY,
+	EID_CPPC, EID_NACL, EID_STA, EID_MPXY,
 	0x12345678, 0x08000000 /* experimental */, 0x09000000 /* vendor */,
 	0x0A000000 /* firmware */, 0x0F, -1,
 	0x0A7ACE00 /* tracesbi's extension before it obeyed ext-firmware.adoc's EID rule */,

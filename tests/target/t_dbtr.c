@@ -383,17 +383,9 @@ static long after_reset_call(unsigned long arg)
 	return e;
 }
 
-static long stop_call(unsigned long arg)
-{
-	(void)arg;
-	irq_disable();
-	return -100 + sbi_hart_stop().error;
-}
-
 static void per_hart_and_reset_on_stop(void)
 {
-	long h = other_hart(0), result = -1, last;
-	unsigned long old;
+	long h = other_hart(0), result = -1;
 
 	if (!dbtr_ready() || !need_secondaries())
 		return;
@@ -405,14 +397,7 @@ static void per_hart_and_reset_on_stop(void)
 			  "boot hart holds one", h);
 	CHECK(breaks_at(call_a), "the boot hart's trigger after hart %ld installed", h);
 	uninstall_all();
-	old = mailbox[h].entry.count;
-	hart_post((unsigned long)h, stop_call, 0);
-	if (!CHECK(hart_wait_state((unsigned long)h, SBI_HSM_STATE_STOPPED, 2000000, &last),
-		   "hart %ld status %ld after hart_stop", h, last))
-		return;
-	CHECK_ERR(sbi_hart_start((unsigned long)h, (uintptr_t)secondary_entry, OPAQUE_DBTR).error,
-		  SBI_SUCCESS, "hart_start(%ld)", h);
-	if (!CHECK(hart_wait_entry((unsigned long)h, old, 2000000), "hart %ld did not restart", h))
+	if (!restart_hart((unsigned long)h, OPAQUE_DBTR))
 		return;
 	if (CHECK(hart_call((unsigned long)h, after_reset_call, 0, 2000000, &result),
 		  "hart %ld hangs", h))

@@ -296,28 +296,6 @@ static void per_hart_state(void)
 	fwft_set(SBI_FWFT_MISALIGNED_EXC_DELEG, 0, 0);
 }
 
-static long stop_call(unsigned long arg)
-{
-	(void)arg;
-	irq_disable();
-	return -100 + sbi_hart_stop().error;   /* returned: the stop failed */
-}
-
-/* Stop hart h and start it again at secondary_entry. */
-static bool restart_hart(long h)
-{
-	unsigned long old = mailbox[h].entry.count;
-	long last;
-
-	hart_post(h, stop_call, 0);
-	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_STOPPED, 2000000, &last),
-		   "hart %ld status %ld after hart_stop", h, last))
-		return false;
-	CHECK_ERR(sbi_hart_start(h, (uintptr_t)secondary_entry, OPAQUE_FWFT).error, SBI_SUCCESS,
-		  "hart_start(%ld)", h);
-	return CHECK(hart_wait_entry(h, old, 2000000), "hart %ld did not restart", h);
-}
-
 /* LOCK holds until hart reset (HSM stop + start), which brings the reset
  * value back and unlocks. */
 static void lock_until_hart_reset(void)
@@ -333,13 +311,13 @@ static void lock_until_hart_reset(void)
 		   h, result))
 		return;
 	check_value(SBI_FWFT_MISALIGNED_EXC_DELEG, 0, "on the boot hart while hart h locked it");
-	if (!restart_hart(h))
+	if (!restart_hart(h, OPAQUE_FWFT))
 		return;
 	if (CHECK(hart_call(h, get_misaligned_call, 0, 2000000, &result), "hart %ld hangs", h))
 		CHECK_EQ(result, 0, "MISALIGNED_EXC_DELEG on hart %ld after its reset", h);
 	if (CHECK(hart_call(h, lock_call, 0, 2000000, &result), "hart %ld hangs", h))
 		CHECK_EQ(result, 0, "a new LOCK after the reset on hart %ld", h);
-	restart_hart(h);
+	restart_hart(h, OPAQUE_FWFT);
 }
 
 /* "During non-retentive suspend, feature values are retained". */
