@@ -41,6 +41,9 @@ void trace_trap_handler(struct trap_regs *regs);
 /* The hart leaves S/U-mode for good inside an SBI call (HSM stop,
  * non-retentive suspend) / enters S/U-mode at addr (HSM start, resume). */
 void trace_hart_leaving(struct hart *self);
+/* The SBI call the hart is in returns to regs->mepc instead of after its
+ * ecall (an SSE event's handler, or the context an event interrupted). */
+void trace_sbi_returns_elsewhere(struct hart *self, const struct trap_regs *regs);
 void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mode);
 /* An SBI call finished waiting in M-mode (fences, retentive suspend). */
 void trace_wait_done(struct hart *self);

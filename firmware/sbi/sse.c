@@ -7,6 +7,7 @@
 #include "sbi_ecall.h"
 #include "riscv_csr.h"
 #include "sse.h"
+#include "trace.h"
 
 /*
  * The fast path (trap.S) saved a2..a7 in the trap frame just below struct
@@ -23,10 +24,11 @@ static struct trap_regs *call_context(struct hart *self)
 	return regs;
 }
 
-static void set_return_context(const struct trap_regs *regs)
+static void set_return_context(struct hart *self, const struct trap_regs *regs)
 {
 	csr_write(mepc, regs->mepc - 4);
 	csr_write(mstatus, regs->mstatus);
+	trace_sbi_returns_elsewhere(self, regs);
 }
 
 /* An event the call made runnable (inject, enable, unmask, ...) is
@@ -36,7 +38,7 @@ static struct sbiret deliver_on_return(struct hart *self, long error)
 	struct trap_regs *regs = call_context(self);
 
 	if (sse_deliver(self, regs))
-		set_return_context(regs);
+		set_return_context(self, regs);
 	return SBI_ERR(error);
 }
 
@@ -49,7 +51,7 @@ static struct sbiret complete(struct hart *self, unsigned long a0, unsigned long
 	if (!sse_complete(self, regs))
 		return deliver_on_return(self, SBI_SUCCESS);
 	sse_deliver(self, regs);
-	set_return_context(regs);
+	set_return_context(self, regs);
 	return SBI_RET((long)a0, a1);
 }
 

@@ -348,6 +348,15 @@ void trace_hart_leaving(struct hart *self)
 	engine_apply_pending(th, NULL);
 }
 
+void trace_sbi_returns_elsewhere(struct hart *self, const struct trap_regs *regs)
+{
+	struct trace_hart *th = trace_hart_of(self);
+
+	/* (TV mode: not followed, docs/TRACE.md "Tandem-verification mode") */
+	if (th && !th->tv_mode && th->step.mode != STEP_OFF)
+		stepper_sbi_returns_to(th, regs->mepc, regs->mstatus);
+}
+
 void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mode)
 {
 	struct trace_hart *th = trace_hart_of(self);

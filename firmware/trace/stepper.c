@@ -371,6 +371,7 @@ hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
 	struct stepper *s = &th->step;
 
+	s->in_m = false;   /* something retired since an SBI call */
 	held_materialize(s);
 	if (held_joins_run(s)) {
 		struct ntrace_block *r = &s->held_run;
@@ -402,6 +403,7 @@ static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th
 	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
 	unsigned int last = size_at(mask, n - 1);
 
+	s->in_m = false;
 	feed_held(th);
 	s->held_run = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
 					     .tstamp = s->tstamp, .count = (uint8_t)(n - 1),
@@ -459,6 +461,7 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
 
 	s->pend = false;
+	s->in_m = false;
 	if (s->lazy && n) {
 		/* hold() would join the lazy run's last record to the rest, and
 		 * hold_run() send that run with the transfer as its end. */
@@ -891,10 +894,11 @@ static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 		return;
 	}
 	if (single_is_sbi_call(s)) {
-		/* An SBI call came back. */
+		/* An SBI call came back.  in_m stays until an instruction
+		 * retires: a trap before that (an interrupt pending at the
+		 * return) is not reported, the trace resumes at its handler. */
 		if (!s->in_m)
 			sbi_call_trap(th, s->start);
-		s->in_m = false;
 	} else if (!retire_upto(th, pc)) {
 		lost_track(th);
 	}
@@ -1192,9 +1196,37 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 		return;   /* delivered to VS-mode: not traced (docs/TRACE.md) */
 	if (s->single_is_vector)
 		vector_window_done(th);
-	trap_at(th, epc, cause, false);
+	/* (an interrupt here: the firmware took it and entered an SSE handler) */
+	trap_at(th, epc, cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
 	s->priv = PRV_S;
 	plan(th, regs, regs->mepc);
+}
+
+/*
+ * An SSE event's handler entered, or the context it interrupted resumed,
+ * at the return of an SBI call: T0 after the ecall would never fire.  The
+ * call goes out as a trap into M-mode now (what the trace shows of an SBI
+ * call), and the trace resumes at pc with a sync message, as after any
+ * stretch it did not see.  The frame of an SBI call is partial: nothing is
+ * predicted from it.
+ */
+void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long mstatus)
+{
+	struct stepper *s = &th->step;
+
+	if (!single_is_sbi_call(s))
+		return;
+	s->tstamp = engine_timestamp(th);
+	if (!s->in_m)
+		sbi_call_trap(th, s->start);
+	/* in_m stays until an instruction retires: a trap before that is
+	 * not reported, as after any SBI call (trap_at()) */
+	if (mstatus & MSTATUS_MPV) {
+		run_free(s, pc);   /* back to VS/VU-mode: not traced */
+		return;
+	}
+	s->priv = (uint8_t)((mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT == PRV_S ? PRV_S : PRV_U);
+	plan(th, NULL, pc);
 }
 
 /* ---- Start and stop ---------------------------------------------------- */

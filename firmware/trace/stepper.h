@@ -97,7 +97,8 @@ struct stepper {
 	bool seq_jump;           /* trTeInstEnSequentialJump                    */
 	bool align4;             /* no C: IALIGN is 32                         */
 	bool t1_on;
-	bool in_m;               /* the SBI call's trap + M record went out    */
+	bool in_m;               /* the SBI call's trap + M record went out, and
+				    nothing retired since (hold() clears it) */
 	bool single_is_vector;   /* STEP_SINGLE over stvec's first instruction  */
 	uint64_t start;          /* first instruction not accounted yet        */
 	uint64_t t0, t1;         /* armed addresses                            */
@@ -153,6 +154,10 @@ void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
  * now return to the S trap vector.  `epc` is where the trap happened. */
 void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,
 			unsigned long cause);
+
+/* The SBI call the hart is in (STEP_SINGLE on its ecall) returns to pc,
+ * with mstatus as mret will leave it, instead of after the ecall. */
+void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long mstatus);
 
 /* Code or translations changed (fence.i, sfence.vma, satp): forget blocks. */
 void stepper_flush_cache(struct stepper *s);

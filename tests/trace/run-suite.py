@@ -66,7 +66,7 @@ import rvelf  # noqa: E402
 # others together a fraction of one of them.  The expensive ones run in a
 # few configurations only, to keep the suite near 4 minutes on 2 cores.
 ALL = None
-CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal'
+CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse'
 TICK = 3000
 
 TRTS_ON = (1 << 0) | (1 << 15)          # trTsActive, trTsEnable

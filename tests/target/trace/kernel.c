@@ -331,6 +331,12 @@ static long prog_illegal(struct tk_hart *t) { return user(u_illegal, 2, t); }
 static long prog_filtered(struct tk_hart *t) { (void)t; return p_filtered(); }
 static long prog_s_illegal(struct tk_hart *t) { (void)t; return p_s_illegal(); }
 static long prog_compute(struct tk_hart *t) { return user(u_compute, 1500, t) < 0; }
+static long prog_sse(struct tk_hart *t)
+{
+	static volatile long runs[MAX_HARTS];
+
+	return p_sse(t->hartid, &runs[t->index]);
+}
 
 static const struct program {
 	const char *name;
@@ -346,6 +352,7 @@ static const struct program {
 	{ "filtered", prog_filtered },   /* the address filter's functions */
 	{ "s-illegal", prog_s_illegal }, /* S-mode illegal instruction */
 	{ "u-compute", prog_compute },   /* U-mode, preempted by the timer */
+	{ "sse", prog_sse },             /* SBI calls returning into SSE handlers */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 

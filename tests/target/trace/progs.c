@@ -248,3 +248,43 @@ long p_s_illegal(void)
 	n++;
 	return n != 2;
 }
+
+/* ---- SSE events (ext-sse.adoc): SBI calls that return elsewhere --------- */
+
+/*
+ * The handler of the local software event: it counts its runs in the
+ * counter ENTRY_ARG (a7) points to and completes.  It touches a6/a7 only,
+ * which completion gives back (INTERRUPTED_A6/A7), so the interrupted code
+ * keeps every register.  The inject call returns into it, and its complete
+ * call returns after the inject: two SBI calls that do not return after
+ * their ecall, which the trace must follow.
+ */
+__asm__(".text\n"
+	".balign 4\n"
+	"trace_sse_entry:\n"
+	"	ld	a6, 0(a7)\n"
+	"	addi	a6, a6, 1\n"
+	"	sd	a6, 0(a7)\n"
+	"	li	a7, 0x535345\n"   /* SBI_EXT_SSE */
+	"	li	a6, 6\n"          /* SBI_SSE_COMPLETE */
+	"	ecall\n"
+	"1:	j	1b\n");             /* complete never returns here */
+void trace_sse_entry(void);
+
+long p_sse(unsigned long hartid, volatile long *count)
+{
+	const unsigned long ev = SBI_SSE_EVENT_LOCAL_SOFTWARE;
+	long bad = 0;
+
+	*count = 0;
+	bad |= SBI3(SBI_EXT_SSE, SBI_SSE_REGISTER, ev, (uintptr_t)trace_sse_entry,
+		    (uintptr_t)count).error;
+	bad |= SBI1(SBI_EXT_SSE, SBI_SSE_ENABLE, ev).error;
+	bad |= SBI0(SBI_EXT_SSE, SBI_SSE_HART_UNMASK).error;   /* masked at boot */
+	for (int i = 0; i < 3; i++)
+		bad |= SBI2(SBI_EXT_SSE, SBI_SSE_INJECT, ev, hartid).error;
+	bad |= SBI0(SBI_EXT_SSE, SBI_SSE_HART_MASK).error;
+	bad |= SBI1(SBI_EXT_SSE, SBI_SSE_DISABLE, ev).error;
+	bad |= SBI1(SBI_EXT_SSE, SBI_SSE_UNREGISTER, ev).error;
+	return bad || *count != 3;
+}

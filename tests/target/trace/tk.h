@@ -40,6 +40,7 @@ long p_interp(void);
 long p_strings(void);
 long p_filtered(void);
 long p_s_illegal(void);
+long p_sse(unsigned long hartid, volatile long *count);
 
 /* entry.S */
 extern char tk_vector[], tk_user_return[], trace_first[], trace_last[];
