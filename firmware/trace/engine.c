@@ -9,14 +9,22 @@
  * interrupted instruction; when it is in M-mode for another reason (inside
  * an SBI call, HSM stopped) the start waits until it runs S/U code again
  * (start_pending: hart entry, or a self-IPI when an SBI call returns).
+ *
+ * Emulated CTR (docs/CTR.md, "Recording") uses the same stepping: while
+ * its registers enable recording for S or U and it is not frozen, the
+ * hart steps, with or without an N-Trace session, and both are fed from
+ * the same records (engine_block, engine_record).  Without a session
+ * nothing is encoded.
  */
 #include <string.h>
 #include "dbtr.h"
+#include "ctr.h"
 #include "trace_hart.h"
 #include "trace.h"
 #include "hart.h"
 #include "ipi.h"
 #include "trap.h"
+#include "umem.h"
 #include "riscv_csr.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
@@ -72,6 +80,44 @@ static unsigned int trapped_priv(const struct trap_regs *regs)
 	return (unsigned int)((regs->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
 }
 
+/* Whether the hart must step: an N-Trace session that is not paused, or
+ * CTR recording. */
+static bool stepping_wanted(const struct trace_hart *th)
+{
+	return (th->tracing && !th->paused) || th->ctr_recording;
+}
+
+static int ctr_fetch(void *ctx, uint64_t addr, unsigned int priv, uint32_t *raw)
+{
+	unsigned long m = (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
+			  (unsigned long)priv << MSTATUS_MPP_SHIFT;
+	struct trap_info fault;
+
+	(void)ctx;
+	return umem_fetch_insn(m, addr, raw, &fault);
+}
+
+/*
+ * Without a session, CTR sets the records' form: 4-bit itypes with all
+ * jumps (the type of every transfer but "jump" vs "other jump" is in the
+ * itype: ctr_ingress.c) and ecall/ebreak retiring before their trap (the
+ * ecall is then its own record, whatever follows it).
+ */
+static void configure_for_ctr(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	if (!th->tracing) {
+		s->itype4 = true;
+		s->all_jumps = true;
+		s->seq_jump = false;
+		s->ecall_no_retire = false;
+		s->max_block = NTRACE_BLOCK_MAX;
+		s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	}
+	ctr_ingress_reset(&th->hart->ctr->ingress, s->itype4 && s->all_jumps, ctr_fetch, NULL);
+}
+
 /* Stepping on: the traced trap path, then the stepper from pc. */
 static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
 			   unsigned int priv)
@@ -79,8 +125,10 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->hart->trap_tracing = true;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
-	th->paused = false;
-	th->te.status |= TSBI_STATUS_STEPPING;
+	if (th->tracing)
+		th->te.status |= TSBI_STATUS_STEPPING;
+	if (th->ctr_recording)
+		configure_for_ctr(th);
 	stepper_start(th, regs, pc, priv);
 }
 
@@ -98,6 +146,40 @@ static void step_or_wait(struct trace_hart *th, struct trap_regs *regs)
 		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
 	else
 		th->start_pending = true;
+}
+
+/*
+ * The stepper stops where the hart is (regs->mepc, or the SBI call it is
+ * in when regs is NULL): everything before is reported, to N-Trace and
+ * to CTR.  Returns that address.
+ */
+static uint64_t finish_stepping(struct trace_hart *th, struct trap_regs *regs)
+{
+	uint64_t next = 0;
+
+	if (th->step.mode == STEP_OFF)
+		return 0;
+	if (regs) {
+		next = regs->mepc;
+	} else {
+		/* In an SBI call: the ecall's trap into M-mode ends it. */
+		stepper_enter_m(th);
+		next = th->step.m_handler;
+	}
+	stepper_finish(th, next);
+	if (th->ctr_recording)
+		ctr_ingress_flush(&th->hart->ctr->ingress, &th->hart->ctr->emul, next,
+				  regs ? trapped_priv(regs) : PRV_M);
+	return next;
+}
+
+/* After a consumer stopped: step on for the other, or stop. */
+static void step_on_or_end(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (stepping_wanted(th))
+		step_or_wait(th, regs);
+	else
+		end_stepping(th);
 }
 
 void engine_start(struct trace_hart *th, struct trap_regs *regs)
@@ -126,6 +208,8 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
 	}
+	/* Stepping for CTR: what ran before the start is CTR's only. */
+	finish_stepping(th, regs);
 	tci_qualifier_init(&th->qual, &th->te.filters);
 	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
 	s->itype4 = cfg.trTeInstEnImplicitReturn;
@@ -144,27 +228,18 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 
 void engine_stop(struct trace_hart *th, struct trap_regs *regs)
 {
-	uint64_t next = 0;
+	uint64_t next;
 
 	if (!th->tracing)
 		return;
-	if (th->step.mode != STEP_OFF) {
-		if (regs) {
-			next = regs->mepc;
-		} else {
-			/* In an SBI call: the ecall's trap into M-mode ends it. */
-			stepper_enter_m(th);
-			next = th->step.m_handler;
-		}
-		stepper_finish(th, next);
-	}
+	next = finish_stepping(th, regs);
 	ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
-	end_stepping(th);
+	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_STEPPING);
 	th->tracing = false;
 	th->paused = false;
 	th->start_pending = false;
-	th->te.status &= ~TSBI_STATUS_PAUSED;
 	th->overflow_now = false;
+	step_on_or_end(th, regs);
 }
 
 /*
@@ -180,7 +255,11 @@ void engine_pause(struct trace_hart *th)
 	th->overflow_now = false;
 	if (!th->tracing || th->paused)
 		return;
-	end_stepping(th);
+	/* CTR records on: the stepper goes on, the encoder is not fed. */
+	if (th->ctr_recording)
+		th->te.status &= ~TSBI_STATUS_STEPPING;
+	else
+		end_stepping(th);
 	ntrace_enc_init(&th->enc, &th->cfg, &sink);
 	ntrace_enc_start(&th->enc, NTRACE_SYNC_FIFO_OVERRUN);
 	ntrace_enc_overflow(&th->enc, engine_timestamp(th));
@@ -192,6 +271,7 @@ void engine_pause(struct trace_hart *th)
  * encoder's next record sends Error and SYNC=7 (it lost trace). */
 static void engine_resume(struct trace_hart *th, struct trap_regs *regs)
 {
+	finish_stepping(th, regs);   /* stepping for CTR: its records first */
 	th->paused = false;
 	th->te.status &= ~TSBI_STATUS_PAUSED;
 	step_or_wait(th, regs);
@@ -216,14 +296,66 @@ void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct
 		engine_resume(th, regs);
 }
 
+/* A trap froze CTR's buffer: recording stopped, so does stepping for it. */
+static void ctr_after_freeze(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct ctr_hart *c = th->hart->ctr;
+
+	c->ingress.froze = false;
+	if (!regs || (regs->mstatus & MSTATUS_MPV) || ctr_ingress_wanted(&c->emul))
+		return;
+	finish_stepping(th, regs);
+	th->ctr_recording = false;
+	step_on_or_end(th, regs);
+}
+
 void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
 {
-	if (!(th->overflow_now | th->start_pending))
+	if (!(th->overflow_now | th->start_pending | th->ctr_recording))
 		return;
 	if (th->overflow_now)
 		engine_pause(th);
-	if (th->tracing && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))
+	if (th->ctr_recording && th->hart->ctr->ingress.froze)
+		ctr_after_freeze(th, regs);
+	if (stepping_wanted(th) && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))
 		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
+}
+
+/* ---- CTR recording (ctr_hart.c, ctr_ingress.c) ------------------------- */
+
+bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (th->step.mode == STEP_OFF)
+		return false;
+	finish_stepping(th, regs);
+	return true;
+}
+
+/* Recording can step this hart: T0/T1 are there and not S-mode's own
+ * (SBI DBTR), and it runs with V=0 (VS/VU are not stepped). */
+static bool ctr_can_step(const struct trace_hart *th, const struct trap_regs *regs)
+{
+	if (regs->mstatus & MSTATUS_MPV)
+		return false;
+	return th->hart->trap_tracing ||
+	       ((th->te.status & TSBI_STATUS_INGRESS_OK) && !dbtr_triggers_in_use(th->hart));
+}
+
+void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
+			   bool stopped)
+{
+	bool want = ctr_ingress_wanted(&th->hart->ctr->emul) && (stopped || ctr_can_step(th, regs));
+
+	if (!stopped && want == th->ctr_recording)
+		return;
+	if (!stopped)
+		finish_stepping(th, regs);
+	th->ctr_recording = want;
+	/* From the access on: it retires in the next run (N-Trace counts it). */
+	if (stepping_wanted(th))
+		begin_stepping(th, regs, pc, trapped_priv(regs));
+	else
+		end_stepping(th);
 }
 
 /*
@@ -231,10 +363,31 @@ void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
  * the encoder resynchronises (Error, then SYNC=7) at the first record after
  * stepping resumes, not at a record of the instructions run meanwhile.
  */
+/* The trap a record with itype 1/2 carries: the stepper reports it when
+ * the trap has just been delivered to S-mode (sepc, scause are its), or
+ * for an SBI call (then ctr_ingress.c does not read them). */
+static void ctr_feed(struct trace_hart *th, const struct ntrace_block *b,
+		     const struct ntrace_retired *r)
+{
+	struct ctr_hart *c = th->hart->ctr;
+	struct ctr_trap trap = { 0, 0 };
+
+	if (r && (r->itype == RV_ITYPE_EXCEPTION || r->itype == RV_ITYPE_INTERRUPT)) {
+		trap.epc = csr_read(sepc);
+		trap.cause = csr_read(scause);
+	}
+	if (b)
+		ctr_ingress_block(&c->ingress, &c->emul, b, r, &trap);
+	else
+		ctr_ingress_record(&c->ingress, &c->emul, r, &trap);
+}
+
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end)
 {
-	if (th->overflow_now)
+	if (th->ctr_recording)
+		ctr_feed(th, b, end);
+	if (!th->tracing || th->paused || th->overflow_now)
 		return;
 	ntrace_ingress_block(&th->ingress, b, end);
 	th->te.blocks++;
@@ -243,7 +396,9 @@ void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r)
 {
-	if (th->overflow_now)
+	if (th->ctr_recording)
+		ctr_feed(th, NULL, r);
+	if (!th->tracing || th->paused || th->overflow_now)
 		return;
 	ntrace_ingress_retire(&th->ingress, r, 1);
 	th->te.insns += r->size && (r->priv & 3) != PRV_M ? 1u : 0u;
@@ -267,7 +422,7 @@ void trace_hart_leaving(struct hart *self)
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (!th || !th->tracing || th->step.mode == STEP_OFF)
+	if (!th || th->step.mode == STEP_OFF)
 		return;
 	stepper_enter_m(th);
 	end_stepping(th);
@@ -279,7 +434,7 @@ void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mo
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (th && th->tracing && th->start_pending && !th->paused)
+	if (th && th->start_pending && stepping_wanted(th))
 		begin_stepping(th, NULL, addr, (unsigned int)mode);
 }
 
@@ -289,7 +444,7 @@ void trace_wait_done(struct hart *self)
 
 	/* Back to S/U-mode through an SBI return: the self-IPI traps right
 	 * there, with the frame the start needs. */
-	if (th && th->tracing && th->start_pending && !th->paused)
+	if (th && th->start_pending && stepping_wanted(th))
 		ipi_post(self, IPI_EVENT_TRACE);
 }
 

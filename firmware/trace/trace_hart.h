@@ -31,6 +31,7 @@ struct trace_hart {
 	bool paused;             /* the sink refused bytes: not stepping     */
 	bool start_pending;      /* start once the hart is back in S/U-mode  */
 	bool overflow_now;       /* the sink refused bytes during this event  */
+	bool ctr_recording;      /* emulated CTR records: the hart steps for it */
 	struct ntrace_encoder enc;
 	struct ntrace_enc_config cfg;   /* as taken at the start */
 	struct ntrace_ingress ingress;
@@ -58,7 +59,15 @@ void engine_pause(struct trace_hart *th);
  * frame (regs may be NULL). */
 void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs);
 
-/* Records from the stepper into the qualified encoder. */
+/* Emulated CTR (ctr_hart.c) around an access to its registers from S/U
+ * (regs, the access at regs->mepc): begin reports what ran before it and
+ * stops stepping (returns whether it did); end steps again, from the
+ * access on, if N-Trace or CTR's registers as they are now want it. */
+bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs);
+void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
+			   bool stopped);
+
+/* Records from the stepper into the qualified encoder and CTR. */
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end);
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r);

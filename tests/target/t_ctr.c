@@ -375,6 +375,274 @@ static void draft_depth_change_clears(void)
 	entries_zero(64, "after DEPTH 0000 -> 0011");
 }
 
+/* ---- recording (the hart's own transfers, docs/CTR.md "Recording") ----- */
+
+/*
+ * A program with one transfer of every type the hart can make from S and
+ * U without interrupts, at labels, so each record's source, target and
+ * type is known exactly.  ctr_prog(sctrctl) installs its own trap vector,
+ * enables recording with the one csrw, runs the transfers and disables
+ * recording again.  32-bit instructions only (norvc): every "+ 4" below is
+ * an instruction's size.  Its trap vector skips the ebreak and brings the
+ * U-mode ecall back to S-mode at ctr_p_back.
+ */
+__asm__(
+	"	.text\n"
+	"	.balign 4\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.globl ctr_prog\n"
+	"ctr_prog:\n"
+	"	addi sp, sp, -32\n"
+	"	sd ra, 0(sp)\n"
+	"	sd s0, 8(sp)\n"
+	"	sd s1, 16(sp)\n"
+	"	csrr s0, stvec\n"
+	"	csrr s1, sstatus\n"
+	"	csrci sstatus, 2\n"
+	"	la t4, ctr_p_vec\n"
+	"	csrw stvec, t4\n"
+	"	csrw 0x14E, a0\n"
+	"ctr_p_j:	j 1f\n"
+	"1:	li t0, 1\n"
+	"ctr_p_bt:	bnez t0, 2f\n"
+	"	nop\n"
+	"2:\n"
+	"ctr_p_bn:	beqz t0, 3f\n"
+	"	la t1, 4f\n"
+	"ctr_p_ij:	jr t1\n"
+	"3:	nop\n"
+	"4:	mv t2, ra\n"
+	"ctr_p_call:	jal ra, 5f\n"
+	"ctr_p_j2:	j 6f\n"
+	"5:\n"
+	"ctr_p_ret:	ret\n"
+	"6:	la t1, 7f\n"
+	"ctr_p_icall:	jalr ra, 0(t1)\n"
+	"7:	la t1, 8f\n"
+	"ctr_p_oij:	jalr t3, 0(t1)\n"
+	"8:\n"
+	"ctr_p_odj:	jal t3, 9f\n"
+	"9:	la ra, 10f\n"
+	"ctr_p_swap:	jalr t0, 0(ra)\n"
+	"10:	mv ra, t2\n"
+	"ctr_p_ebreak:	ebreak\n"
+	"	li t4, 0x100\n"
+	"	csrc sstatus, t4\n"
+	"	la t4, ctr_p_user\n"
+	"	csrw sepc, t4\n"
+	"ctr_p_sret_u:	sret\n"
+	"ctr_p_user:\n"
+	"ctr_p_uj:	j 11f\n"
+	"11:\n"
+	"ctr_p_uecall:	ecall\n"
+	"ctr_p_back:\n"
+	"	csrw 0x14E, zero\n"
+	"	csrw stvec, s0\n"
+	"	csrw sstatus, s1\n"
+	"	ld ra, 0(sp)\n"
+	"	ld s0, 8(sp)\n"
+	"	ld s1, 16(sp)\n"
+	"	addi sp, sp, 32\n"
+	"	ret\n"
+	"	.balign 4\n"
+	"ctr_p_vec:\n"
+	"	csrr t4, scause\n"
+	"	li t5, 8\n"
+	"ctr_p_vbeq:	beq t4, t5, 20f\n"
+	"	csrr t4, sepc\n"
+	"	addi t4, t4, 4\n"
+	"	csrw sepc, t4\n"
+	"ctr_p_sret1:	sret\n"
+	"20:	li t4, 0x100\n"
+	"	csrs sstatus, t4\n"
+	"	la t4, ctr_p_back\n"
+	"	csrw sepc, t4\n"
+	"ctr_p_sret2:	sret\n"
+	"	.option pop\n");
+
+void ctr_prog(unsigned long sctrctl);
+extern char ctr_p_j[], ctr_p_bt[], ctr_p_bn[], ctr_p_ij[], ctr_p_call[], ctr_p_j2[], ctr_p_ret[],
+	ctr_p_icall[], ctr_p_oij[], ctr_p_odj[], ctr_p_swap[], ctr_p_ebreak[], ctr_p_sret_u[],
+	ctr_p_user[], ctr_p_uj[], ctr_p_uecall[], ctr_p_back[], ctr_p_vec[], ctr_p_vbeq[],
+	ctr_p_sret1[], ctr_p_sret2[];
+
+/* ctrdata.TYPE (Smctr/Ssctr 1.0, "Control Transfer Type Definitions") */
+enum { T_EXC = 1, T_INTR = 2, T_TRET = 3, T_NTBR = 4, T_TKBR = 5, T_INDCALL = 8,
+       T_DIRCALL = 9, T_INDJMP = 10, T_DIRJMP = 11, T_CORSWAP = 12, T_RET = 13,
+       T_INDLJMP = 14, T_DIRLJMP = 15 };
+enum { M_U, M_S };
+
+struct xfer {
+	unsigned long source, target;
+	unsigned int type, from, to;
+};
+
+#define A(label) ((unsigned long)(label))
+/* The label after a label's 4-byte instruction. */
+#define NEXT(label) (A(label) + 4)
+
+/* ctr_prog's transfers in execution order (the branch-target labels are
+ * the instruction after the transfer's own label, see the program). */
+static unsigned int prog_transfers(struct xfer *x)
+{
+	const struct xfer all[] = {
+		{ A(ctr_p_j), NEXT(ctr_p_j), T_DIRJMP, M_S, M_S },
+		{ A(ctr_p_bt), NEXT(ctr_p_bt) + 4, T_TKBR, M_S, M_S },
+		{ A(ctr_p_bn), NEXT(ctr_p_bn), T_NTBR, M_S, M_S },
+		{ A(ctr_p_ij), NEXT(ctr_p_ij) + 4, T_INDJMP, M_S, M_S },
+		{ A(ctr_p_call), A(ctr_p_ret), T_DIRCALL, M_S, M_S },
+		{ A(ctr_p_ret), A(ctr_p_j2), T_RET, M_S, M_S },
+		{ A(ctr_p_j2), NEXT(ctr_p_ret), T_DIRJMP, M_S, M_S },
+		{ A(ctr_p_icall), NEXT(ctr_p_icall), T_INDCALL, M_S, M_S },
+		{ A(ctr_p_oij), NEXT(ctr_p_oij), T_INDLJMP, M_S, M_S },
+		{ A(ctr_p_odj), NEXT(ctr_p_odj), T_DIRLJMP, M_S, M_S },
+		{ A(ctr_p_swap), NEXT(ctr_p_swap), T_CORSWAP, M_S, M_S },
+		{ A(ctr_p_ebreak), A(ctr_p_vec), T_EXC, M_S, M_S },
+		{ A(ctr_p_vbeq), NEXT(ctr_p_vbeq), T_NTBR, M_S, M_S },
+		{ A(ctr_p_sret1), NEXT(ctr_p_ebreak), T_TRET, M_S, M_S },
+		{ A(ctr_p_sret_u), A(ctr_p_user), T_TRET, M_S, M_U },
+		{ A(ctr_p_uj), A(ctr_p_uecall), T_DIRJMP, M_U, M_U },
+		{ A(ctr_p_uecall), A(ctr_p_vec), T_EXC, M_U, M_S },
+		{ A(ctr_p_vbeq), NEXT(ctr_p_sret1), T_TKBR, M_S, M_S },
+		{ A(ctr_p_sret2), A(ctr_p_back), T_TRET, M_S, M_S },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		x[i] = all[i];
+	return i;
+}
+
+/*
+ * What a hart with CTR records of x under sctrctl value ctl (the spec's
+ * rules, "Transfer Type Filtering" and "Privilege Mode Transitions",
+ * restated for the S/U transfers of ctr_prog): *out is the record, false
+ * when none.
+ */
+static bool expect_record(const struct xfer *x, unsigned long ctl, struct xfer *out)
+{
+	bool from_on = ctl & (x->from == M_S ? CTL_S : CTL_U);
+	bool to_on = ctl & (x->to == M_S ? CTL_S : CTL_U);
+	bool allowed = x->type == T_NTBR ? ctl & (1UL << 36) : !(ctl & (1UL << (32 + x->type)));
+	bool trap = x->type == T_EXC || x->type == T_INTR;
+
+	*out = *x;
+	if (x->type == T_TRET) {
+		if (!from_on || !allowed)
+			return false;
+		if (!to_on)
+			out->target = 0;
+		return true;
+	}
+	if (trap && from_on && !to_on) {
+		out->target = 0;
+		return ctl & CTL_STE;   /* external trap: U -> S needs STE */
+	}
+	if (trap) {
+		if (!to_on || !allowed)
+			return false;
+		if (!from_on)
+			out->source = 0;
+		return true;
+	}
+	return from_on && allowed;
+}
+
+static const char *const type_names[16] = {
+	"none", "exception", "interrupt", "trap return", "not-taken branch", "taken branch",
+	"6", "7", "indirect call", "direct call", "indirect jump", "direct jump",
+	"co-routine swap", "return", "other indirect jump", "other direct jump",
+};
+
+/* Logical entry i (0 = the newest). */
+static void read_entry(unsigned long i, unsigned long *src, unsigned long *tgt,
+		       unsigned long *data)
+{
+	select_entry(i);
+	*src = CSRR(0x151);
+	*tgt = CSRR(0x152);
+	*data = CSRR(0x153);
+}
+
+/* The buffer holds exactly want[0..n) (oldest first), newest at entry 0,
+ * and nothing older. */
+static bool entries_are(const struct xfer *want, unsigned int n, const char *what)
+{
+	unsigned long src, tgt, data, i;
+	bool ok = true;
+
+	for (i = 0; i < n && ok; i++) {
+		const struct xfer *w = &want[n - 1 - i];
+
+		read_entry(i, &src, &tgt, &data);
+		ok = CHECK(src & 1, "%s: entry %lu (%s at %#lx) is not valid", what, i,
+			   type_names[w->type], w->source) &&
+		     CHECK(src == (w->source | 1) && tgt == w->target && (data & 0xF) == w->type,
+			   "%s: entry %lu is %#lx -> %#lx %s, expected %#lx -> %#lx %s", what, i,
+			   src & ~1UL, tgt, type_names[data & 0xF], w->source, w->target,
+			   type_names[w->type]);
+	}
+	if (ok && n < 64) {
+		read_entry(n, &src, &tgt, &data);
+		ok = CHECK(!(src & 1), "%s: entry %u (%#lx -> %#lx %s) is valid, only %u transfers "
+			   "were expected", what, n, src & ~1UL, tgt, type_names[data & 0xF], n);
+	}
+	return ok;
+}
+
+/* Run ctr_prog under ctl on a cleared buffer of 64 and compare. */
+static bool prog_records(unsigned long ctl, const char *what)
+{
+	struct xfer all[32], want[32];
+	unsigned int n = prog_transfers(all), m = 0, i;
+
+	for (i = 0; i < n; i++)
+		m += expect_record(&all[i], ctl, &want[m]);
+	CSRW(0x15F, 2);
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	ctr_prog(ctl);
+	return entries_are(want, m, what);
+}
+
+#define CTL_NTBREN (1UL << 36)
+
+/* Every transfer of a program in S and U, recorded with its exact
+ * source, target and type. */
+static void records_every_transfer(void)
+{
+	prog_records(CTL_S | CTL_U | CTL_NTBREN, "S+U, every type");
+}
+
+/* Each type filter on its own: that type, and only it, is missing
+ * (not-taken branches: only with NTBREN). */
+static void type_filters(void)
+{
+	static const unsigned int types[] = { T_EXC, T_INTR, T_TRET, T_TKBR, T_INDCALL, T_DIRCALL,
+					      T_INDJMP, T_DIRJMP, T_CORSWAP, T_RET, T_INDLJMP,
+					      T_DIRLJMP };
+	char what[48];
+	unsigned int i;
+
+	prog_records(CTL_S | CTL_U, "NTBREN off");
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		ksnprintf(what, sizeof(what), "%s inhibited", type_names[types[i]]);
+		if (!prog_records(CTL_S | CTL_U | CTL_NTBREN | 1UL << (32 + types[i]), what))
+			return;
+	}
+}
+
+/* U only, S only, with and without STE: U-mode's jump, and the traps and
+ * trap returns between the modes recorded partly or not at all. */
+static void privilege_filters(void)
+{
+	prog_records(CTL_U | CTL_NTBREN, "U only");
+	prog_records(CTL_U | CTL_STE | CTL_NTBREN, "U only, STE");
+	prog_records(CTL_S | CTL_NTBREN, "S only");
+	prog_records(0, "recording off");
+}
+
 /* Every test runs in both layouts' runs; the other layout's tests say why
  * they do not apply. */
 static bool layout_is(bool draft)
@@ -399,6 +667,9 @@ RATIFIED(sctrclr_clears_entries)
 RATIFIED(csr_instruction_forms)
 RATIFIED(siselect_outside_ctr_illegal)
 RATIFIED(illegal_accesses)
+RATIFIED(records_every_transfer)
+RATIFIED(type_filters)
+RATIFIED(privilege_filters)
 DRAFT(draft_control_fields)
 DRAFT(draft_clr_and_status)
 DRAFT(draft_depth_change_clears)
@@ -416,6 +687,9 @@ static const struct target_test tests[] = {
 	{ "csr_instruction_forms", r_csr_instruction_forms, DEV_NONE },
 	{ "siselect_outside_ctr_illegal", r_siselect_outside_ctr_illegal, DEV_NONE },
 	{ "illegal_accesses", r_illegal_accesses, DEV_NONE },
+	{ "records_every_transfer", r_records_every_transfer, DEV_NONE },
+	{ "type_filters", r_type_filters, DEV_NONE },
+	{ "privilege_filters", r_privilege_filters, DEV_NONE },
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
