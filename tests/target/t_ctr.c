@@ -383,8 +383,10 @@ static void draft_depth_change_clears(void)
  * type is known exactly.  ctr_prog(sctrctl) installs its own trap vector,
  * enables recording with the one csrw, runs the transfers and disables
  * recording again.  32-bit instructions only (norvc): every "+ 4" below is
- * an instruction's size.  Its trap vector skips the ebreak and brings the
- * U-mode ecall back to S-mode at ctr_p_back.
+ * an instruction's size.  Its trap vector skips the ebreak, brings the
+ * U-mode ecall back to S-mode at ctr_p_back and takes the local counter
+ * overflow interrupt (Sscofpmf LCOFI) that the program raises by setting
+ * sip.LCOFIP: the hart takes it right after that csrs, at ctr_p_intr.
  */
 __asm__(
 	"	.text\n"
@@ -437,6 +439,12 @@ __asm__(
 	"11:\n"
 	"ctr_p_uecall:	ecall\n"
 	"ctr_p_back:\n"
+	"	li t4, 0x2000\n"
+	"	csrs sie, t4\n"
+	"	csrsi sstatus, 2\n"
+	"	csrs sip, t4\n"
+	"ctr_p_intr:	csrci sstatus, 2\n"
+	"	csrc sie, t4\n"
 	"	csrw 0x14E, zero\n"
 	"	csrw stvec, s0\n"
 	"	csrw sstatus, s1\n"
@@ -448,6 +456,7 @@ __asm__(
 	"	.balign 4\n"
 	"ctr_p_vec:\n"
 	"	csrr t4, scause\n"
+	"ctr_p_vbltz:	bltz t4, 30f\n"
 	"	li t5, 8\n"
 	"ctr_p_vbeq:	beq t4, t5, 20f\n"
 	"	csrr t4, sepc\n"
@@ -459,13 +468,16 @@ __asm__(
 	"	la t4, ctr_p_back\n"
 	"	csrw sepc, t4\n"
 	"ctr_p_sret2:	sret\n"
+	"30:	li t4, 0x2000\n"
+	"	csrc sip, t4\n"
+	"ctr_p_sret3:	sret\n"
 	"	.option pop\n");
 
 void ctr_prog(unsigned long sctrctl);
 extern char ctr_p_j[], ctr_p_bt[], ctr_p_bn[], ctr_p_ij[], ctr_p_call[], ctr_p_j2[], ctr_p_ret[],
 	ctr_p_icall[], ctr_p_oij[], ctr_p_odj[], ctr_p_swap[], ctr_p_ebreak[], ctr_p_sret_u[],
 	ctr_p_user[], ctr_p_uj[], ctr_p_uecall[], ctr_p_back[], ctr_p_vec[], ctr_p_vbeq[],
-	ctr_p_sret1[], ctr_p_sret2[];
+	ctr_p_sret1[], ctr_p_sret2[], ctr_p_intr[], ctr_p_vbltz[], ctr_p_sret3[];
 
 /* ctrdata.TYPE (Smctr/Ssctr 1.0, "Control Transfer Type Definitions") */
 enum { T_EXC = 1, T_INTR = 2, T_TRET = 3, T_NTBR = 4, T_TKBR = 5, T_INDCALL = 8,
@@ -473,9 +485,12 @@ enum { T_EXC = 1, T_INTR = 2, T_TRET = 3, T_NTBR = 4, T_TKBR = 5, T_INDCALL = 8,
        T_INDLJMP = 14, T_DIRLJMP = 15 };
 enum { M_U, M_S };
 
+/* What a trap is to the freeze bits. */
+enum { NO_FREEZE, BP, LCOFI };
+
 struct xfer {
 	unsigned long source, target;
-	unsigned int type, from, to;
+	unsigned int type, from, to, freeze;
 };
 
 #define A(label) ((unsigned long)(label))
@@ -487,25 +502,30 @@ struct xfer {
 static unsigned int prog_transfers(struct xfer *x)
 {
 	const struct xfer all[] = {
-		{ A(ctr_p_j), NEXT(ctr_p_j), T_DIRJMP, M_S, M_S },
-		{ A(ctr_p_bt), NEXT(ctr_p_bt) + 4, T_TKBR, M_S, M_S },
-		{ A(ctr_p_bn), NEXT(ctr_p_bn), T_NTBR, M_S, M_S },
-		{ A(ctr_p_ij), NEXT(ctr_p_ij) + 4, T_INDJMP, M_S, M_S },
-		{ A(ctr_p_call), A(ctr_p_ret), T_DIRCALL, M_S, M_S },
-		{ A(ctr_p_ret), A(ctr_p_j2), T_RET, M_S, M_S },
-		{ A(ctr_p_j2), NEXT(ctr_p_ret), T_DIRJMP, M_S, M_S },
-		{ A(ctr_p_icall), NEXT(ctr_p_icall), T_INDCALL, M_S, M_S },
-		{ A(ctr_p_oij), NEXT(ctr_p_oij), T_INDLJMP, M_S, M_S },
-		{ A(ctr_p_odj), NEXT(ctr_p_odj), T_DIRLJMP, M_S, M_S },
-		{ A(ctr_p_swap), NEXT(ctr_p_swap), T_CORSWAP, M_S, M_S },
-		{ A(ctr_p_ebreak), A(ctr_p_vec), T_EXC, M_S, M_S },
-		{ A(ctr_p_vbeq), NEXT(ctr_p_vbeq), T_NTBR, M_S, M_S },
-		{ A(ctr_p_sret1), NEXT(ctr_p_ebreak), T_TRET, M_S, M_S },
-		{ A(ctr_p_sret_u), A(ctr_p_user), T_TRET, M_S, M_U },
-		{ A(ctr_p_uj), A(ctr_p_uecall), T_DIRJMP, M_U, M_U },
-		{ A(ctr_p_uecall), A(ctr_p_vec), T_EXC, M_U, M_S },
-		{ A(ctr_p_vbeq), NEXT(ctr_p_sret1), T_TKBR, M_S, M_S },
-		{ A(ctr_p_sret2), A(ctr_p_back), T_TRET, M_S, M_S },
+		{ A(ctr_p_j), NEXT(ctr_p_j), T_DIRJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_bt), NEXT(ctr_p_bt) + 4, T_TKBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_bn), NEXT(ctr_p_bn), T_NTBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_ij), NEXT(ctr_p_ij) + 4, T_INDJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_call), A(ctr_p_ret), T_DIRCALL, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_ret), A(ctr_p_j2), T_RET, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_j2), NEXT(ctr_p_ret), T_DIRJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_icall), NEXT(ctr_p_icall), T_INDCALL, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_oij), NEXT(ctr_p_oij), T_INDLJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_odj), NEXT(ctr_p_odj), T_DIRLJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_swap), NEXT(ctr_p_swap), T_CORSWAP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_ebreak), A(ctr_p_vec), T_EXC, M_S, M_S, BP },
+		{ A(ctr_p_vbltz), NEXT(ctr_p_vbltz), T_NTBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_vbeq), NEXT(ctr_p_vbeq), T_NTBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_sret1), NEXT(ctr_p_ebreak), T_TRET, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_sret_u), A(ctr_p_user), T_TRET, M_S, M_U, NO_FREEZE },
+		{ A(ctr_p_uj), A(ctr_p_uecall), T_DIRJMP, M_U, M_U, NO_FREEZE },
+		{ A(ctr_p_uecall), A(ctr_p_vec), T_EXC, M_U, M_S, NO_FREEZE },
+		{ A(ctr_p_vbltz), NEXT(ctr_p_vbltz), T_NTBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_vbeq), NEXT(ctr_p_sret1), T_TKBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_sret2), A(ctr_p_back), T_TRET, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_intr), A(ctr_p_vec), T_INTR, M_S, M_S, LCOFI },
+		{ A(ctr_p_vbltz), NEXT(ctr_p_sret2), T_TKBR, M_S, M_S, NO_FREEZE },
+		{ A(ctr_p_sret3), A(ctr_p_intr), T_TRET, M_S, M_S, NO_FREEZE },
 	};
 	unsigned int i;
 
@@ -591,28 +611,91 @@ static bool entries_are(const struct xfer *want, unsigned int n, const char *wha
 	return ok;
 }
 
-/* Run ctr_prog under ctl on a cleared buffer of 64 and compare. */
-static bool prog_records(unsigned long ctl, const char *what)
+/* "Freeze": a breakpoint exception or an LCOFI into S-mode sets FROZEN
+ * when BPFRZ / LCOFIFRZ say so, whether S-mode records or not; that trap
+ * and everything after it is not recorded. */
+static bool freezes(const struct xfer *x, unsigned long ctl)
+{
+	return (x->freeze == BP && (ctl & CTL_BPFRZ)) || (x->freeze == LCOFI && (ctl & CTL_LCOFIFRZ));
+}
+
+/* Run ctr_prog under ctl on a cleared buffer of 16 << depth_code entries
+ * (WRPTR from 0) and compare: the newest records, WRPTR and FROZEN. */
+static bool prog_records_depth(unsigned long ctl, unsigned int depth_code, const char *what)
 {
 	struct xfer all[32], want[32];
-	unsigned int n = prog_transfers(all), m = 0, i;
+	unsigned int n = prog_transfers(all), m = 0, i, depth = 16u << depth_code;
+	bool frozen = false;
 
-	for (i = 0; i < n; i++)
-		m += expect_record(&all[i], ctl, &want[m]);
-	CSRW(0x15F, 2);
+	for (i = 0; i < n && !frozen; i++) {
+		frozen = freezes(&all[i], ctl);
+		if (!frozen)
+			m += expect_record(&all[i], ctl, &want[m]);
+	}
+	CSRW(0x15F, depth_code);
 	CSRW(0x14F, 0);
 	SCTRCLR();
 	ctr_prog(ctl);
-	return entries_are(want, m, what);
+	return entries_are(m > depth ? want + (m - depth) : want, m > depth ? depth : m, what) &&
+	       CHECK_EQ(CSRR(0x14F), (frozen ? STATUS_FROZEN : 0) | (m & (depth - 1)),
+			"%s: sctrstatus (FROZEN, WRPTR) after %u records", what, m);
+}
+
+static bool prog_records(unsigned long ctl, const char *what)
+{
+	return prog_records_depth(ctl, 2, what);
 }
 
 #define CTL_NTBREN (1UL << 36)
 
+/* ctrdata.CC of logical entry i when CCV is set ("Cycle Counting"; the
+ * emulation counts instructions), or -1. */
+static long entry_cycles(unsigned long i)
+{
+	unsigned long src, tgt, data;
+
+	read_entry(i, &src, &tgt, &data);
+	return data & (1UL << 15) ? (long)(data >> 16 & 0xFFFF) : -1;
+}
+
 /* Every transfer of a program in S and U, recorded with its exact
- * source, target and type. */
+ * source, target and type; the cycle count of a record is the number of
+ * instructions that retired since the one before, the transfer included
+ * (none valid on the first record after the sctrctl write). */
 static void records_every_transfer(void)
 {
-	prog_records(CTL_S | CTL_U | CTL_NTBREN, "S+U, every type");
+	static const long cycles[] = {
+		-1,   /* j: the first record after the control write */
+		2,    /* li, bnez */
+		1,    /* beqz */
+		3,    /* la (auipc, addi), jr */
+		2,    /* mv, jal */
+		1,    /* ret */
+		1,    /* j */
+	};
+	unsigned int i, n = 24;
+
+	if (!prog_records(CTL_S | CTL_U | CTL_NTBREN, "S+U, every type"))
+		return;
+	for (i = 0; i < sizeof(cycles) / sizeof(cycles[0]); i++)
+		CHECK_EQ(entry_cycles(n - 1 - i), cycles[i], "cycle count of record %u", i);
+}
+
+/* With a depth of 16, the 24 records wrap: WRPTR is 24 mod 16, the
+ * newest 16 are there. */
+static void wrptr_wraps(void)
+{
+	prog_records_depth(CTL_S | CTL_U | CTL_NTBREN, 0, "depth 16");
+	prog_records_depth(CTL_S | CTL_U | CTL_NTBREN, 1, "depth 32");
+}
+
+/* BPFRZ: S-mode's ebreak freezes; LCOFIFRZ: the counter overflow
+ * interrupt freezes; neither trap is recorded, nor what follows. */
+static void freeze_on_breakpoint_and_lcofi(void)
+{
+	prog_records(CTL_S | CTL_U | CTL_NTBREN | CTL_BPFRZ, "BPFRZ");
+	prog_records(CTL_S | CTL_U | CTL_NTBREN | CTL_LCOFIFRZ, "LCOFIFRZ");
+	prog_records(CTL_U | CTL_NTBREN | CTL_BPFRZ | CTL_LCOFIFRZ, "U only: traps into disabled S");
 }
 
 /* Each type filter on its own: that type, and only it, is missing
@@ -670,6 +753,8 @@ RATIFIED(illegal_accesses)
 RATIFIED(records_every_transfer)
 RATIFIED(type_filters)
 RATIFIED(privilege_filters)
+RATIFIED(wrptr_wraps)
+RATIFIED(freeze_on_breakpoint_and_lcofi)
 DRAFT(draft_control_fields)
 DRAFT(draft_clr_and_status)
 DRAFT(draft_depth_change_clears)
@@ -690,6 +775,8 @@ static const struct target_test tests[] = {
 	{ "records_every_transfer", r_records_every_transfer, DEV_NONE },
 	{ "type_filters", r_type_filters, DEV_NONE },
 	{ "privilege_filters", r_privilege_filters, DEV_NONE },
+	{ "wrptr_wraps", r_wrptr_wraps, DEV_NONE },
+	{ "freeze_on_breakpoint_and_lcofi", r_freeze_on_breakpoint_and_lcofi, DEV_NONE },
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
