@@ -726,6 +726,83 @@ static void privilege_filters(void)
 	prog_records(0, "recording off");
 }
 
+/*
+ * ctr_rec_top(sctrctl, levels, freeze): recording on, ctr_rec(levels)
+ * calls itself `levels` times; at the bottom it sets sctrstatus.FROZEN
+ * when `freeze` is not 0, so the buffer keeps the deepest state.
+ */
+__asm__(
+	"	.text\n"
+	"	.balign 4\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.globl ctr_rec_top\n"
+	"ctr_rec_top:\n"
+	"	addi sp, sp, -16\n"
+	"	sd ra, 0(sp)\n"
+	"	csrw 0x14E, a0\n"
+	"	mv a0, a1\n"
+	"	mv a1, a2\n"
+	"ctr_rec_top_call:	jal ra, ctr_rec\n"
+	"	csrw 0x14E, zero\n"
+	"	ld ra, 0(sp)\n"
+	"	addi sp, sp, 16\n"
+	"	ret\n"
+	"ctr_rec:\n"
+	"	addi sp, sp, -16\n"
+	"	sd ra, 0(sp)\n"
+	"	beqz a0, 1f\n"
+	"	addi a0, a0, -1\n"
+	"ctr_rec_call:	jal ra, ctr_rec\n"
+	"	j 2f\n"
+	"1:	beqz a1, 2f\n"
+	"	li t0, 0x80000000\n"
+	"	csrs 0x14F, t0\n"
+	"2:	ld ra, 0(sp)\n"
+	"	addi sp, sp, 16\n"
+	"	ret\n"
+	"	.option pop\n");
+
+void ctr_rec_top(unsigned long sctrctl, unsigned long levels, unsigned long freeze);
+extern char ctr_rec[], ctr_rec_call[], ctr_rec_top_call[];
+
+/*
+ * "RAS Emulation Mode": calls push, returns pop (the popped entry's V
+ * cleared), nothing else is recorded.  At the bottom of 20 levels (21
+ * calls) a buffer of 16 holds the last 16 calls and WRPTR is 21 mod 16;
+ * after the whole unwind WRPTR is back at 0 and no entry is valid.
+ */
+static void rasemu_deep_recursion(void)
+{
+	struct xfer want[16];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		want[i] = (struct xfer){ A(ctr_rec_call), A(ctr_rec), T_DIRCALL, M_S, M_S, NO_FREEZE };
+	CSRW(0x15F, 0);
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	ctr_rec_top(CTL_S | CTL_RASEMU | CTL_NTBREN, 20, 1);
+	if (entries_are(want, 16, "RASEMU at the bottom of 20 levels"))
+		CHECK_EQ(CSRR(0x14F), STATUS_FROZEN | 5, "sctrstatus at the bottom (21 calls)");
+
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	ctr_rec_top(CTL_S | CTL_RASEMU | CTL_NTBREN, 20, 0);
+	CHECK_EQ(CSRR(0x14F), 0, "sctrstatus after 21 calls and 21 returns");
+	entries_are(want, 0, "RASEMU after the unwind");
+
+	/* 3 levels, frozen at the bottom: the 4 calls, oldest the top's. */
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	want[0] = (struct xfer){ A(ctr_rec_top_call), A(ctr_rec), T_DIRCALL, M_S, M_S, NO_FREEZE };
+	ctr_rec_top(CTL_S | CTL_RASEMU, 3, 1);
+	if (entries_are(want, 4, "RASEMU at the bottom of 3 levels"))
+		CHECK_EQ(CSRR(0x14F), STATUS_FROZEN | 4, "sctrstatus at the bottom (4 calls)");
+	CSRW(0x14F, 0);
+	CSRW(0x15F, 2);
+}
+
 /* Every test runs in both layouts' runs; the other layout's tests say why
  * they do not apply. */
 static bool layout_is(bool draft)
@@ -755,6 +832,7 @@ RATIFIED(type_filters)
 RATIFIED(privilege_filters)
 RATIFIED(wrptr_wraps)
 RATIFIED(freeze_on_breakpoint_and_lcofi)
+RATIFIED(rasemu_deep_recursion)
 DRAFT(draft_control_fields)
 DRAFT(draft_clr_and_status)
 DRAFT(draft_depth_change_clears)
@@ -777,6 +855,7 @@ static const struct target_test tests[] = {
 	{ "privilege_filters", r_privilege_filters, DEV_NONE },
 	{ "wrptr_wraps", r_wrptr_wraps, DEV_NONE },
 	{ "freeze_on_breakpoint_and_lcofi", r_freeze_on_breakpoint_and_lcofi, DEV_NONE },
+	{ "rasemu_deep_recursion", r_rasemu_deep_recursion, DEV_NONE },
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
