@@ -143,13 +143,20 @@ static enum ctr_csr_result emulate_at_sync_point(struct hart *self, struct ctr_h
 						 struct trap_regs *regs, uint32_t insn,
 						 enum ctr_mode mode)
 {
-	struct trace_hart *th = trace_hart_of(self);
+	struct trace_hart *th = self->trace;
 	uint64_t pc = regs->mepc;
 	enum ctr_csr_result r;
 	bool stopped;
 
 	if (!th || mode != CTR_MODE_S || !may_be_ctr_access(insn))
 		return ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
+	if (th->step.mode == STEP_OFF && !th->ctr_recording) {
+		/* Not stepping: only an access that enables recording matters. */
+		r = ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
+		if (ctr_ingress_wanted(&c->emul))
+			engine_ctr_access_end(th, regs, pc, false);
+		return r;
+	}
 	stopped = engine_ctr_access_begin(th, regs);
 	r = ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
 	engine_ctr_access_end(th, regs, pc, stopped);

@@ -34,11 +34,6 @@ static enum ctr_mode mode_of(unsigned int priv)
 	}
 }
 
-bool ctr_ingress_wanted(const struct ctr_state *s)
-{
-	return ctr_active(s, CTR_MODE_S) || ctr_active(s, CTR_MODE_U);
-}
-
 void ctr_ingress_reset(struct ctr_ingress *in, bool exact_itypes, ctr_fetch_fn fetch, void *ctx)
 {
 	in->pending = CTR_PEND_NONE;
@@ -164,12 +159,22 @@ static enum ctr_type type_of_itype(const struct ctr_ingress *in, unsigned int it
 	}
 }
 
+/* ctr_active() of an ntrace priv, inline: it runs for every record. */
+static bool active(const struct ctr_state *s, unsigned int priv)
+{
+	uint64_t ctl = priv & 4 ? s->vsctrctl : s->mctrctl;
+
+	if (s->frozen || (priv & 3) > 1)
+		return false;
+	return ctl & (priv & 1 ? CTRCTL_S : CTRCTL_U);
+}
+
 /* Instructions retired in a mode where CTR is active are its cycles
  * (under -icount shift=0, one instruction is one cycle). */
 static void count(struct ctr_state *s, unsigned int n, unsigned int priv)
 {
-	if (n && ctr_active(s, mode_of(priv)))
-		ctr_count_cycles(s, n);
+	if (active(s, priv))
+		s->cycles += n;   /* cannot wrap: 2^64 instructions */
 }
 
 /* A trap after (or instead of) r: it waits for its handler. */
@@ -223,19 +228,20 @@ void ctr_ingress_block(struct ctr_ingress *in, struct ctr_state *s, const struct
 		       const struct ntrace_retired *end, const struct ctr_trap *trap)
 {
 	if (b->count) {
-		uint64_t run_end = b->addr + 2u * ntrace_block_halfwords(b);
-		unsigned int last = insn_size(b->rvc_mask, b->count - 1u);
-
 		if (in->pending)
 			resolve(in, s, b->addr, b->priv);
 		count(s, b->count, b->priv);
 		/* The run's instructions are sequential and itype 0; its last
 		 * one may still be a direct jump when jumps have no itype. */
-		if (end && end->addr != run_end && (b->priv & 3) != 3) {
-			in->pending = CTR_PEND_MAYBE;
-			in->priv = b->priv;
-			in->source = run_end - last;
-			in->next_seq = run_end;
+		if (!in->exact_itypes && end && (b->priv & 3) != 3) {
+			uint64_t run_end = b->addr + 2u * ntrace_block_halfwords(b);
+
+			if (end->addr != run_end) {
+				in->pending = CTR_PEND_MAYBE;
+				in->priv = b->priv;
+				in->source = run_end - insn_size(b->rvc_mask, b->count - 1u);
+				in->next_seq = run_end;
+			}
 		}
 	}
 	if (end)
