@@ -234,7 +234,7 @@ void ctr_ingress_block(struct ctr_ingress *in, struct ctr_state *s, const struct
 		/* The run's instructions are sequential and itype 0; its last
 		 * one may still be a direct jump when jumps have no itype. */
 		if (!in->exact_itypes && end && (b->priv & 3) != 3) {
-			uint64_t run_end = b->addr + 2u * ntrace_block_halfwords(b);
+			uint64_t run_end = b->addr + 2ull * ntrace_block_halfwords(b);
 
 			if (end->addr != run_end) {
 				in->pending = CTR_PEND_MAYBE;
