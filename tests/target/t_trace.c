@@ -1626,6 +1626,22 @@ static void firmware_memory_unreachable(void)
 
 /* ==== Tracing into the sink =============================================== */
 
+/* The boot hart's encoder released and enabled in `mode`, not tracing
+ * yet, over a 256-byte SMEM buffer; false (components reset) on failure. */
+static bool loop_session(uint32_t mode)
+{
+	if (!begin())
+		return false;
+	buf_prepare(256);
+	if (!smem_setup(256, false)) {
+		end();
+		return false;
+	}
+	release_encoder();
+	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(mode));
+	return true;
+}
+
 /* A traced loop (HTM) into an SMEM buffer: exactly ProgTraceSync (SYNC 5,
  * F-ADDR = the first traced instruction) and ProgTraceCorrelation (EVCODE
  * 4, I-CNT and HIST of the loop), idle bytes to the word; WP after them,
@@ -1638,13 +1654,8 @@ static void smem_trace_exact(void)
 	uint32_t ctl;
 	size_t i;
 
-	if (!begin())
+	if (!loop_session(MODE_HTM))
 		return;
-	buf_prepare(256);
-	if (!smem_setup(256, false))
-		goto out;
-	release_encoder();
-	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(MODE_HTM));
 	CHECK_EQ(rd(E, TE_CONTROL), TE_RELEASED | TE_ENABLE, "trTeControl enabled, not tracing");
 	first = traced_loop(MODE_HTM, k);
 	CHECK_EQ(rd(E, TSBI_INSNS_LOW), 2 * k + 2, "tsbiTeInsnsLow after the loop");
@@ -1667,7 +1678,6 @@ static void smem_trace_exact(void)
 		if (!CHECK_EQ(buf_bytes()[i], FILL, "buffer byte %zu past WP", i))
 			break;
 	guards_intact(256, "after the trace");
-out:
 	end();
 }
 
@@ -1679,13 +1689,8 @@ static void smem_trace_btm_exact(void)
 	uintptr_t first;
 	size_t i;
 
-	if (!begin())
+	if (!loop_session(MODE_BTM))
 		return;
-	buf_prepare(256);
-	if (!smem_setup(256, false))
-		goto out;
-	release_encoder();
-	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(MODE_BTM));
 	first = traced_loop(MODE_BTM, k);
 	wr(E, TE_CONTROL, TE_ACTIVE | TE_MODE(MODE_BTM));
 	wr(S, RAM_CONTROL, RAM_ACTIVE | RAM_MODE_SMEM);
@@ -1697,7 +1702,6 @@ static void smem_trace_btm_exact(void)
 		if (!CHECK_EQ(buf_bytes()[i], FILL, "buffer byte %zu past WP", i))
 			break;
 	guards_intact(256, "after the trace");
-out:
 	end();
 }
 
@@ -1727,13 +1731,8 @@ static void btm_exact_with_ctr_recording(void)
 	unsigned long src, tgt, data, i, n = 0;
 	uintptr_t first;
 
-	if (!begin())
+	if (!loop_session(MODE_BTM))
 		return;
-	buf_prepare(256);
-	if (!smem_setup(256, false))
-		goto out;
-	release_encoder();
-	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(MODE_BTM));
 	__asm__ __volatile__("csrw 0x15F, %0" :: "r"(2UL) : "memory");
 	__asm__ __volatile__("csrw 0x14F, x0\n.word 0x10400073\ncsrw 0x14E, %0"
 			     :: "r"(2UL) : "memory");   /* WRPTR 0, SCTRCLR, S on */
