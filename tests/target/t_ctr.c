@@ -803,6 +803,92 @@ static void rasemu_deep_recursion(void)
 	CSRW(0x15F, 2);
 }
 
+/*
+ * ctr_spin(max, count, before): loops until *count != before, at most max
+ * times.  Its transfers are its two branches and the ret.
+ */
+__asm__(
+	"	.text\n"
+	"	.globl ctr_spin, ctr_spin_end\n"
+	"ctr_spin:\n"
+	"1:	ld t0, 0(a1)\n"
+	"	bne t0, a2, 2f\n"
+	"	addi a0, a0, -1\n"
+	"	bnez a0, 1b\n"
+	"2:	ret\n"
+	"ctr_spin_end:\n");
+void ctr_spin(unsigned long max, volatile unsigned long *count, unsigned long before);
+extern char ctr_spin_end[];
+
+/* An HPM counter S-mode can read (counter_get_info: not firmware, CSR
+ * 0xC03..0xC1F), or -1. */
+static long hpm_counter(void)
+{
+	struct sbiret n = sbi_ecall(SBI_EXT_PMU, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, 0);
+	long i;
+
+	for (i = 0; n.error == 0 && i < n.value; i++) {
+		struct sbiret r = sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_GET_INFO, (unsigned long)i,
+					    0, 0, 0, 0, 0);
+		unsigned long csr = r.value & 0xfff;
+
+		if (!r.error && !(r.value >> 63) && csr >= 0xC03 && csr <= 0xC1F)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * LCOFIFRZ with a real counter overflow (Sscofpmf, through the SBI PMU):
+ * an HPM counter counting cycles starts 2^24 before it wraps while S-mode
+ * records and spins; its LCOFI freezes the buffer, so the newest records
+ * are the spin loop's, the interrupt and its handler are not there, and
+ * FROZEN is set.  (Far enough from the wrap that the interrupt comes in
+ * the spin, not at the return of the SBI call that started the counter:
+ * a trap there is not recorded, docs/CTR.md "Limits".)
+ */
+static void freeze_on_pmu_overflow(void)
+{
+	struct trap_record *rec = trap_record_of(plat.boot_hart);
+	unsigned long before, src, tgt, data, i, sie = csr_read(sie);
+	long c = hpm_counter();
+
+	if (!CHECK(c >= 0, "no HPM counter in the SBI PMU"))
+		return;
+	if (!CHECK_ERR(sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_CONFIG_MATCHING, (unsigned long)c, 1,
+				 0, 1 /* cycles */, 0, 0).error, 0, "config_matching(cycles)"))
+		return;
+	csr_clear(sip, SIP_LCOFIP);
+	csr_set(sie, SIE_LCOFIE);
+	CSRW(0x15F, 2);
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	before = rec->lcofi_count;
+	CSRW(0x14E, CTL_S | CTL_LCOFIFRZ);
+	irq_enable();
+	sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_START, (unsigned long)c, 1, 1 /* SET_INIT_VALUE */,
+		  (unsigned long)-(1L << 24), 0, 0);
+	ctr_spin(20000000, &rec->lcofi_count, before);
+	irq_disable();
+	CSRW(0x14E, 0);
+	sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_STOP, (unsigned long)c, 1, 1 /* RESET */, 0, 0, 0);
+	csr_write(sie, sie);
+	csr_clear(sip, SIP_LCOFIP);
+	if (!CHECK_EQ(rec->lcofi_count - before, 1, "LCOFI taken while spinning"))
+		return;
+	CHECK_EQ(CSRR(0x14F) & STATUS_FROZEN, STATUS_FROZEN, "sctrstatus.FROZEN after the LCOFI");
+	for (i = 0; i < 8; i++) {
+		read_entry(i, &src, &tgt, &data);
+		if (!CHECK(src & 1 && (data & 0xF) != T_INTR && src >= (unsigned long)ctr_spin &&
+			   src < (unsigned long)ctr_spin_end,
+			   "entry %lu: %#lx -> %#lx type %lu, expected a transfer of the spin loop "
+			   "(%#lx..%#lx)", i, src, tgt, data & 0xF, (unsigned long)ctr_spin,
+			   (unsigned long)ctr_spin_end))
+			break;
+	}
+	CSRW(0x14F, 0);
+}
+
 /* Every test runs in both layouts' runs; the other layout's tests say why
  * they do not apply. */
 static bool layout_is(bool draft)
@@ -815,6 +901,8 @@ static bool layout_is(bool draft)
 }
 
 #define RATIFIED(fn) static void r_##fn(void) { if (layout_is(false)) fn(); }
+/* The recording tests: only where CTR answers at all. */
+#define RECORDING(fn) static void r_##fn(void) { if (layout_is(false) && ctr_ready()) fn(); }
 #define DRAFT(fn) static void d_##fn(void) { if (layout_is(true)) fn(); }
 RATIFIED(sctrctl_warl)
 RATIFIED(sctrdepth_warl)
@@ -827,12 +915,13 @@ RATIFIED(sctrclr_clears_entries)
 RATIFIED(csr_instruction_forms)
 RATIFIED(siselect_outside_ctr_illegal)
 RATIFIED(illegal_accesses)
-RATIFIED(records_every_transfer)
-RATIFIED(type_filters)
-RATIFIED(privilege_filters)
-RATIFIED(wrptr_wraps)
-RATIFIED(freeze_on_breakpoint_and_lcofi)
-RATIFIED(rasemu_deep_recursion)
+RECORDING(records_every_transfer)
+RECORDING(type_filters)
+RECORDING(privilege_filters)
+RECORDING(wrptr_wraps)
+RECORDING(freeze_on_breakpoint_and_lcofi)
+RECORDING(rasemu_deep_recursion)
+RECORDING(freeze_on_pmu_overflow)
 DRAFT(draft_control_fields)
 DRAFT(draft_clr_and_status)
 DRAFT(draft_depth_change_clears)
@@ -856,6 +945,7 @@ static const struct target_test tests[] = {
 	{ "wrptr_wraps", r_wrptr_wraps, DEV_NONE },
 	{ "freeze_on_breakpoint_and_lcofi", r_freeze_on_breakpoint_and_lcofi, DEV_NONE },
 	{ "rasemu_deep_recursion", r_rasemu_deep_recursion, DEV_NONE },
+	{ "freeze_on_pmu_overflow", r_freeze_on_pmu_overflow, DEV_NONE },
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
