@@ -355,8 +355,9 @@ static void draft_clr_and_status(void)
 	fill_entries(16);
 	CSRW(0x183, ~0UL);
 	CHECK_EQ(CSRR(0x183), 15 | DRAFT_WRAP | DRAFT_FROZEN, "sctrstatus after all ones");
-	CSRW(0x181, DRAFT_S | DRAFT_CLR);
-	CHECK_EQ(CSRR(0x181), DRAFT_S, "sctrcontrol after CLR (CLR reads 0)");
+	/* U, not S: S-mode's own transfers would now be recorded. */
+	CSRW(0x181, DRAFT_U | DRAFT_CLR);
+	CHECK_EQ(CSRR(0x181), DRAFT_U, "sctrcontrol after CLR (CLR reads 0)");
 	CHECK_EQ(CSRR(0x183), 0, "sctrstatus after CLR");
 	entries_zero(16, "after CLR");
 	CSRW(0x181, 0);
@@ -889,6 +890,39 @@ static void freeze_on_pmu_overflow(void)
 	CSRW(0x14F, 0);
 }
 
+/* ctr_draft_jump(sctrcontrol): the draft control on, one direct jump,
+ * off again. */
+__asm__(
+	"	.text\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.globl ctr_draft_jump, ctr_dj_j\n"
+	"ctr_draft_jump:\n"
+	"	csrw 0x181, a0\n"
+	"ctr_dj_j:	j 1f\n"
+	"1:	csrw 0x181, zero\n"
+	"	ret\n"
+	"	.option pop\n");
+void ctr_draft_jump(unsigned long control);
+extern char ctr_dj_j[];
+
+/* Recording in the draft layout: its S bit (1) records S-mode's jump, its
+ * U bit (2) alone does not. */
+static void draft_records(void)
+{
+	const struct xfer jump = { A(ctr_dj_j), NEXT(ctr_dj_j), T_DIRJMP, M_S, M_S, NO_FREEZE };
+
+	if (!ctr_ready())
+		return;
+	CSRW(0x181, DRAFT_CLR);   /* depth 16, cleared */
+	ctr_draft_jump(DRAFT_S);
+	entries_are(&jump, 1, "draft, S");
+	CSRW(0x181, DRAFT_CLR);
+	ctr_draft_jump(DRAFT_U);
+	entries_are(&jump, 0, "draft, U only");
+	CSRW(0x181, 0);
+}
+
 /* Every test runs in both layouts' runs; the other layout's tests say why
  * they do not apply. */
 static bool layout_is(bool draft)
@@ -925,6 +959,7 @@ RECORDING(freeze_on_pmu_overflow)
 DRAFT(draft_control_fields)
 DRAFT(draft_clr_and_status)
 DRAFT(draft_depth_change_clears)
+DRAFT(draft_records)
 DRAFT(siselect_outside_ctr_illegal)
 
 static const struct target_test tests[] = {
@@ -949,6 +984,7 @@ static const struct target_test tests[] = {
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
+	{ "draft_records", d_draft_records, DEV_NONE },
 	{ "draft_siselect_outside_ctr_illegal", d_siselect_outside_ctr_illegal, DEV_NONE },
 };
 
