@@ -125,7 +125,7 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->hart->trap_tracing = true;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
-	if (th->tracing)
+	if (th->tracing && !th->paused)
 		th->te.status |= TSBI_STATUS_STEPPING;
 	if (th->ctr_recording)
 		configure_for_ctr(th);
@@ -222,6 +222,7 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	th->te.insns = 0;
 	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_LOST_TRACK);
 	th->overflow_now = false;
+	th->paused = false;
 	th->tracing = true;
 	step_or_wait(th, regs);
 }
