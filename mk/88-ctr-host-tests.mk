@@ -2,6 +2,8 @@
 #   test_ctr     firmware/trace/ctr_model.c, ctr_record.c, ctr_classify.c
 #                and ctr_csr.c: registers, recording rule, transfer types,
 #                the CSR instructions of both layouts
+#   test_ctr_ingress  firmware/trace/ctr_ingress.c: the trace engine's
+#                ingress records turned into CTR records
 #   test_ctr_hw  drivers/ctr/ctr_hw.c, the Smctr/Ssctr hardware path,
 #                against a fake CSR file (CTR_HW_FAKE)
 
@@ -10,7 +12,7 @@ CTR_HOST_SRCS := firmware/trace/ctr_model.c firmware/trace/ctr_record.c \
                  firmware/trace/ctr_classify.c firmware/trace/ctr_csr.c
 # -iquote, not -I, for firmware/include: it has names (features.h) that
 # would hide the host C library's own headers.
-CTR_HOST_INC  := -Ifirmware/trace -Idrivers/ctr -Ilib/rvinsn -iquote firmware/include
+CTR_HOST_INC  := -Ifirmware/trace -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquote firmware/include
 
 $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
@@ -18,6 +20,14 @@ $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(
 		tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr
+
+$(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c firmware/trace/ctr_ingress.c \
+		$(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ tests/host/test_ctr_ingress.c \
+		firmware/trace/ctr_ingress.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_ctr_ingress
 
 $(BUILD)/host/test_ctr_hw: tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)

@@ -79,6 +79,8 @@ last line was S/U) is classified by what comes next for that hart:
      is an error.
   R2 Emulated access: misaligned or access fault (causes 4-7), logged, and
      R = epc + its length: the access retired (the line stays, no mark).
+     Likewise an emulated instruction: illegal instruction (cause 2), logged,
+     R = epc + its length (the CTR CSRs and SCTRCLR, docs/CTR.md; rdtime).
   R3 SBI call: an ecall from S (cause 9), logged, into M.  The ecall retires
      and carries `exc` (rc7 convention, see scripts/qemu-log-to-pcs.py; with
      --ecall-no-retire, the ratified 1.0 convention: the ecall's line is
@@ -200,6 +202,7 @@ ECALLS = (8, 9, 10, 11)
 BREAKPOINT = 3
 SBI_ECALL = 9
 EMULATED_ACCESS = (4, 5, 6, 7)
+ILLEGAL_INSN = 2
 FLUSH_AT = 256                      # tail length that triggers a write
 KEEP = 8                            # records kept after a write
 
@@ -376,10 +379,10 @@ class Extractor:
             if r != epc:
                 self.emulate(h, t, r)
             return
-        if t.cause in EMULATED_ACCESS and t.logged:          # R2
+        if (t.cause in EMULATED_ACCESS or t.cause == ILLEGAL_INSN) and t.logged:  # R2
             dec = self.images.decode(epc)
             if dec is None:
-                self.fail(f'access fault at {epc:x} (log line {t.lineno}): '
+                self.fail(f'exception (cause {t.cause}) at {epc:x} (log line {t.lineno}): '
                           'the instruction is in no --elf image, its length '
                           'is unknown')
             if r == epc + dec[2]:

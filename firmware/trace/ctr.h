@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "ctr_hw.h"
 #include "ctr_model.h"
+#include "ctr_ingress.h"
 
 struct hart;
 struct fdt;
@@ -25,6 +26,7 @@ struct ctr_hart {
 		struct ctr_state emul;        /* CTR_KIND_EMULATED */
 		struct ctr_hw_saved saved;    /* CTR_KIND_HARDWARE, across suspend */
 	};
+	struct ctr_ingress ingress;           /* CTR_KIND_EMULATED, while recording */
 };
 
 /* Cold boot: the boot option tracesbi.ctr=ratified|draft|off. */

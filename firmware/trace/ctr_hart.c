@@ -8,6 +8,7 @@
 #include "ctr.h"
 #include "ctr_csr.h"
 #include "ctr_hw_csr.h"
+#include "trace_hart.h"
 #include "hart.h"
 #include "console.h"
 #include "trap.h"
@@ -116,6 +117,52 @@ static void select_from_hardware(struct ctr_hart *c, enum ctr_mode mode)
 	}
 }
 
+/* CSR numbers of CTR (both layouts, the S/VS/M copies: 0x.4E..0x.5F,
+ * 0x.81, 0x.83) and SCTRCLR (func12 0x104): the only instructions that
+ * can read or change what recording does. */
+static bool may_be_ctr_access(uint32_t insn)
+{
+	unsigned int csr = insn >> 20, low = csr & 0xff;
+
+	if ((insn & 0x7f) != 0x73)
+		return false;
+	if (csr == 0x104)
+		return true;
+	return (csr >> 8) >= 1 && (csr >> 8) <= 3 &&
+	       ((low >= 0x4E && low <= 0x5F) || low == 0x81 || low == 0x83);
+}
+
+/*
+ * While the hart steps (N-Trace or CTR recording), an access to CTR
+ * registers is a point where recording must be exact: what ran before it
+ * is recorded first (a read sees the last transfer), and recording
+ * changes at it (a write of sctrctl turns it on or off, clearing FROZEN
+ * resumes it).  ctr_hart is the owner's: this runs on the trapped hart.
+ */
+static enum ctr_csr_result emulate_at_sync_point(struct hart *self, struct ctr_hart *c,
+						 struct trap_regs *regs, uint32_t insn,
+						 enum ctr_mode mode)
+{
+	struct trace_hart *th = self->trace;
+	uint64_t pc = regs->mepc;
+	enum ctr_csr_result r;
+	bool stopped;
+
+	if (!th || mode != CTR_MODE_S || !may_be_ctr_access(insn))
+		return ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
+	if (th->step.mode == STEP_OFF && !th->ctr_recording) {
+		/* Not stepping: only an access that enables recording matters. */
+		r = ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
+		if (ctr_ingress_wanted(&c->emul))
+			engine_ctr_access_end(th, regs, pc, false);
+		return r;
+	}
+	stopped = engine_ctr_access_begin(th, regs);
+	r = ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
+	engine_ctr_access_end(th, regs, pc, stopped);
+	return r;
+}
+
 bool ctr_emulate_illegal(struct trap_regs *regs, struct trap_info *trap)
 {
 	struct hart *self = hart_self();
@@ -126,7 +173,7 @@ bool ctr_emulate_illegal(struct trap_regs *regs, struct trap_info *trap)
 	if (!c || c->kind != CTR_KIND_EMULATED || !trapped_insn(regs, trap->tval, &insn))
 		return false;
 	select_from_hardware(c, mode);
-	switch (ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x)) {
+	switch (emulate_at_sync_point(self, c, regs, insn, mode)) {
 	case CTR_CSR_DONE:
 		regs->mepc += 4;
 		return true;

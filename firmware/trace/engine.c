@@ -5,22 +5,31 @@
  * configured from them, its bytes go to the hart's RAM sink, and the
  * stepper feeds it.  Everything here runs on the owner hart.
  *
- * In tandem-verification mode (TSBI_INGRESS_TV) the TV stepper
- * (tv_stepper.c) steps instead and writes Bluespec trace records to the
- * same sink; the N-Trace encoder is not used.
- *
  * The hart must be in a trap from S/U-mode (regs) to start stepping at the
  * interrupted instruction; when it is in M-mode for another reason (inside
  * an SBI call, HSM stopped) the start waits until it runs S/U code again
  * (start_pending: hart entry, or a self-IPI when an SBI call returns).
+ *
+ * In tandem-verification mode (TSBI_INGRESS_TV) the TV stepper
+ * (tv_stepper.c) steps instead and writes Bluespec trace records to the
+ * same sink; the N-Trace encoder is not used, and CTR does not record while
+ * a TV session runs (docs/CTR.md).
+ *
+ * Emulated CTR (docs/CTR.md, "Recording") uses the same stepping: while
+ * its registers enable recording for S or U and it is not frozen, the
+ * hart steps, with or without an N-Trace session, and both are fed from
+ * the same records (engine_block, engine_record).  Without a session
+ * nothing is encoded.
  */
 #include <string.h>
 #include "dbtr.h"
+#include "ctr.h"
 #include "trace_hart.h"
 #include "trace.h"
 #include "hart.h"
 #include "ipi.h"
 #include "trap.h"
+#include "umem.h"
 #include "riscv_csr.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
@@ -41,6 +50,34 @@ static int sink_write(void *ctx, const uint8_t *data, size_t len)
 	tci_encoder_set_overflow(&th->te);
 	th->overflow_now = true;
 	return -1;
+}
+
+/* trTeControl, trTeInstFeatures, trTsControl and tracesbi's call-stack
+ * register -> the lib/ntrace configuration (the same fields the host tool
+ * sets from its options). */
+static void config_from_registers(const struct tci_encoder *te, struct ntrace_enc_config *c)
+{
+	uint32_t ctl = te->control, f = te->inst_features;
+
+	memset(c, 0, sizeof(*c));
+	c->trTeInstMode = (ctl & TRTE_INST_MODE_MASK) >> TRTE_INST_MODE_SHIFT == TRTE_INST_MODE_BASELINE
+		? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
+	c->trTeContext = ctl & TRTE_CONTEXT;
+	c->trTeInhibitSrc = ctl & TRTE_INHIBIT_SRC;
+	c->trTeInstSyncMode = (uint8_t)((ctl & TRTE_INST_SYNC_MODE_MASK) >> TRTE_INST_SYNC_MODE_SHIFT);
+	c->trTeInstSyncMax = (uint8_t)((ctl & TRTE_INST_SYNC_MAX_MASK) >> TRTE_INST_SYNC_MAX_SHIFT);
+	c->trTeInstEnSequentialJump = f & TRTE_INST_EN_SEQUENTIAL_JUMP;
+	c->trTeInstEnImplicitReturn = f & TRTE_INST_EN_IMPLICIT_RETURN;
+	c->trTeInstImplicitReturnMode = (uint8_t)((f & TRTE_INST_IMPLICIT_RETURN_MODE_MASK) >>
+						  TRTE_INST_IMPLICIT_RETURN_MODE_SHIFT);
+	c->trTeInstEnRepeatedHistory = f & TRTE_INST_EN_REPEATED_HISTORY;
+	c->trTeInstEnAllJumps = f & TRTE_INST_EN_ALL_JUMPS;
+	c->trTeInstExtendAddrMSB = f & TRTE_INST_EXTEND_ADDR_MSB;
+	c->trTeSrcID = (uint16_t)((f & TRTE_SRC_ID_MASK) >> TRTE_SRC_ID_SHIFT);
+	c->trTeSrcBits = (uint8_t)((f & TRTE_SRC_BITS_MASK) >> TRTE_SRC_BITS_SHIFT);
+	c->trTsEnable = tci_encoder_ts_enabled(te);
+	c->xlen = 64;
+	c->call_stack_depth = (uint8_t)te->call_stack;
 }
 
 /*
@@ -72,37 +109,47 @@ static bool stepping(const struct trace_hart *th)
 	return th->tv_mode ? th->tv.on : th->step.mode != STEP_OFF;
 }
 
-/* trTeControl, trTeInstFeatures, trTsControl and tracesbi's call-stack
- * register -> the lib/ntrace configuration (the same fields the host tool
- * sets from its options). */
-static void config_from_registers(const struct tci_encoder *te, struct ntrace_enc_config *c)
-{
-	uint32_t ctl = te->control, f = te->inst_features;
-
-	memset(c, 0, sizeof(*c));
-	c->trTeInstMode = (ctl & TRTE_INST_MODE_MASK) >> TRTE_INST_MODE_SHIFT == TRTE_INST_MODE_BASELINE
-		? NTRACE_INST_MODE_BTM : NTRACE_INST_MODE_HTM;
-	c->trTeContext = ctl & TRTE_CONTEXT;
-	c->trTeInhibitSrc = ctl & TRTE_INHIBIT_SRC;
-	c->trTeInstSyncMode = (uint8_t)((ctl & TRTE_INST_SYNC_MODE_MASK) >> TRTE_INST_SYNC_MODE_SHIFT);
-	c->trTeInstSyncMax = (uint8_t)((ctl & TRTE_INST_SYNC_MAX_MASK) >> TRTE_INST_SYNC_MAX_SHIFT);
-	c->trTeInstEnSequentialJump = f & TRTE_INST_EN_SEQUENTIAL_JUMP;
-	c->trTeInstEnImplicitReturn = f & TRTE_INST_EN_IMPLICIT_RETURN;
-	c->trTeInstImplicitReturnMode = (uint8_t)((f & TRTE_INST_IMPLICIT_RETURN_MODE_MASK) >>
-						  TRTE_INST_IMPLICIT_RETURN_MODE_SHIFT);
-	c->trTeInstEnRepeatedHistory = f & TRTE_INST_EN_REPEATED_HISTORY;
-	c->trTeInstEnAllJumps = f & TRTE_INST_EN_ALL_JUMPS;
-	c->trTeInstExtendAddrMSB = f & TRTE_INST_EXTEND_ADDR_MSB;
-	c->trTeSrcID = (uint16_t)((f & TRTE_SRC_ID_MASK) >> TRTE_SRC_ID_SHIFT);
-	c->trTeSrcBits = (uint8_t)((f & TRTE_SRC_BITS_MASK) >> TRTE_SRC_BITS_SHIFT);
-	c->trTsEnable = tci_encoder_ts_enabled(te);
-	c->xlen = 64;
-	c->call_stack_depth = (uint8_t)te->call_stack;
-}
-
 static unsigned int trapped_priv(const struct trap_regs *regs)
 {
 	return (unsigned int)((regs->mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT);
+}
+
+/* Whether the hart must step: an N-Trace session that is not paused, or
+ * CTR recording. */
+static bool stepping_wanted(const struct trace_hart *th)
+{
+	return (th->tracing && !th->paused) || th->ctr_recording;
+}
+
+static int ctr_fetch(void *ctx, uint64_t addr, unsigned int priv, uint32_t *raw)
+{
+	unsigned long m = (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
+			  (unsigned long)priv << MSTATUS_MPP_SHIFT;
+	struct trap_info fault;
+
+	(void)ctx;
+	return umem_fetch_insn(m, addr, raw, &fault);
+}
+
+/*
+ * Without a session, CTR sets the records' form: 4-bit itypes with all
+ * jumps (the type of every transfer but "jump" vs "other jump" is in the
+ * itype: ctr_ingress.c) and ecall/ebreak retiring before their trap (the
+ * ecall is then its own record, whatever follows it).
+ */
+static void configure_for_ctr(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	if (!th->tracing) {
+		s->itype4 = true;
+		s->all_jumps = true;
+		s->seq_jump = false;
+		s->ecall_no_retire = false;
+		s->max_block = NTRACE_BLOCK_MAX;
+		s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	}
+	ctr_ingress_reset(&th->hart->ctr->ingress, s->itype4 && s->all_jumps, ctr_fetch, NULL);
 }
 
 /* Stepping on: the traced trap path, then the stepper from pc. */
@@ -112,12 +159,15 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->hart->trap_tracing = true;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
-	th->paused = false;
-	th->te.status |= TSBI_STATUS_STEPPING;
-	if (th->tv_mode)
+	if (th->tracing && !th->paused)
+		th->te.status |= TSBI_STATUS_STEPPING;
+	if (th->tv_mode) {
 		tv_start(th, regs, pc, priv);
-	else
-		stepper_start(th, regs, pc, priv);
+		return;
+	}
+	if (th->ctr_recording)
+		configure_for_ctr(th);
+	stepper_start(th, regs, pc, priv);
 }
 
 static void end_stepping(struct trace_hart *th)
@@ -139,8 +189,42 @@ static void step_or_wait(struct trace_hart *th, struct trap_regs *regs)
 		th->start_pending = true;
 }
 
+/*
+ * The stepper stops where the hart is (regs->mepc, or the SBI call it is
+ * in when regs is NULL): everything before is reported, to N-Trace and
+ * to CTR.  Returns that address.
+ */
+static uint64_t finish_stepping(struct trace_hart *th, struct trap_regs *regs)
+{
+	uint64_t next = 0;
+
+	if (th->step.mode == STEP_OFF)
+		return 0;
+	if (regs) {
+		next = regs->mepc;
+	} else {
+		/* In an SBI call: the ecall's trap into M-mode ends it. */
+		stepper_enter_m(th);
+		next = th->step.m_handler;
+	}
+	stepper_finish(th, next);
+	if (th->ctr_recording)
+		ctr_ingress_flush(&th->hart->ctr->ingress, &th->hart->ctr->emul, next,
+				  regs ? trapped_priv(regs) : PRV_M);
+	return next;
+}
+
+/* After a consumer stopped: step on for the other, or stop. */
+static void step_on_or_end(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (stepping_wanted(th))
+		step_or_wait(th, regs);
+	else
+		end_stepping(th);
+}
+
 /* The N-Trace encoder and block stepping, configured from the registers. */
-static bool start_ntrace(struct trace_hart *th)
+static bool start_ntrace(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct ntrace_enc_config cfg;
 	struct ntrace_sink sink = { sink_write, th };
@@ -150,6 +234,8 @@ static bool start_ntrace(struct trace_hart *th)
 	th->cfg = cfg;
 	if (ntrace_enc_init(&th->enc, &cfg, &sink) < 0)
 		return false;
+	/* Stepping for CTR: what ran before the start is CTR's only. */
+	finish_stepping(th, regs);
 	tci_qualifier_init(&th->qual, &th->te.filters);
 	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
 	s->itype4 = cfg.trTeInstEnImplicitReturn;
@@ -159,6 +245,16 @@ static bool start_ntrace(struct trace_hart *th)
 	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
 	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
 	return true;
+}
+
+/* TV mode takes the triggers: CTR's recording so far is reported, and it
+ * records no more during the session. */
+static void start_tv(struct trace_hart *th, struct trap_regs *regs)
+{
+	finish_stepping(th, regs);
+	if (th->step.mode != STEP_OFF)
+		end_stepping(th);
+	th->ctr_recording = false;
 }
 
 void engine_start(struct trace_hart *th, struct trap_regs *regs)
@@ -179,8 +275,10 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	}
 	/* TV mode: the filters and N-Trace features do not apply
 	 * (docs/TRACE.md, "Tandem-verification mode"). */
-	th->tv_mode = th->te.ingress & TSBI_INGRESS_TV;
-	if (!th->tv_mode && !start_ntrace(th)) {
+	if (th->te.ingress & TSBI_INGRESS_TV) {
+		start_tv(th, regs);
+		th->tv_mode = true;
+	} else if (!start_ntrace(th, regs)) {
 		th->te.control &= ~TRTE_INST_TRACING;
 		return;
 	}
@@ -188,43 +286,30 @@ void engine_start(struct trace_hart *th, struct trap_regs *regs)
 	th->te.insns = 0;
 	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_LOST_TRACK);
 	th->overflow_now = false;
+	th->paused = false;
 	th->tracing = true;
 	step_or_wait(th, regs);
-}
-
-/* N-Trace: everything before where the hart resumes retired, then the
- * ingress's stop message. */
-static void finish_ntrace(struct trace_hart *th, struct trap_regs *regs)
-{
-	uint64_t next = 0;
-
-	if (th->step.mode != STEP_OFF) {
-		if (regs) {
-			next = regs->mepc;
-		} else {
-			/* In an SBI call: the ecall's trap into M-mode ends it. */
-			stepper_enter_m(th);
-			next = th->step.m_handler;
-		}
-		stepper_finish(th, next);
-	}
-	ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
 }
 
 void engine_stop(struct trace_hart *th, struct trap_regs *regs)
 {
 	if (!th->tracing)
 		return;
-	if (th->tv_mode)
+	if (th->tv_mode) {
 		tv_finish(th, regs);
-	else
-		finish_ntrace(th, regs);
-	end_stepping(th);
+		end_stepping(th);
+		th->tv_mode = false;
+	} else {
+		uint64_t next = finish_stepping(th, regs);
+
+		ntrace_ingress_stop(&th->ingress, next, engine_timestamp(th));
+	}
+	th->te.status &= ~(TSBI_STATUS_PAUSED | TSBI_STATUS_STEPPING);
 	th->tracing = false;
 	th->paused = false;
 	th->start_pending = false;
-	th->te.status &= ~TSBI_STATUS_PAUSED;
 	th->overflow_now = false;
+	step_on_or_end(th, regs);
 }
 
 /*
@@ -240,7 +325,11 @@ void engine_pause(struct trace_hart *th)
 	th->overflow_now = false;
 	if (!th->tracing || th->paused)
 		return;
-	end_stepping(th);
+	/* CTR records on: the stepper goes on, the encoder is not fed. */
+	if (th->ctr_recording)
+		th->te.status &= ~TSBI_STATUS_STEPPING;
+	else
+		end_stepping(th);
 	if (!th->tv_mode) {
 		ntrace_enc_init(&th->enc, &th->cfg, &sink);
 		ntrace_enc_start(&th->enc, NTRACE_SYNC_FIFO_OVERRUN);
@@ -254,6 +343,7 @@ void engine_pause(struct trace_hart *th)
  * encoder's next record sends Error and SYNC=7 (it lost trace). */
 static void engine_resume(struct trace_hart *th, struct trap_regs *regs)
 {
+	finish_stepping(th, regs);   /* stepping for CTR: its records first */
 	th->paused = false;
 	th->te.status &= ~TSBI_STATUS_PAUSED;
 	step_or_wait(th, regs);
@@ -278,14 +368,67 @@ void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct
 		engine_resume(th, regs);
 }
 
+/* A trap froze CTR's buffer: recording stopped, so does stepping for it. */
+static void ctr_after_freeze(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct ctr_hart *c = th->hart->ctr;
+
+	c->ingress.froze = false;
+	if (!regs || (regs->mstatus & MSTATUS_MPV) || ctr_ingress_wanted(&c->emul))
+		return;
+	finish_stepping(th, regs);
+	th->ctr_recording = false;
+	step_on_or_end(th, regs);
+}
+
 void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
 {
-	if (!(th->overflow_now | th->start_pending))
+	if (!(th->overflow_now | th->start_pending | th->ctr_recording))
 		return;
 	if (th->overflow_now)
 		engine_pause(th);
-	if (th->tracing && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))
+	if (th->ctr_recording && th->hart->ctr->ingress.froze)
+		ctr_after_freeze(th, regs);
+	if (stepping_wanted(th) && th->start_pending && regs && !(regs->mstatus & MSTATUS_MPV))
 		begin_stepping(th, regs, regs->mepc, trapped_priv(regs));
+}
+
+/* ---- CTR recording (ctr_hart.c, ctr_ingress.c) ------------------------- */
+
+bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs)
+{
+	if (th->step.mode == STEP_OFF)
+		return false;
+	finish_stepping(th, regs);
+	return true;
+}
+
+/* Recording can step this hart: T0/T1 are there and not S-mode's own
+ * (SBI DBTR), and it runs with V=0 (VS/VU are not stepped). */
+static bool ctr_can_step(const struct trace_hart *th, const struct trap_regs *regs)
+{
+	if (regs->mstatus & MSTATUS_MPV)
+		return false;
+	return th->hart->trap_tracing ||
+	       ((th->te.status & TSBI_STATUS_INGRESS_OK) && !dbtr_triggers_in_use(th->hart));
+}
+
+void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
+			   bool stopped)
+{
+	bool want = ctr_ingress_wanted(&th->hart->ctr->emul) && (stopped || ctr_can_step(th, regs)) &&
+		    !th->tv_mode;   /* the TV session has the triggers */
+
+	if (!stopped && want == th->ctr_recording)
+		return;
+	if (!stopped)
+		finish_stepping(th, regs);
+	th->ctr_recording = want;
+	/* From the access on: it retires in the next run (N-Trace counts it). */
+	if (stepping_wanted(th))
+		begin_stepping(th, regs, pc, trapped_priv(regs));
+	else
+		end_stepping(th);
 }
 
 /*
@@ -293,10 +436,31 @@ void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs)
  * the encoder resynchronises (Error, then SYNC=7) at the first record after
  * stepping resumes, not at a record of the instructions run meanwhile.
  */
+/* The trap a record with itype 1/2 carries: the stepper reports it when
+ * the trap has just been delivered to S-mode (sepc, scause are its), or
+ * for an SBI call (then ctr_ingress.c does not read them). */
+static void ctr_feed(struct trace_hart *th, const struct ntrace_block *b,
+		     const struct ntrace_retired *r)
+{
+	struct ctr_hart *c = th->hart->ctr;
+	struct ctr_trap trap = { 0, 0 };
+
+	if (r && (r->itype == RV_ITYPE_EXCEPTION || r->itype == RV_ITYPE_INTERRUPT)) {
+		trap.epc = csr_read(sepc);
+		trap.cause = csr_read(scause);
+	}
+	if (b)
+		ctr_ingress_block(&c->ingress, &c->emul, b, r, &trap);
+	else
+		ctr_ingress_record(&c->ingress, &c->emul, r, &trap);
+}
+
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end)
 {
-	if (th->overflow_now)
+	if (th->ctr_recording)
+		ctr_feed(th, b, end);
+	if (!th->tracing || th->paused || th->overflow_now)
 		return;
 	ntrace_ingress_block(&th->ingress, b, end);
 	th->te.blocks++;
@@ -305,7 +469,9 @@ void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r)
 {
-	if (th->overflow_now)
+	if (th->ctr_recording)
+		ctr_feed(th, NULL, r);
+	if (!th->tracing || th->paused || th->overflow_now)
 		return;
 	ntrace_ingress_retire(&th->ingress, r, 1);
 	th->te.insns += r->size && (r->priv & 3) != PRV_M ? 1u : 0u;
@@ -329,7 +495,7 @@ void trace_trap_handler(struct trap_regs *regs)
 	else
 		stepper_redirected(th, regs, epc, cause);
 	/* (tested here: most events of a stepped hart leave nothing pending) */
-	if (th->overflow_now | th->start_pending)
+	if (th->overflow_now | th->start_pending | th->ctr_recording)
 		engine_apply_pending(th, regs);
 }
 
@@ -337,7 +503,7 @@ void trace_hart_leaving(struct hart *self)
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (!th || !th->tracing || !stepping(th))
+	if (!th || !stepping(th))
 		return;
 	if (th->tv_mode)
 		tv_enter_m(th);
@@ -361,7 +527,7 @@ void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mo
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (th && th->tracing && th->start_pending && !th->paused)
+	if (th && th->start_pending && stepping_wanted(th))
 		begin_stepping(th, NULL, addr, (unsigned int)mode);
 }
 
@@ -371,7 +537,7 @@ void trace_wait_done(struct hart *self)
 
 	/* Back to S/U-mode through an SBI return: the self-IPI traps right
 	 * there, with the frame the start needs. */
-	if (th && th->tracing && th->start_pending && !th->paused)
+	if (th && th->start_pending && stepping_wanted(th))
 		ipi_post(self, IPI_EVENT_TRACE);
 }
 

@@ -32,6 +32,7 @@ struct trace_hart {
 	bool paused;             /* the sink refused bytes: not stepping     */
 	bool start_pending;      /* start once the hart is back in S/U-mode  */
 	bool overflow_now;       /* the sink refused bytes during this event  */
+	bool ctr_recording;      /* emulated CTR records: the hart steps for it */
 	struct ntrace_encoder enc;
 	struct ntrace_enc_config cfg;   /* as taken at the start */
 	struct ntrace_ingress ingress;
@@ -64,7 +65,15 @@ void engine_apply_pending(struct trace_hart *th, struct trap_regs *regs);
 /* TV mode: a record group's bytes into the sink (tv_record.c). */
 void engine_tv_write(struct trace_hart *th, const uint8_t *data, size_t len);
 
-/* Records from the stepper into the qualified encoder. */
+/* Emulated CTR (ctr_hart.c) around an access to its registers from S/U
+ * (regs, the access at regs->mepc): begin reports what ran before it and
+ * stops stepping (returns whether it did); end steps again, from the
+ * access on, if N-Trace or CTR's registers as they are now want it. */
+bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs);
+void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
+			   bool stopped);
+
+/* Records from the stepper into the qualified encoder and CTR. */
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end);
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r);
@@ -82,7 +91,9 @@ static inline bool engine_block_inline(struct trace_hart *th, uint32_t halfwords
 	struct ntrace_ingress *in = &th->ingress;
 	const struct tci_qualifier *f = in->filter;
 
-	if (th->overflow_now || !in->tracing || !in->enc->active || end->priv != priv ||
+	/* (engine_block() feeds CTR too, and no encoder while paused) */
+	if (th->ctr_recording || !th->tracing || th->paused || th->overflow_now ||
+	    !in->tracing || !in->enc->active || end->priv != priv ||
 	    (priv & 3) == NTRACE_PRV_M ||
 	    (f && (f->per_instruction || !tci_qualify_priv(f, ntrace_ingress_tci_priv(priv)))) ||
 	    !ntrace_enc_block_inline(in->enc, halfwords, count, priv, 0, end))

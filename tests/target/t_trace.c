@@ -1629,6 +1629,22 @@ static void firmware_memory_unreachable(void)
 
 /* ==== Tracing into the sink =============================================== */
 
+/* The boot hart's encoder released and enabled in `mode`, not tracing
+ * yet, over a 256-byte SMEM buffer; false (components reset) on failure. */
+static bool loop_session(uint32_t mode)
+{
+	if (!begin())
+		return false;
+	buf_prepare(256);
+	if (!smem_setup(256, false)) {
+		end();
+		return false;
+	}
+	release_encoder();
+	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(mode));
+	return true;
+}
+
 /* A traced loop (HTM) into an SMEM buffer: exactly ProgTraceSync (SYNC 5,
  * F-ADDR = the first traced instruction) and ProgTraceCorrelation (EVCODE
  * 4, I-CNT and HIST of the loop), idle bytes to the word; WP after them,
@@ -1641,13 +1657,8 @@ static void smem_trace_exact(void)
 	uint32_t ctl;
 	size_t i;
 
-	if (!begin())
+	if (!loop_session(MODE_HTM))
 		return;
-	buf_prepare(256);
-	if (!smem_setup(256, false))
-		goto out;
-	release_encoder();
-	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(MODE_HTM));
 	CHECK_EQ(rd(E, TE_CONTROL), TE_RELEASED | TE_ENABLE, "trTeControl enabled, not tracing");
 	first = traced_loop(MODE_HTM, k);
 	CHECK_EQ(rd(E, TSBI_INSNS_LOW), 2 * k + 2, "tsbiTeInsnsLow after the loop");
@@ -1670,7 +1681,6 @@ static void smem_trace_exact(void)
 		if (!CHECK_EQ(buf_bytes()[i], FILL, "buffer byte %zu past WP", i))
 			break;
 	guards_intact(256, "after the trace");
-out:
 	end();
 }
 
@@ -1682,13 +1692,8 @@ static void smem_trace_btm_exact(void)
 	uintptr_t first;
 	size_t i;
 
-	if (!begin())
+	if (!loop_session(MODE_BTM))
 		return;
-	buf_prepare(256);
-	if (!smem_setup(256, false))
-		goto out;
-	release_encoder();
-	wr(E, TE_CONTROL, TE_ACTIVE | TE_ENABLE | TE_MODE(MODE_BTM));
 	first = traced_loop(MODE_BTM, k);
 	wr(E, TE_CONTROL, TE_ACTIVE | TE_MODE(MODE_BTM));
 	wr(S, RAM_CONTROL, RAM_ACTIVE | RAM_MODE_SMEM);
@@ -1700,7 +1705,68 @@ static void smem_trace_btm_exact(void)
 		if (!CHECK_EQ(buf_bytes()[i], FILL, "buffer byte %zu past WP", i))
 			break;
 	guards_intact(256, "after the trace");
+	end();
+}
+
+/* ---- N-Trace and emulated CTR on one hart (docs/CTR.md, "Recording") ---- */
+
+/* Logical CTR entry i (0 = newest): source (V in bit 0), target, data. */
+static void ctr_entry(unsigned long i, unsigned long *src, unsigned long *tgt, unsigned long *data)
+{
+	__asm__ __volatile__("csrw 0x150, %0" :: "r"(0x200 + i) : "memory");
+	__asm__ __volatile__("csrr %0, 0x151" : "=r"(*src) :: "memory");
+	__asm__ __volatile__("csrr %0, 0x152" : "=r"(*tgt) :: "memory");
+	__asm__ __volatile__("csrr %0, 0x153" : "=r"(*data) :: "memory");
+}
+
+/*
+ * The BTM loop of smem_trace_btm_exact with CTR recording S-mode around
+ * it: both consumers of the stepper are fed.  The trace is the same bytes
+ * as without CTR, and CTR holds the loop's k - 1 taken branches (bnez at
+ * first + 8 back to first + 4, 2 instructions each; 6 for the first since
+ * the call into trace_loop: la (2), the enabling sw, mv, addi, bnez), then
+ * the return at first + 20.
+ */
+static void btm_exact_with_ctr_recording(void)
+{
+	const unsigned long k = 12;
+	struct stream want = { .n = 0 };
+	unsigned long src, tgt, data, i, n = 0;
+	uintptr_t first;
+
+	if (!loop_session(MODE_BTM))
+		return;
+	__asm__ __volatile__("csrw 0x15F, %0" :: "r"(2UL) : "memory");
+	__asm__ __volatile__("csrw 0x14F, x0\n.word 0x10400073\ncsrw 0x14E, %0"
+			     :: "r"(2UL) : "memory");   /* WRPTR 0, SCTRCLR, S on */
+	first = traced_loop(MODE_BTM, k);
+	__asm__ __volatile__("csrw 0x14E, x0" ::: "memory");
+	wr(E, TE_CONTROL, TE_ACTIVE | TE_MODE(MODE_BTM));
+	wr(S, RAM_CONTROL, RAM_ACTIVE | RAM_MODE_SMEM);
+	expected_loop(&want, MODE_BTM, k, first);
+	pad_to_word(&want);
+	bytes_equal(buf_bytes(), &want, want.n, "BTM trace of the loop, CTR recording");
+	/* The newest entry that is the loop's return; the branches before. */
+	for (i = 0; i < 64; i++) {
+		ctr_entry(i, &src, &tgt, &data);
+		if (src == ((first + 20) | 1) && (data & 0xF) == 13)
+			break;
+	}
+	if (!CHECK(i < 64, "no CTR record of trace_loop's return (at %#lx)",
+		   (unsigned long)first + 20))
+		goto out;
+	for (n = 0; n + 1 < k; n++) {
+		ctr_entry(i + 1 + n, &src, &tgt, &data);
+		if (!CHECK(src == ((first + 8) | 1) && tgt == first + 4 && (data & 0xF) == 5 &&
+			   (data >> 16) == (n + 2 < k ? 2UL : 6UL),
+			   "CTR entry %lu: %#lx -> %#lx type %lu CC %lu, expected the loop's taken "
+			   "branch %#lx -> %#lx type 5 CC %lu", i + 1 + n, src, tgt, data & 0xF,
+			   data >> 16, (unsigned long)first + 8, (unsigned long)first + 4,
+			   n + 2 < k ? 2UL : 6UL))
+			break;
+	}
 out:
+	__asm__ __volatile__("csrw 0x14E, x0" ::: "memory");
 	end();
 }
 
@@ -2240,6 +2306,7 @@ static const struct target_test tests[] = {
 	{ "firmware_memory_unreachable", firmware_memory_unreachable, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_exact", smem_trace_exact, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_btm_exact", smem_trace_btm_exact, DEV_OPENSBI_NO_TRACE },
+	{ "btm_exact_with_ctr_recording", btm_exact_with_ctr_recording, DEV_OPENSBI_NO_TRACE },
 	{ "bytes_only_while_tracing", bytes_only_while_tracing, DEV_OPENSBI_NO_TRACE },
 	{ "stop_on_wrap", stop_on_wrap, DEV_OPENSBI_NO_TRACE },
 	{ "stop_on_wrap_resume", stop_on_wrap_resume, DEV_OPENSBI_NO_TRACE },

@@ -18,6 +18,9 @@
  *                      records instead of N-Trace, docs/TRACE.md)
  *   tick=N             timer interrupts every N + 0..255 timer ticks
  *   notrace=1          run the programs without tracing (baseline)
+ *   ctr                record each program with emulated CTR (S and U, every
+ *                      type): CTRENTRY lines, oldest first, after each
+ *                      (tests/trace/ctr-compare.py)
  *   only=A,B,...       run only these programs (names in programs[])
  */
 #include "tk.h"
@@ -56,6 +59,7 @@ static struct {
 	bool range;
 	uint64_t tick;
 	bool notrace;      /* run the programs untraced (the baseline) */
+	bool ctr;          /* CTR records each program (docs/CTR.md) */
 	char only[128];    /* run only these programs: comma list (tests, benchmarks) */
 } cfg;
 
@@ -108,6 +112,7 @@ static void read_config(void)
 	cfg.range = bootarg("range", v, sizeof(v));
 	cfg.tick = bootarg("tick", v, sizeof(v)) ? number(v) : 400;
 	cfg.notrace = flag("notrace");
+	cfg.ctr = flag("ctr");
 	if (!bootarg("only", cfg.only, sizeof(cfg.only)))
 		cfg.only[0] = '\0';
 	if (flag("ratified"))
@@ -414,6 +419,48 @@ static uint64_t traced_count(volatile uint32_t *enc)
 /* Every program, in S-mode and U-mode, with the timer running.  Returns a
  * bit mask of the programs that computed a wrong result; cost[] gets what
  * each one cost (enc: the encoder's registers, NULL when not tracing). */
+/*
+ * CTR around a program: a buffer of 64 from WRPTR 0, cleared, S and U
+ * with every type (NTBREN).  ctr_first is the enabling csrw, ctr_last the
+ * disabling one: the host finds where recording began and ended in the
+ * ground truth (their n-th executions bracket the n-th program).
+ */
+void ctr_record_on(void);
+void ctr_record_off(void);
+__asm__(
+	"	.text\n"
+	"	.globl ctr_record_on, ctr_record_off, ctr_first, ctr_last\n"
+	"ctr_record_on:\n"
+	"	li	t0, 2\n"
+	"	csrw	0x15F, t0\n"
+	"	csrw	0x14F, zero\n"
+	"	.word	0x10400073\n"
+	"	li	t0, 0x1000000003\n"
+	"ctr_first:\n"
+	"	csrw	0x14E, t0\n"
+	"	ret\n"
+	"ctr_record_off:\n"
+	"ctr_last:\n"
+	"	csrw	0x14E, zero\n"
+	"	ret\n");
+
+/* The 64 entries, oldest first (logical entry 63 down to 0). */
+static void ctr_dump(const char *prog)
+{
+	unsigned long i, src, tgt, data;
+
+	for (i = 64; i-- > 0;) {
+		__asm__ volatile("csrw 0x150, %0" :: "r"(0x200 + i));
+		__asm__ volatile("csrr %0, 0x151" : "=r"(src));
+		__asm__ volatile("csrr %0, 0x152" : "=r"(tgt));
+		__asm__ volatile("csrr %0, 0x153" : "=r"(data));
+		if (src & 1)
+			kprintf("CTRENTRY prog=%s src=0x%lx tgt=0x%lx type=%lu cc=%lu ccv=%lu\n",
+				prog, src & ~1UL, tgt, data & 0xF, data >> 16 & 0xFFFF,
+				data >> 15 & 1);
+	}
+}
+
 static long run_programs(struct tk_hart *t, volatile uint32_t *enc, struct program_cost *cost)
 {
 	long bad = 0;
@@ -426,7 +473,13 @@ static long run_programs(struct tk_hart *t, volatile uint32_t *enc, struct progr
 		n0 = traced_count(enc);
 		i0 = read_instret();
 
+		if (cfg.ctr)
+			ctr_record_on();
 		bad |= (long)(programs[i].run(t) != 0) << i;
+		if (cfg.ctr) {
+			ctr_record_off();
+			ctr_dump(programs[i].name);
+		}
 		cost[i].instret = read_instret() - i0;
 		cost[i].traced = traced_count(enc) - n0;
 	}
