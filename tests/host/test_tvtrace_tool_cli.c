@@ -107,52 +107,53 @@ static void malformed_file_gives_the_byte_and_exit_1(void **state)
 	assert_non_null(strstr(r->err, "record truncated"));
 }
 
-/* A sink buffer saved whole: zeros after the last record. */
-static void zero_padding_is_skipped_on_request(void **state)
+/*
+ * Padding after the last record is skipped only on request: `byte` (0x00,
+ * a buffer saved whole; 0xFF, the RAM sink's idle bytes after a stop on
+ * wrap) with `option`, which `other` (the other padding option) refuses;
+ * `word` is how the tool names it.  A stray byte in it is an error.
+ */
+static void padding_is_skipped_on_request(uint8_t byte, const char *option, const char *other,
+					  const char *word)
 {
 	struct tb b;
 	struct cli_result *r;
+	char expect[128];
 
-	(void)state;
 	tb_program(&b, FAULT_NONE);
-	memset(b.buf + b.len, 0, 100);
+	memset(b.buf + b.len, byte, 100);
 	write_bytes("padded.tv", b.buf, b.len + 100);
 	r = run("check --elf " TV_TEST_ELF " padded.tv");
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "unknown opcode"));
-	r = run("check --zero-padded --elf " TV_TEST_ELF " padded.tv");
+	r = run("check %s --elf " TV_TEST_ELF " padded.tv", other);
+	assert_int_equal(r->status, 1);
+	r = run("check %s --elf " TV_TEST_ELF " padded.tv", option);
 	assert_int_equal(r->status, 0);
-	assert_non_null(strstr(r->out, "padded.tv: 100 zero bytes of padding after the last record\n"));
-	r = run("dump --zero-padded padded.tv");
+	snprintf(expect, sizeof(expect), "padded.tv: 100 %s bytes of padding after the last record\n",
+		 word);
+	assert_non_null(strstr(r->out, expect));
+	r = run("dump %s padded.tv", option);
 	assert_int_equal(r->status, 0);
-	assert_non_null(strstr(r->out, "end-group\n# 100 zero bytes of padding\n"));
+	snprintf(expect, sizeof(expect), "end-group\n# 100 %s bytes of padding\n", word);
+	assert_non_null(strstr(r->out, expect));
 	b.buf[b.len + 50] = 1;          /* not padding: a stray byte */
 	write_bytes("padded.tv", b.buf, b.len + 100);
-	r = run("dump --zero-padded padded.tv");
+	r = run("dump %s padded.tv", option);
 	assert_int_equal(r->status, 1);
 	assert_non_null(strstr(r->err, "unknown opcode"));
 }
 
-/* The RAM sink after a stop on wrap: idle bytes (0xFF) after the last record. */
+static void zero_padding_is_skipped_on_request(void **state)
+{
+	(void)state;
+	padding_is_skipped_on_request(0x00, "--zero-padded", "--idle-padded", "zero");
+}
+
 static void idle_padding_is_skipped_on_request(void **state)
 {
-	struct tb b;
-	struct cli_result *r;
-
 	(void)state;
-	tb_program(&b, FAULT_NONE);
-	memset(b.buf + b.len, 0xFF, 64);
-	write_bytes("idle.tv", b.buf, b.len + 64);
-	r = run("check --zero-padded --elf " TV_TEST_ELF " idle.tv");
-	assert_int_equal(r->status, 1);
-	assert_non_null(strstr(r->err, "unknown opcode"));
-	r = run("check --idle-padded --elf " TV_TEST_ELF " idle.tv");
-	assert_int_equal(r->status, 0);
-	assert_non_null(strstr(r->out, "idle.tv: 64 idle bytes of padding after the last record\n"));
-	b.buf[b.len + 63] = 0;          /* not padding: a stray byte */
-	write_bytes("idle.tv", b.buf, b.len + 64);
-	r = run("dump --idle-padded idle.tv");
-	assert_int_equal(r->status, 1);
+	padding_is_skipped_on_request(0xFF, "--idle-padded", "--zero-padded", "idle");
 }
 
 static void check_consistent_trace_prints_a_summary(void **state)
