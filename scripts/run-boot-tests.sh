@@ -107,11 +107,11 @@ if [ ! -s "$logdir/dt-fixup.dts" ]; then
     fail dt-fixup/readable "could not capture or decompile the DTB (see $logdir/dt-fixup-*.log)"
 else
     pass dt-fixup/readable
-    python3 - "$logdir/dt-fixup.dts" <<'PY' && pass dt-fixup/reserved-memory || fail dt-fixup/reserved-memory "no /reserved-memory/mmode_resv0@80000000 with reg 0x80000000+0x200000 and no-map"
+    python3 - "$logdir/dt-fixup.dts" <<'PY' && pass dt-fixup/reserved-memory || fail dt-fixup/reserved-memory "no /reserved-memory/mmode_resv0@80000000 with reg 0x80000000+0x100000 and no-map"
 import re, sys
 t = open(sys.argv[1]).read()
 m = re.search(r'reserved-memory \{(.*?)\n\t\};', t, re.S)
-ok = m and re.search(r'mmode_resv0@80000000 \{\s*reg = <0x00 0x80000000 0x00 0x200000>;\s*no-map;', m.group(1))
+ok = m and re.search(r'mmode_resv0@80000000 \{\s*reg = <0x00 0x80000000 0x00 0x100000>;\s*no-map;', m.group(1))
 sys.exit(0 if ok else 1)
 PY
     disabled=$(grep -c 'status = "disabled"' "$logdir/dt-fixup.dts")

@@ -25,7 +25,7 @@
 #include "ntrace.h"
 #include "trap_regs.h"
 
-#define STEP_CACHE_SIZE 512      /* decoded blocks per hart (direct-mapped) */
+#define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
 #define STEP_CHAIN_MAX  8        /* predicted transfers per visit, after the first */
 
 /* How a block ends. */

@@ -1090,7 +1090,7 @@ out:
 
 #define PMU_EV_CYCLES 0x1ul            /* general event 1: CPU cycles */
 #define PMU_START_SET_INIT_VALUE 1ul
-#define PMU_STOP_RESET 2ul
+#define PMU_STOP_RESET 1ul       /* SBI_PMU_STOP_FLAG_RESET (bit 0; bit 1 is TAKE_SNAPSHOT) */
 
 static struct sbiret pmu(unsigned long fid, unsigned long a0, unsigned long a1,
 			 unsigned long a2, unsigned long a3, unsigned long a4)
@@ -1184,7 +1184,12 @@ static void pmu_overflow_event(void)
 	}
 	CHECK_EQ(prio_local.runs, 1, "SSE handler runs after disable");
 out:
-	pmu(SBI_PMU_COUNTER_STOP, ctr, 1, PMU_STOP_RESET, 0, 0);
+	/* Release the counter for the next tests: a RESET stop of a counter
+	 * that already stopped (ALREADY_STOPPED) releases nothing. */
+	if (pmu(SBI_PMU_COUNTER_STOP, ctr, 1, PMU_STOP_RESET, 0, 0).error == SBI_ERR_ALREADY_STOPPED) {
+		pmu(SBI_PMU_COUNTER_START, ctr, 1, 0, 0, 0);
+		pmu(SBI_PMU_COUNTER_STOP, ctr, 1, PMU_STOP_RESET, 0, 0);
+	}
 	csr_clear(sie, SIE_LCOFIE);
 	csr_clear(sip, SIP_LCOFIP);
 	sse_mask();
