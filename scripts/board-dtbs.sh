@@ -7,8 +7,8 @@
 #   scripts/board-dtbs.sh OUTDIR
 #
 # The sources come from build/linux/src when scripts/build-linux.sh has
-# unpacked the tree; otherwise just the dts, dt-bindings headers and
-# include-prefixes are extracted from the tarball into OUTDIR/src (the xz
+# unpacked the tree; otherwise just the dts, dt-bindings headers (and the
+# uapi header one of them links to) and include-prefixes are extracted from the tarball into OUTDIR/src (the xz
 # is decompressed once, about 9 s).
 set -eu
 out=${1:?usage: $0 OUTDIR}
@@ -24,6 +24,7 @@ if [ ! -d "$tree/arch/riscv/boot/dts" ]; then
         tar -xJf "$TARBALL" -C "$tree" --strip-components=1 --wildcards \
             'linux-source-6.1/arch/riscv/boot/dts/*' \
             'linux-source-6.1/include/dt-bindings/*' \
+            'linux-source-6.1/include/uapi/linux/input-event-codes.h' \
             'linux-source-6.1/scripts/dtc/include-prefixes/*'
         touch "$tree/.extracted"
     fi

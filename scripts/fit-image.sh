@@ -28,18 +28,18 @@ done
 its=${out%.itb}.its
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 
-uboot_node() {
-    [ -n "$uboot" ] || return 0
+# One image node: name description file type os address.
+image_node() {
     cat <<ITS
-		uboot-1 {
-			description = "U-Boot proper (S-mode)";
-			data = /incbin/("$(abs "$uboot")");
-			type = "standalone";
-			os = "u-boot";
+		$1 {
+			description = "$2";
+			data = /incbin/("$(abs "$3")");
+			type = "$4";
+			os = "$5";
 			arch = "riscv";
 			compression = "none";
-			load = <$UBOOT_ADDR>;
-			entry = <$UBOOT_ADDR>;
+			load = <$6>;
+			entry = <$6>;
 		};
 ITS
 }
@@ -53,17 +53,8 @@ cat > "$its" <<ITS
 	#address-cells = <1>;
 
 	images {
-		firmware-1 {
-			description = "tracesbi";
-			data = /incbin/("$(abs "$fw")");
-			type = "firmware";
-			os = "opensbi";
-			arch = "riscv";
-			compression = "none";
-			load = <$FW_ADDR>;
-			entry = <$FW_ADDR>;
-		};
-$(uboot_node)
+$(image_node firmware-1 tracesbi "$fw" firmware opensbi $FW_ADDR)
+$( [ -z "$uboot" ] || image_node uboot-1 "U-Boot proper (S-mode)" "$uboot" standalone u-boot $UBOOT_ADDR)
 		fdt-1 {
 			description = "$(basename "$dtb")";
 			data = /incbin/("$(abs "$dtb")");

@@ -11,6 +11,7 @@
  * the test sees which register each driver reads and writes, and how wide.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -65,22 +67,19 @@ static struct {
 static void load_blob(const char *board)
 {
 	char path[512];
-	FILE *f;
-	long n;
+	struct stat st;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s.dtb", BOARD_DTB_DIR, board);
-	f = fopen(path, "rb");
-	if (!f)
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) < 0)
 		fail_msg("%s: %s (run scripts/board-dtbs.sh)", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
 	free(b.blob);
-	b.blob = malloc((size_t)n);
+	b.blob = malloc((size_t)st.st_size);
 	assert_non_null(b.blob);
-	assert_int_equal(fread(b.blob, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	assert_int_equal(fdt_open(&b.fdt, b.blob, (size_t)n), 0);
+	assert_int_equal(read(fd, b.blob, (size_t)st.st_size), st.st_size);
+	close(fd);
+	assert_int_equal(fdt_open(&b.fdt, b.blob, (size_t)st.st_size), 0);
 }
 
 /* Anonymous memory at the node's physical address (the boards' buses map
