@@ -10,7 +10,6 @@
 #include "hart.h"
 #include "console.h"
 #include "drivers.h"
-#include "pmu.h"
 
 struct platform platform;
 
@@ -24,6 +23,8 @@ const struct platform_desc platform_generic = {
 
 static const struct platform_desc *const platform_list[] = {
 	&platform_qemu_virt,
+	&platform_sifive_fu540,
+	&platform_sifive_fu740,
 	&platform_generic,
 };
 
@@ -167,10 +168,11 @@ static const char *parse_memory(const struct fdt *fdt)
 
 /* The consoles the firmware can drive, in the order of the fallback search. */
 static const struct console_driver console_drivers[] = {
-	{ "ns16550a",     ns16550_probe },
-	{ "ns16550",      ns16550_probe },
-	{ "sifive,uart0", sifive_uart_probe },
-	{ "ucb,htif0",    htif_console_probe },
+	{ "ns16550a",         ns16550_probe },
+	{ "ns16550",          ns16550_probe },
+	{ "snps,dw-apb-uart", ns16550_probe },
+	{ "sifive,uart0",     sifive_uart_probe },
+	{ "ucb,htif0",        htif_console_probe },
 };
 
 #define CONSOLE_DRIVER_COUNT (sizeof(console_drivers) / sizeof(console_drivers[0]))
@@ -278,6 +280,7 @@ static const struct dt_driver dt_drivers[] = {
 	{ "syscon-poweroff",     syscon_poweroff_probe },
 	{ "syscon-reboot",       syscon_reboot_probe },
 	{ "gpio-restart",        gpio_restart_probe },
+	{ "gpio-poweroff",       gpio_poweroff_probe },
 	{ "ucb,htif0",           htif_poweroff_probe },
 };
 
@@ -307,6 +310,15 @@ static bool every_hart_has_msip(void)
 	return true;
 }
 
+/* The board's CLINT when its DTB has none (platform/sifive_fu.c). */
+static void clint_fallback(const struct platform_desc *pd)
+{
+	if (!pd->clint_base)
+		return;
+	clint_mswi_at(pd->clint_base);
+	clint_mtimer_at(pd->clint_base);
+}
+
 /*
  * One walk of the tree binds every driver (a walk per compatible string
  * made DT parsing most of the boot time).  Called once the hart structs
@@ -325,6 +337,8 @@ const char *platform_probe_devices(const struct fdt *fdt)
 		parents[depth] = node;
 		probe_node(fdt, node, parents[depth - 1]);
 	}
+	if (!platform.mtime && !every_hart_has_msip())
+		clint_fallback(platform_match(fdt));
 	if (!every_hart_has_msip())
 		return "a hart has no ACLINT MSWI / CLINT MSIP register";
 	if (!platform.mtime)
@@ -358,23 +372,4 @@ bool platform_smode_range_ok(uint64_t base, uint64_t size)
 {
 	/* platform_range_in_ram refuses a range that wraps. */
 	return platform_range_in_ram(base, size) && !platform_range_overlaps_fw(base, size);
-}
-
-/*
- * SBI_PMU_FW_PLATFORM events (event_data selects one).  Both platforms
- * count the same thing: 1 = console bytes the firmware wrote for S-mode on
- * this hart (DBCN writes, legacy putchar).
- */
-#define PLATFORM_EVENT_SMODE_CONSOLE_BYTES 1
-
-bool platform_pmu_event_valid(uint64_t event_data)
-{
-	return event_data == PLATFORM_EVENT_SMODE_CONSOLE_BYTES;
-}
-
-uint64_t platform_pmu_event_read(uint64_t event_data)
-{
-	if (event_data == PLATFORM_EVENT_SMODE_CONSOLE_BYTES)
-		return hart_self()->smode_console_bytes;
-	return 0;
 }

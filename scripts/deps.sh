@@ -6,7 +6,7 @@ PKGS="gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unkn
 qemu-system-misc opensbi u-boot-qemu gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
 linux-source-6.1 libcmocka-dev libelf-dev device-tree-compiler gdb-multiarch
 bc flex bison cpio xz-utils python3 clang libclang-rt-14-dev valgrind make gcc
-cppcheck clang-tidy chromium"
+cppcheck clang-tidy chromium u-boot-tools"
 missing() {
     for p in $PKGS; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"

@@ -10,6 +10,7 @@
 #include "riscv_csr.h"
 
 #define CLINT_MSIP_OFFSET 0x0
+#define CLINT_CONTEXTS    4095
 
 static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 {
@@ -32,6 +33,18 @@ int aclint_mswi_probe(const struct fdt *fdt, int node, int parent)
 		return -1;
 	mswi_assign(fdt, node, base + CLINT_MSIP_OFFSET);
 	return 0;
+}
+
+/* The CLINT's MSIP array by hartid (FU540-C000 manual, CLINT memory
+ * map), for a board whose DTB has no CLINT node. */
+void clint_mswi_at(uint64_t base)
+{
+	unsigned int i;
+
+	for (i = 0; i < hart_count; i++)
+		if (hart_ids[i] < CLINT_CONTEXTS)
+			hart_table[i]->msip = (volatile uint32_t *)(uintptr_t)
+				(base + CLINT_MSIP_OFFSET + 4UL * hart_ids[i]);
 }
 
 void aclint_mswi_send(volatile uint32_t *msip)

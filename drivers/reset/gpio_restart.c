@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * "gpio-restart": the machine resets when a GPIO line goes active
- * (the Linux gpio-restart binding: gpios = <&controller pin flags>, flag
- * bit 0 = active low; inactive-delay, active-delay in ms).  The line is
- * driven inactive first, then active, so the reset sees an edge whatever
- * the line's state was.  Fills platform.reboot (cold and warm alike: the
- * line resets the whole machine).
+ * System reset through a GPIO line: "gpio-restart" (fills platform.reboot,
+ * cold and warm alike: the line resets the whole machine) and
+ * "gpio-poweroff" (fills platform.poweroff; the HiFive Unmatched's PMIC
+ * line).  The Linux bindings: gpios = <&controller pin flags>, flag bit 0 =
+ * active low; delays in ms, "active-delay" / "inactive-delay" for restart,
+ * "active-delay-ms" / "inactive-delay-ms" for power-off, 100 by default.
+ * The line is driven inactive first, then active, so a level-triggered
+ * device and an edge-triggered one both see their event whatever the
+ * line's state was (gpio-poweroff binding: "inactive->active edge").
  */
 #include "drivers.h"
 #include "platform.h"
 
 #define GPIO_FLAG_ACTIVE_LOW 1u
-/* The binding's default delays. */
-#define GPIO_RESTART_ACTIVE_DELAY_MS   100
-#define GPIO_RESTART_INACTIVE_DELAY_MS 100
+#define GPIO_RESET_DEFAULT_DELAY_MS 100
 
-static struct {
+struct gpio_reset {
 	struct gpio_line line;
 	uint32_t active_delay_ms, inactive_delay_ms;
-} restart;
+};
+
+static struct gpio_reset restart, poweroff;
 
 /* Busy wait on mtime: the machine is going down, nothing else runs. */
 static void delay_ms(uint32_t ms)
@@ -33,17 +36,27 @@ static void delay_ms(uint32_t ms)
 		;
 }
 
-static void line_set_active(bool active)
+static void line_set_active(const struct gpio_reset *r, bool active)
 {
-	restart.line.drive(&restart.line, active != restart.line.active_low);
+	r->line.drive(&r->line, active != r->line.active_low);
+}
+
+static void gpio_reset_fire(const struct gpio_reset *r)
+{
+	line_set_active(r, false);
+	delay_ms(r->inactive_delay_ms);
+	line_set_active(r, true);
+	delay_ms(r->active_delay_ms);
 }
 
 static void gpio_restart_fire(void)
 {
-	line_set_active(false);
-	delay_ms(restart.inactive_delay_ms);
-	line_set_active(true);
-	delay_ms(restart.active_delay_ms);
+	gpio_reset_fire(&restart);
+}
+
+static void gpio_poweroff_fire(void)
+{
+	gpio_reset_fire(&poweroff);
 }
 
 /* The GPIO controllers the firmware can drive, by compatible. */
@@ -53,13 +66,15 @@ static int gpio_line_lookup(const struct fdt *fdt, int controller, uint32_t pin,
 	return sifive_gpio_line(fdt, controller, pin, line);
 }
 
-int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
+/* The node's line and delays into `r`; 0, or -1 for a line the firmware
+ * cannot drive. */
+static int gpio_reset_parse(const struct fdt *fdt, int node, const char *active_delay,
+			    const char *inactive_delay, struct gpio_reset *r)
 {
 	const uint8_t *gpios;
 	uint32_t cells = 0;
 	int len, controller;
 
-	(void)parent;
 	gpios = fdt_getprop(fdt, node, "gpios", &len);
 	if (!gpios || len < 4)
 		return -1;
@@ -67,13 +82,30 @@ int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
 	if (controller < 0 || fdt_prop_u32(fdt, controller, "#gpio-cells", &cells) < 0 ||
 	    cells < 1 || len < (int)(4 * (1 + cells)))
 		return -1;
-	if (gpio_line_lookup(fdt, controller, fdt_be32(gpios + 4), &restart.line) < 0)
+	if (gpio_line_lookup(fdt, controller, fdt_be32(gpios + 4), &r->line) < 0)
 		return -1;
-	restart.line.active_low = cells >= 2 && (fdt_be32(gpios + 8) & GPIO_FLAG_ACTIVE_LOW);
-	restart.active_delay_ms = GPIO_RESTART_ACTIVE_DELAY_MS;
-	restart.inactive_delay_ms = GPIO_RESTART_INACTIVE_DELAY_MS;
-	fdt_prop_u32(fdt, node, "active-delay", &restart.active_delay_ms);
-	fdt_prop_u32(fdt, node, "inactive-delay", &restart.inactive_delay_ms);
+	r->line.active_low = cells >= 2 && (fdt_be32(gpios + 8) & GPIO_FLAG_ACTIVE_LOW);
+	r->active_delay_ms = GPIO_RESET_DEFAULT_DELAY_MS;
+	r->inactive_delay_ms = GPIO_RESET_DEFAULT_DELAY_MS;
+	fdt_prop_u32(fdt, node, active_delay, &r->active_delay_ms);
+	fdt_prop_u32(fdt, node, inactive_delay, &r->inactive_delay_ms);
+	return 0;
+}
+
+int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
+{
+	(void)parent;
+	if (gpio_reset_parse(fdt, node, "active-delay", "inactive-delay", &restart) < 0)
+		return -1;
 	platform.reboot = (struct reset_action){ .present = true, .fire = gpio_restart_fire };
+	return 0;
+}
+
+int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
+{
+	(void)parent;
+	if (gpio_reset_parse(fdt, node, "active-delay-ms", "inactive-delay-ms", &poweroff) < 0)
+		return -1;
+	platform.poweroff = (struct reset_action){ .present = true, .fire = gpio_poweroff_fire };
 	return 0;
 }

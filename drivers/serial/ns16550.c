@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * NS16550-compatible UART ("ns16550a", "ns16550"): polled transmit and
- * receive.  The firmware never enables its interrupts; S-mode owns the UART
- * through its own driver once it boots.
+ * NS16550-compatible UART ("ns16550a", "ns16550", and the Synopsys
+ * DesignWare APB UART "snps,dw-apb-uart", a 16550 whose registers sit
+ * 1 << reg-shift bytes apart and take reg-io-width-byte accesses): polled
+ * transmit and receive.  The firmware never enables its interrupts (nor
+ * writes LCR, which the DesignWare UART refuses while busy); S-mode owns
+ * the UART through its own driver once it boots.
  */
 #include <stdint.h>
 #include "console.h"
@@ -78,7 +81,8 @@ int ns16550_probe(const struct fdt *fdt, int node)
 	uint32_t shift = 0, width = 1;
 
 	if (!fdt_is_compatible(fdt, node, "ns16550a") &&
-	    !fdt_is_compatible(fdt, node, "ns16550"))
+	    !fdt_is_compatible(fdt, node, "ns16550") &&
+	    !fdt_is_compatible(fdt, node, "snps,dw-apb-uart"))
 		return -1;
 	if (fdt_get_reg(fdt, node, 0, &base, &size) < 0)
 		return -1;

@@ -12,6 +12,7 @@
 
 #define CLINT_MTIMECMP_OFFSET 0x4000
 #define CLINT_MTIME_OFFSET    0xbff8
+#define CLINT_CONTEXTS        4095
 
 static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
 {
@@ -53,4 +54,16 @@ int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
 	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
 	return 0;
+}
+
+/* A CLINT the DTB does not describe: MTIMECMP by hartid. */
+void clint_mtimer_at(uint64_t base)
+{
+	unsigned int i;
+
+	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
+	for (i = 0; i < hart_count; i++)
+		if (hart_ids[i] < CLINT_CONTEXTS)
+			hart_table[i]->mtimecmp = (volatile uint64_t *)(uintptr_t)
+				(base + CLINT_MTIMECMP_OFFSET + 8UL * hart_ids[i]);
 }

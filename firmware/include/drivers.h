@@ -47,19 +47,23 @@ void htif_exit(uint32_t code);
 
 /* drivers/ipi/aclint_mswi.c: fills hart->msip for the harts it serves. */
 int aclint_mswi_probe(const struct fdt *fdt, int node, int parent);
+/* A CLINT the DTB does not describe: context n is hartid n. */
+void clint_mswi_at(uint64_t base);
 void aclint_mswi_send(volatile uint32_t *msip);
 void aclint_mswi_clear(volatile uint32_t *msip);
 
 /* drivers/timer/aclint_mtimer.c: fills hart->mtimecmp and platform.mtime. */
 int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent);
 int clint_mtimer_probe(const struct fdt *fdt, int node, int parent);
+void clint_mtimer_at(uint64_t base);
 
 /* drivers/reset/syscon_reset.c: fills platform.poweroff / reboot. */
 int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent);
 int syscon_reboot_probe(const struct fdt *fdt, int node, int parent);
 int sifive_test_probe(const struct fdt *fdt, int node, int parent);
-/* drivers/reset/gpio_restart.c: fills platform.reboot. */
+/* drivers/reset/gpio_restart.c: fills platform.reboot / platform.poweroff. */
 int gpio_restart_probe(const struct fdt *fdt, int node, int parent);
+int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent);
 /* drivers/reset/htif_poweroff.c: fills platform.poweroff. */
 int htif_poweroff_probe(const struct fdt *fdt, int node, int parent);
 

@@ -58,10 +58,13 @@ struct platform_desc {
 	const char *compatible;      /* root node compatible, NULL = any */
 	uintptr_t early_uart;        /* ns16550 for errors before the DTB is read */
 	unsigned int early_uart_shift;
+	/* A CLINT the DTB may lack (context = hartid); 0: none. */
+	uint64_t clint_base;
 };
 
 const struct platform_desc *platform_match(const struct fdt *fdt);
 extern const struct platform_desc platform_qemu_virt, platform_generic;
+extern const struct platform_desc platform_sifive_fu540, platform_sifive_fu740;
 
 /* The cpu node describes a hart with S-mode (platform/cpu_smode.c). */
 bool fdt_cpu_has_smode(const struct fdt *fdt, int cpu);

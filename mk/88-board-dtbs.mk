@@ -1,0 +1,25 @@
+# The real boards' DTBs (Debian's linux-source-6.1, scripts/board-dtbs.sh)
+# through the firmware's platform code on the host: platform/generic.c with
+# the drivers and lib/fdt, compiled as they are for the firmware; only the
+# console registration and the linker's firmware extent are the test's
+# (platform/pmu_event.c reads the running hart: firmware only).
+BOARD_DTB_DIR := $(BUILD)/host/boards
+BOARD_DTB_LIST := $(BOARD_DTB_DIR)/boards.list
+
+$(BOARD_DTB_LIST): scripts/board-dtbs.sh
+	scripts/board-dtbs.sh $(BOARD_DTB_DIR)
+
+BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \
+                   firmware/hart.c $(wildcard drivers/serial/*.c drivers/timer/*.c \
+                   drivers/ipi/*.c drivers/reset/*.c drivers/gpio/*.c) $(FDT_SRCS)
+
+# -iquote, not -I: firmware/include has names (features.h) that would hide
+# the host C library's own headers.
+$(BUILD)/host/test_board_dtbs: tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) \
+		$(wildcard firmware/include/*.h) $(FDT_HEADERS) $(BOARD_DTB_LIST)
+	@mkdir -p $(@D)
+	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote lib/fdt \
+		-DBOARD_DTB_DIR='"$(abspath $(BOARD_DTB_DIR))"' -o $@ \
+		tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) $(CMOCKA_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_board_dtbs
