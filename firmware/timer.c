@@ -9,6 +9,22 @@
 #include "platform.h"
 #include "riscv_csr.h"
 
+/* In 32-bit halves where the CLINT wants them (T-Head): the high half
+ * goes to all-ones first, so no mix of old and new halves is ever below
+ * the time and fires early (privileged spec, the mtimecmp RV32 sequence). */
+static inline void mtimecmp_write(volatile uint64_t *cmp, uint64_t value)
+{
+	volatile uint32_t *half = (volatile uint32_t *)cmp;
+
+	if (!platform.mtime_in_time_csr) {
+		*cmp = value;
+		return;
+	}
+	half[1] = ~0U;
+	half[0] = (uint32_t)value;
+	half[1] = (uint32_t)(value >> 32);
+}
+
 void timer_set_smode_deadline(struct hart *self, uint64_t stime)
 {
 	if (self->feat.sstc) {
@@ -18,7 +34,7 @@ void timer_set_smode_deadline(struct hart *self, uint64_t stime)
 	/* TIME: "must clear the pending timer interrupt bit". */
 	csr_clear(mip, MIP_STIP);
 	if (self->mtimecmp)
-		*self->mtimecmp = stime;
+		mtimecmp_write(self->mtimecmp, stime);
 	csr_set(mie, MIP_MTIP);
 }
 
@@ -27,7 +43,7 @@ void timer_cancel(struct hart *self)
 {
 	csr_clear(mie, MIP_MTIP);
 	if (self->mtimecmp)
-		*self->mtimecmp = -1ULL;
+		mtimecmp_write(self->mtimecmp, -1ULL);
 	if (self->feat.sstc)
 		csr_write(CSR_STIMECMP, -1UL);
 	csr_clear(mip, MIP_STIP);

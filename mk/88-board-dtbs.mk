@@ -6,7 +6,7 @@
 BOARD_DTB_DIR := $(BUILD)/host/boards
 BOARD_DTB_LIST := $(BOARD_DTB_DIR)/boards.list
 
-$(BOARD_DTB_LIST): scripts/board-dtbs.sh
+$(BOARD_DTB_LIST): scripts/board-dtbs.sh $(wildcard tests/data/boards/*.dts)
 	scripts/board-dtbs.sh $(BOARD_DTB_DIR)
 
 BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \

@@ -276,6 +276,8 @@ static const struct dt_driver dt_drivers[] = {
 	{ "sifive,clint0",       clint_mtimer_probe },
 	{ "riscv,clint0",        aclint_mswi_probe },
 	{ "riscv,clint0",        clint_mtimer_probe },
+	{ "thead,c900-clint",    aclint_mswi_probe },
+	{ "thead,c900-clint",    thead_clint_mtimer_probe },
 	{ "sifive,test0",        sifive_test_probe },
 	{ "syscon-poweroff",     syscon_poweroff_probe },
 	{ "syscon-reboot",       syscon_reboot_probe },
@@ -337,11 +339,11 @@ const char *platform_probe_devices(const struct fdt *fdt)
 		parents[depth] = node;
 		probe_node(fdt, node, parents[depth - 1]);
 	}
-	if (!platform.mtime && !every_hart_has_msip())
+	if (!platform.mtime && !platform.mtime_in_time_csr && !every_hart_has_msip())
 		clint_fallback(platform_match(fdt));
 	if (!every_hart_has_msip())
 		return "a hart has no ACLINT MSWI / CLINT MSIP register";
-	if (!platform.mtime)
+	if (!platform.mtime && !platform.mtime_in_time_csr)
 		return "no ACLINT MTIMER / CLINT timer";
 	return NULL;
 }

@@ -2,7 +2,8 @@
 # The DTBs of the real RISC-V boards in Debian's linux-source-6.1:
 # every arch/riscv/boot/dts/<vendor>/<board>.dts through cpp and dtc, as
 # the kernel's build does, into OUTDIR/<board>.dtb (the host test
-# tests/host/test_board_dtbs.c and `make fit-image` read them).
+# tests/host/test_board_dtbs.c and `make fit-image` read them), plus the
+# hand-written tests/data/boards/*.dts of boards the tree lacks.
 #
 #   scripts/board-dtbs.sh OUTDIR
 #
@@ -40,6 +41,11 @@ for dts in "$tree"/arch/riscv/boot/dts/*/*.dts; do
     dtc -q -I dts -O dtb -o "$out/$board.dtb" "$out/$board.dts.pre"
     rm -f "$out/$board.dts.pre"
     n=$((n + 1))
+done
+# Boards whose DT the 6.1 tree lacks, written for the test (no cpp needed).
+for dts in tests/data/boards/*.dts; do
+    [ -f "$dts" ] || continue
+    dtc -q -I dts -O dtb -o "$out/$(basename "$dts" .dts).dtb" "$dts"
 done
 [ "$n" -gt 0 ] || { echo "$0: no .dts under $tree/arch/riscv/boot/dts" >&2; exit 1; }
 ls "$out"/*.dtb | sed 's|.*/||' > "$out/boards.list"

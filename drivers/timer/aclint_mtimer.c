@@ -4,6 +4,10 @@
  * 8-byte MTIME register and the MTIMECMP array) and the CLINT
  * ("sifive,clint0": MTIMECMP at +0x4000, MTIME at +0xbff8).  MTIMECMP
  * registers are in the order of the interrupts-extended entries.
+ * The T-Head C906/C910 CLINT ("thead,c900-clint", Allwinner D1's
+ * "allwinner,sun20i-d1-clint") lays MSIP and MTIMECMP out the same way but
+ * "lacks a memory-mapped MTIME register" (Linux's sifive,clint binding):
+ * there the hart's time CSR is the machine timer.
  */
 #include "drivers.h"
 #include "hart.h"
@@ -52,6 +56,19 @@ int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	    size < CLINT_MTIME_OFFSET + 8)
 		return -1;
 	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
+	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
+	return 0;
+}
+
+int thead_clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
+{
+	uint64_t base, size;
+
+	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 ||
+	    size < CLINT_MTIMECMP_OFFSET + 8)
+		return -1;
+	platform.mtime = NULL;
+	platform.mtime_in_time_csr = true;
 	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
 	return 0;
 }

@@ -55,6 +55,7 @@ void aclint_mswi_clear(volatile uint32_t *msip);
 /* drivers/timer/aclint_mtimer.c: fills hart->mtimecmp and platform.mtime. */
 int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent);
 int clint_mtimer_probe(const struct fdt *fdt, int node, int parent);
+int thead_clint_mtimer_probe(const struct fdt *fdt, int node, int parent);
 void clint_mtimer_at(uint64_t base);
 
 /* drivers/reset/syscon_reset.c: fills platform.poweroff / reboot. */

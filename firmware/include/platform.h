@@ -36,6 +36,9 @@ struct platform {
 	uint64_t timebase_hz;
 
 	volatile uint64_t *mtime;    /* NULL: no M-mode timer found */
+	/* T-Head C9xx CLINT: no MTIME register (the harts' time CSR counts),
+	 * MTIMECMP written as two 32-bit halves. */
+	bool mtime_in_time_csr;
 	struct reset_action poweroff, reboot;
 	/* Ends the machine with an exit status (sifive,test0 finisher, HTIF),
 	 * used to report "system failure" shutdowns; NULL: no such device. */

@@ -279,15 +279,18 @@ static void print_timer_ipi(void)
 {
 	unsigned int i;
 
-	if (!platform.mtime) {
+	if (platform.mtime_in_time_csr) {
+		printf("  timer/IPI: %s, no MTIME register (the time CSR counts)\n",
+		       node_name(node_holding((uintptr_t)hart_table[0]->msip)));
+	} else if (!platform.mtime) {
 		printf("  timer/IPI: %s\n", b.parse_err ? "(not probed)" : "none");
 		return;
-	}
-	if (node_holding((uintptr_t)platform.mtime) >= 0)
+	} else if (node_holding((uintptr_t)platform.mtime) >= 0)
 		printf("  timer/IPI: %s", node_name(node_holding((uintptr_t)platform.mtime)));
 	else
 		printf("  timer/IPI: no DT node, the CLINT platform %s supplies", platform.name);
-	printf(", mtime 0x%lx\n", (unsigned long)(uintptr_t)platform.mtime);
+	if (platform.mtime)
+		printf(", mtime 0x%lx\n", (unsigned long)(uintptr_t)platform.mtime);
 	for (i = 0; i < hart_count; i++)
 		printf("    hart %lu: msip 0x%lx, mtimecmp 0x%lx\n", hart_ids[i],
 		       (unsigned long)(uintptr_t)hart_table[i]->msip,
@@ -358,14 +361,15 @@ struct board_facts {
 	uint64_t clint_base;
 	enum reset_kind poweroff, reboot;
 	int reset_pin;                  /* the GPIO line's pin */
+	bool clint_without_mtime;       /* T-Head CLINT: the time CSR counts */
 };
 
 #define FACTS_K210(name) \
 	{ name, 0, 0, "no usable cpu", 0, 0, "sifive,uart0", 0x38000000, 0, 0, 0, \
-	  RESET_NONE, RESET_NONE, -1 }
+	  RESET_NONE, RESET_NONE, -1, false }
 #define FACTS_MPFS(name, ram_ranges, uart) \
 	{ name, 4, 1, NULL, 0, ram_ranges, "ns16550", uart, 2, 4, 0x2000000, \
-	  RESET_NONE, RESET_NONE, -1 }
+	  RESET_NONE, RESET_NONE, -1, false }
 
 static const struct board_facts facts[] = {
 	/* The monitor cores (hart 0 of the FU540 / FU740 / PolarFire SoC) have
@@ -376,14 +380,20 @@ static const struct board_facts facts[] = {
 	 * over I2C, which the DT gives no reset node for.  No CLINT node in
 	 * the FU540 / FU740 DTs of 6.1: platform/sifive_fu.c supplies it. */
 	{ "hifive-unmatched-a00", 4, 1, NULL, 0x80000000, 1, "sifive,uart0", 0x10010000,
-	  0, 0, 0x2000000, RESET_GPIO, RESET_NONE, 2 },
+	  0, 0, 0x2000000, RESET_GPIO, RESET_NONE, 2, false },
 	/* FU540: E51 (hart 0) + 4 U54; gpio-restart on GPIO 10, no power-off. */
 	{ "hifive-unleashed-a00", 4, 1, NULL, 0x80000000, 1, "sifive,uart0", 0x10010000,
-	  0, 0, 0x2000000, RESET_NONE, RESET_GPIO, 10 },
+	  0, 0, 0x2000000, RESET_NONE, RESET_GPIO, 10, false },
 	/* JH7100: 2 U74, DesignWare UARTs; its "starfive,jh7100-reset" resets
 	 * peripherals, not the system: no reset device. */
 	{ "jh7100-beaglev-starlight", 2, 0, NULL, 0x80000000, 1, "ns16550", 0x12440000,
-	  2, 4, 0x2000000, RESET_NONE, RESET_NONE, -1 },
+	  2, 4, 0x2000000, RESET_NONE, RESET_NONE, -1, false },
+	/* Not in 6.1: tests/data/boards/allwinner-d1-like.dts, written for
+	 * this test.  One C906; its T-Head CLINT has MSIP and MTIMECMP where
+	 * SiFive's has them but no MTIME; the watchdog that resets a D1 has
+	 * no driver here: no reset device. */
+	{ "allwinner-d1-like", 1, 0, NULL, 0x40000000, 1, "ns16550", 0x2500000,
+	  2, 4, 0x14000000, RESET_NONE, RESET_NONE, -1, true },
 	/* PolarFire SoC: E51 (hart 0) + 4 U54, MMUARTs are 16550s; system
 	 * reset is a mailbox request to the system controller: none in DT. */
 	FACTS_MPFS("mpfs-icicle-kit", 2, 0x20100000),
@@ -434,11 +444,15 @@ static void assert_reset(enum reset_kind kind, const struct reset_action *act, i
 		assert_non_null(act->reg);
 }
 
-static void assert_clint(uint64_t base)
+static void assert_clint(uint64_t base, bool without_mtime)
 {
 	unsigned int i;
 
-	assert_int_equal((uintptr_t)platform.mtime, base + 0xbff8);
+	assert_int_equal(platform.mtime_in_time_csr, without_mtime);
+	if (without_mtime)
+		assert_null(platform.mtime);
+	else
+		assert_int_equal((uintptr_t)platform.mtime, base + 0xbff8);
 	/* One msip / mtimecmp per hart context, S-mode harts only; the
 	 * skipped hart 0 keeps context 0 on the boards that have one. */
 	for (i = 0; i < hart_count; i++) {
@@ -491,7 +505,7 @@ static void check_board(const struct board_facts *f)
 	assert_int_equal(platform.ram_count, f->ram_ranges);
 	if (f->ram_base)
 		assert_int_equal(platform.ram[0].base, f->ram_base);
-	assert_clint(f->clint_base);
+	assert_clint(f->clint_base, f->clint_without_mtime);
 	assert_reset(f->poweroff, &platform.poweroff, f->reset_pin);
 	assert_reset(f->reboot, &platform.reboot, f->reset_pin);
 }
