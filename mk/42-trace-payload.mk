@@ -4,7 +4,7 @@
 
 TRACE_PAYLOAD_DIR := tests/target/trace
 TRACE_PAYLOAD_OBJ := $(PAYLOAD_DIR)/obj/trace
-TRACE_PAYLOAD_SRCS := entry.S kernel.c progs.c uprogs.c
+TRACE_PAYLOAD_SRCS := entry.S kernel.c progs.c uprogs.c fp.S
 TRACE_PAYLOAD_CFLAGS = $(TARGET_CFLAGS) -I$(TRACE_PAYLOAD_DIR) -Ilib/fdt -Ilib/tci -Idrivers/trace \
                         -idirafter $(PICOLIBC)/include
 TRACE_PAYLOAD_OBJS := $(patsubst %,$(TRACE_PAYLOAD_OBJ)/%.o,$(basename $(TRACE_PAYLOAD_SRCS))) \

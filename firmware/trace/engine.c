@@ -518,8 +518,11 @@ void trace_sbi_returns_elsewhere(struct hart *self, const struct trap_regs *regs
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	/* (TV mode: not followed, docs/TRACE.md "Tandem-verification mode") */
-	if (th && !th->tv_mode && th->step.mode != STEP_OFF)
+	if (!th)
+		return;
+	if (th->tv_mode)
+		tv_sbi_returns_to(th, regs->mepc);
+	else if (th->step.mode != STEP_OFF)
 		stepper_sbi_returns_to(th, regs->mepc, regs->mstatus);
 }
 

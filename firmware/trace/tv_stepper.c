@@ -156,6 +156,23 @@ static void emit_initial(struct trace_hart *th, const struct trap_regs *regs)
 	th->tv.need_init = false;
 }
 
+/*
+ * What an SBI call that returns elsewhere changed besides the pc: SSE
+ * (firmware/sse.c) replaces a6/a7, sepc and sstatus.SPP/SPIE, and the
+ * handler or the resumed context may see any GPR as the call left it.
+ * scause and stval stay as they were and are left out: a group that
+ * writes scause is read as a trap into S-mode.
+ */
+static void put_sse_state(struct trace_hart *th, const struct trap_regs *regs)
+{
+	unsigned int r;
+
+	for (r = 1; r < 32; r++)
+		tv_put_reg(th, TVTRACE_REG_GPR(r), regs->x[r]);
+	tv_put_reg(th, REG_SEPC, csr_read(sepc));
+	tv_put_reg(th, REG_SSTATUS, csr_read(sstatus));
+}
+
 static uint64_t store_data(const struct tv_stepper *s)
 {
 	unsigned int bits = 8u << s->in.mem_size;
@@ -212,7 +229,10 @@ static void emit_retired(struct trace_hart *th, const struct trap_regs *regs, ui
 	else
 		tv_put_state(th, TVTRACE_STATE_PC, now);
 	tv_put_insn(th, s->raw);
-	put_writes(th, regs);
+	if (s->returns_elsewhere)
+		put_sse_state(th, regs);
+	else
+		put_writes(th, regs);
 	if (s->in.mem)
 		put_memory(th);
 	if (priv != s->priv)
@@ -220,6 +240,7 @@ static void emit_retired(struct trace_hart *th, const struct trap_regs *regs, ui
 	tv_group_end(th);
 	th->te.insns++;
 	s->pending = false;
+	s->returns_elsewhere = false;
 	if (s->in.writes_csr && s->in.csr == REG_STVEC)
 		t1_follow_stvec(s);
 }
@@ -487,6 +508,7 @@ void tv_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsign
 
 	s->on = true;
 	s->pending = false;
+	s->returns_elsewhere = false;
 	s->t0 = ADDR_NONE;
 	s->t1 = ADDR_NONE;
 	s->t1_on = false;
@@ -540,6 +562,25 @@ void tv_enter_m(struct trace_hart *th)
 	tv_group_end(th);
 	th->te.insns++;
 	s->pending = false;
+}
+
+/*
+ * An SBI call that returns elsewhere: an SSE event's handler entered, or
+ * the context it interrupted resumed (ext-sse.adoc).  The call frame here
+ * is partial (a2..a7), so T0 moves to where the hart resumes; its visit
+ * has the whole frame and reports the ecall with the new pc, every GPR,
+ * sepc and sstatus (put_sse_state: the event's entry state, or the
+ * context restored).
+ */
+void tv_sbi_returns_to(struct trace_hart *th, uint64_t pc)
+{
+	struct tv_stepper *s = &th->tv;
+
+	if (!s->on || !s->pending || s->need_init || s->in.flow != TV_FLOW_ECALL)
+		return;
+	s->next = pc;
+	s->returns_elsewhere = true;
+	t0_move(s, pc);
 }
 
 void tv_finish(struct trace_hart *th, const struct trap_regs *regs)

@@ -34,6 +34,7 @@ struct tv_stepper {
 	bool t1_on;
 	bool t1_paused;          /* T1 off while the instruction at stvec runs   */
 	bool need_init;          /* the initial-state group has not gone out     */
+	bool returns_elsewhere;  /* the pending SBI call resumes S/U elsewhere   */
 	uint8_t trig_type;       /* 2 (mcontrol) or 6 (mcontrol6)               */
 	uint8_t priv;            /* privilege of the pending instruction         */
 	uint64_t t0, t1;         /* armed addresses                             */
@@ -60,6 +61,8 @@ void tv_off(struct trace_hart *th);
 /* The S context went into an SBI call that does not return (HSM stop,
  * suspend, reset): its ecall's group, a trap into M-mode. */
 void tv_enter_m(struct trace_hart *th);
+/* The pending SBI call returns to pc, not past the ecall (SSE). */
+void tv_sbi_returns_to(struct trace_hart *th, uint64_t pc);
 
 /* TSBI_TE_TV_PARAMS of this hart (tci_encoder.h). */
 uint32_t tv_params_word(void);

@@ -33,8 +33,9 @@ buffer holds Bluespec trace records, docs/TRACE.md) are checked by
 tests/trace/tv-check.py instead: the instructions the records say ran
 must equal the ground truth's session window (S/U lines, with their
 exc/int marks), and, in a run with QEMU's register dumps over fib() and
-its neighbours instead of the execution log, the registers the records
-give must equal QEMU's before every instruction there.
+its neighbours and the fp program instead of the execution log, the
+registers the records give (GPRs, the FPRs written, S-mode CSRs) must
+equal QEMU's before every instruction there.
 
 Output: one `PASS: ...` / `FAIL: ...` line per configuration and hart and
 check (the contract of scripts/run-tests.sh), `SKIP: ...` lines, the
@@ -120,15 +121,16 @@ CONFIGS = [
     Config('htm-alljumps-implicitret', 'alljumps implicitret'),
     Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal', smp=4, cost=10),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
-    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=8, tv='pcs'),
-    Config('tv-regs', 'tv', 'recurse', cost=3, tv='regs'),
+    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal,sse', cost=8, tv='pcs'),
+    Config('tv-regs', 'tv', 'recurse,fp', cost=3, tv='regs'),
     # The session's kernel code before the first program takes ~16 KiB.
     Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',
            cost=3, tv='pcs'),
 ]
 
-# tv-regs: QEMU dumps the registers before every instruction in here.
-TV_REGS_RANGE = ('fib', 'p_recurse')
+# tv-regs: QEMU dumps the registers before every instruction in these
+# ranges (fib() and its neighbours; the fp program's F/D instructions).
+TV_REGS_RANGES = (('fib', 'p_recurse'), ('p_fp', 'p_fp_end'))
 
 print_lock = threading.Lock()
 
@@ -244,7 +246,7 @@ class Suite:
         images = rvelf.Images([rvelf.Elf(self.payload)])
         self.range = (images.symbol('__filtered_start'), images.symbol('__filtered_end'))
         self.first = images.symbol('trace_first')
-        self.tv_range = tuple(images.symbol(n) for n in TV_REGS_RANGE)
+        self.tv_ranges = [tuple(images.symbol(n) for n in r) for r in TV_REGS_RANGES]
         self.tv_records = args.tv_records
         self.tvtrace = args.tvtrace
 
@@ -261,8 +263,8 @@ class Suite:
         if cfg.ecall_no_retire:
             cmd.append('--ecall-no-retire')
         if cfg.tv == 'regs':
-            lo, hi = self.tv_range
-            cmd += ['--no-ground-truth', '--cpu-log', f'{lo:#x}+{hi - lo:#x}']
+            cmd += ['--no-ground-truth', '--cpu-log',
+                    ','.join(f'{lo:#x}+{hi - lo:#x}' for lo, hi in self.tv_ranges)]
         t0 = time.time()
         r = run(cmd, cwd=ROOT)
         elapsed = time.time() - t0
@@ -324,8 +326,9 @@ class Suite:
             cmd += ['--window', win] + (['--prefix'] if cfg.match == 'prefix' else [])
             what = 'TV records = ground truth (pcs and trap marks)'
         else:
-            lo, hi = self.tv_range
-            cmd += ['--cpu-log', f'{base}.cpu.log', '--range', f'{lo:x}-{hi:x}']
+            cmd += ['--cpu-log', f'{base}.cpu.log']
+            for lo, hi in self.tv_ranges:
+                cmd += ['--range', f'{lo:x}-{hi:x}']
             what = 'TV register values = QEMU -d cpu'
         c = run(cmd)
         if c.returncode == 0:

@@ -119,7 +119,7 @@ def main():
         gt = None
         logging = []
         if args.cpu_log:
-            logging = ['-singlestep', '-d', 'cpu,nochain', '-dfilter', args.cpu_log,
+            logging = ['-singlestep', '-d', 'cpu,fpu,nochain', '-dfilter', args.cpu_log,
                        '-D', base + '.cpu.log']
     else:
         os.mkfifo(fifo)

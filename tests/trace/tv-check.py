@@ -2,7 +2,7 @@
 """Check a tandem-verification (TV) trace buffer against QEMU.
 
     tv-check.py --records build/tools/tv-records [--flen 8] BUFFER.nex
-        [--window WINDOW.pcs [--prefix]] [--cpu-log NAME.cpu.log --range A-B]
+        [--window WINDOW.pcs [--prefix]] [--cpu-log NAME.cpu.log --range A-B ...]
 
 BUFFER.nex is one hart's RAM sink in TV mode (docs/TRACE.md,
 "Tandem-verification mode"); its records are listed by tv-records
@@ -19,9 +19,10 @@ pc (increment pc, or the new pc), and applies its register writes.
   --prefix (a buffer that stopped on wrap): they must be a non-empty
   prefix of them; the last instruction's mark is not compared (the group
   of the trap after it may be what did not fit).
---cpu-log, --range: QEMU's register dumps before every instruction in
-  [A, B) (trace-run.py --cpu-log).  Before each instruction the trace shows
-  in the range, x1..x31 of the shadow state, and the S-mode CSRs QEMU
+--cpu-log, --range: QEMU's register dumps (`-d cpu,fpu`) before every
+  instruction in [A, B) (trace-run.py --cpu-log; --range may be given more
+  than once).  Before each instruction the trace shows in a range, x1..x31
+  of the shadow state, every FPR the trace wrote, and the S-mode CSRs QEMU
   dumps (sstatus as mstatus through its mask, stvec, sepc, scause, stval,
   satp) once the trace wrote them, must equal QEMU's dump at that pc (the next one in the
   log: dumps of instructions an interrupt undid are skipped).
@@ -38,7 +39,7 @@ import sys
 OP_BEGIN, OP_END, OP_INCR_PC, OP_FULL_REG, OP_STATE = 1, 2, 3, 4, 7
 OP_STATE_INIT, OP_INSN16, OP_INSN32 = 11, 16, 17
 STATE_PRIV, STATE_PC = 1, 10
-REG_GPR = 0x1000
+REG_GPR, REG_FPR = 0x1000, 0x1020
 CSR_NAMES = {0x105: 'stvec', 0x141: 'sepc', 0x142: 'scause', 0x143: 'stval', 0x180: 'satp',
              0x100: 'sstatus'}
 # sstatus is mstatus seen through this mask (privileged spec, "sstatus"):
@@ -83,14 +84,15 @@ def read_groups(tool, flen, nex):
 class Replay:
     """The shadow state, walked group by group."""
 
-    def __init__(self, check_range=None):
+    def __init__(self, check_ranges=()):
         self.pc = None
         self.priv = None
         self.gpr = [0] * 32
+        self.fpr = {}                 # the FPRs the trace wrote
         self.csr = {}
         self.lines = []               # [(pc, mark)] as the ground truth has them
-        self.points = []              # [(pc, gpr, csr)] before instructions in range
-        self.range = check_range
+        self.points = []              # [(pc, gpr, fpr, csr, off)] before instructions in range
+        self.ranges = check_ranges
         self.groups = 0
 
     def mark_last(self, mark):
@@ -101,6 +103,8 @@ class Replay:
         for op, f in recs:
             if op == OP_FULL_REG and REG_GPR < f[0] < REG_GPR + 32:
                 self.gpr[f[0] - REG_GPR] = f[1]
+            elif op == OP_FULL_REG and REG_FPR <= f[0] < REG_FPR + 32:
+                self.fpr[f[0] - REG_FPR] = f[1]
             elif op == OP_FULL_REG and f[0] < 0x1000:
                 self.csr[f[0]] = f[1]
             elif op == OP_STATE and f[0] == STATE_PRIV:
@@ -119,8 +123,8 @@ class Replay:
             raise CheckError(f'offset {off:#x}: a group before the initial state')
         insn = next(((op, f[0]) for op, f in recs if op in (OP_INSN16, OP_INSN32)), None)
         ipc = self.pc
-        if insn and self.range and self.range[0] <= ipc < self.range[1]:
-            self.points.append((ipc, list(self.gpr), dict(self.csr), off))
+        if insn and any(lo <= ipc < hi for lo, hi in self.ranges):
+            self.points.append((ipc, list(self.gpr), dict(self.fpr), dict(self.csr), off))
         self.apply_writes(recs)
         self.groups += 1
         trap = next((f[1] for op, f in recs if op == OP_FULL_REG and f[0] == 0x142), None)
@@ -178,6 +182,7 @@ def compare_window(replay, window, prefix):
 
 DUMP_PC = re.compile(r'^ pc\s+([0-9a-f]+)')
 DUMP_REG = re.compile(r'x(\d+)/\w+\s+([0-9a-f]+)')
+DUMP_FREG = re.compile(r'\bf(\d+)/\w+\s+([0-9a-f]+)')
 DUMP_CSR = re.compile(r'^ (mstatus|stvec|sepc|scause|stval|satp)\s+([0-9a-f]+)')
 
 
@@ -198,12 +203,14 @@ def read_dumps(path):
                 dumps[-1][1]['sstatus'] = int(m.group(2), 16) & SSTATUS_MASK
         for n, v in DUMP_REG.findall(line):
             dumps[-1][1][f'x{n}'] = int(v, 16)
+        for n, v in DUMP_FREG.findall(line):
+            dumps[-1][1][f'f{n}'] = int(v, 16)
     return dumps
 
 
 def compare_registers(replay, dumps):
     j = 0
-    for pc, gpr, csr, off in replay.points:
+    for pc, gpr, fpr, csr, off in replay.points:
         while j < len(dumps) and dumps[j][0] != pc:
             j += 1
         if j == len(dumps):
@@ -212,6 +219,8 @@ def compare_registers(replay, dumps):
         want = dumps[j][1]
         diffs = [f'x{n}: trace {gpr[n]:#x}, QEMU {want.get(f"x{n}", 0):#x}'
                  for n in range(1, 32) if gpr[n] != want.get(f'x{n}')]
+        diffs += [f'f{n}: trace {v:#x}, QEMU {want.get(f"f{n}", 0):#x}'
+                  for n, v in sorted(fpr.items()) if v != want.get(f'f{n}')]
         diffs += [f'{name}: trace {csr[num]:#x}, QEMU {want.get(name, 0):#x}'
                   for num, name in CSR_NAMES.items() if num in csr and csr[num] != want.get(name)]
         if diffs:
@@ -228,10 +237,11 @@ def main():
     ap.add_argument('--window')
     ap.add_argument('--prefix', action='store_true', help='the trace stopped on wrap')
     ap.add_argument('--cpu-log')
-    ap.add_argument('--range', help='A-B (hex): the pcs of --cpu-log')
+    ap.add_argument('--range', action='append', default=[],
+                    help='A-B (hex): pcs of --cpu-log (repeatable)')
     ap.add_argument('nex')
     args = ap.parse_args()
-    rng = tuple(int(x, 16) for x in args.range.split('-')) if args.range else None
+    rng = [tuple(int(x, 16) for x in r.split('-')) for r in args.range]
     if bool(args.cpu_log) != bool(rng):
         ap.error('--cpu-log and --range go together')
     try:
@@ -253,7 +263,9 @@ def main():
             if bad:
                 print('\n'.join(['tv-check: registers != QEMU'] + bad))
                 return 1
-            summary.append(f'registers = QEMU before {len(replay.points)} instructions')
+            fprs = len(set().union(*(p[2] for p in replay.points)))
+            summary.append(f'registers = QEMU before {len(replay.points)} instructions'
+                           f' ({fprs} FPRs among them)')
     except (CheckError, OSError) as e:
         print(f'tv-check: {e}')
         return 1

@@ -40,8 +40,14 @@ struct tv_known tv_next_pc(const struct tv_checker *c, const struct tv_group *g)
 	bool k = g->pc0.known;
 
 	switch (g->in.kind) {
-	case RV_INSN_LINEAR:
 	case RV_INSN_TRAP:      /* an ecall serviced below the traced privilege */
+		/* An SBI call may resume elsewhere (SSE, ext-sse.adoc: an event's
+		 * handler or the context it interrupted); its group then says
+		 * the sepc the firmware set. */
+		if (tv_group_write(c, g, CSR_SEPC) >= 0)
+			return known(false, 0, c->xlen);
+		return known(k, pc + g->len, c->xlen);
+	case RV_INSN_LINEAR:
 		return known(k, pc + g->len, c->xlen);
 	case RV_INSN_BRANCH:
 		if (!g->rs1.known || !g->rs2.known)

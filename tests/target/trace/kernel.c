@@ -343,6 +343,8 @@ static long prog_sse(struct tk_hart *t)
 	return p_sse(t->hartid, &runs[t->index]);
 }
 
+static long prog_fp(struct tk_hart *t) { (void)t; return p_fp(); }
+
 static const struct program {
 	const char *name;
 	long (*run)(struct tk_hart *t);
@@ -358,6 +360,7 @@ static const struct program {
 	{ "s-illegal", prog_s_illegal }, /* S-mode illegal instruction */
 	{ "u-compute", prog_compute },   /* U-mode, preempted by the timer */
 	{ "sse", prog_sse },             /* SBI calls returning into SSE handlers */
+	{ "fp", prog_fp },               /* F and D instructions */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 

@@ -41,6 +41,7 @@ long p_strings(void);
 long p_filtered(void);
 long p_s_illegal(void);
 long p_sse(unsigned long hartid, volatile long *count);
+long p_fp(void);   /* fp.S */
 
 /* entry.S */
 extern char tk_vector[], tk_user_return[], trace_first[], trace_last[];
