@@ -87,6 +87,22 @@ def run(args, counts):
         return [l for l in text.splitlines() if l.startswith(('TRACEPROG', 'TRACE-DONE'))]
 
 
+def print_lines(elf, syms, addrs, counts, func):
+    """Instructions per source line (addr2line -i: the innermost inlined line) of func."""
+    pcs = sorted(pc for pc in counts
+                 if syms[bisect.bisect_right(addrs, pc) - 1][1] == func)
+    if not pcs:
+        return
+    out = subprocess.run(['riscv64-unknown-elf-addr2line', '-e', elf] + [hex(p) for p in pcs],
+                         capture_output=True, text=True, check=True).stdout.split('\n')
+    per = collections.Counter()
+    for pc, where in zip(pcs, out):
+        per[os.path.basename(where.split(' ')[0])] += counts[pc]
+    print(f'-- {func}, per source line')
+    for where, c in per.most_common(40):
+        print(f'{c:12d}  {where}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--fw', default=os.path.join(ROOT, 'build/tracesbi.elf'))
@@ -95,6 +111,8 @@ def main():
     ap.add_argument('--append', default='', help='more bootargs, e.g. "mode=btm" or "notrace"')
     ap.add_argument('--top', type=int, default=40)
     ap.add_argument('--timeout', type=int, default=600)
+    ap.add_argument('--lines', metavar='FUNC', action='append', default=[],
+                    help='also print the instructions per source line of FUNC')
     args = ap.parse_args()
 
     syms = text_symbols(args.fw)
@@ -119,6 +137,8 @@ def main():
     for name, c in per.most_common(args.top):
         e = entries.get(name, 0)
         print(f'{c:12d} {100 * c / total:5.1f}% {e:8d} {c / e if e else 0:9.1f}  {name}')
+    for func in args.lines:
+        print_lines(args.fw, syms, addrs, counts, func)
     visits = entries.get('stepper_breakpoint', 0)
     if visits:
         print(f'stepper visits (entries of stepper_breakpoint): {visits}, '

@@ -477,6 +477,15 @@ void engine_record(struct trace_hart *th, const struct ntrace_retired *r)
 	th->te.insns += r->size && (r->priv & 3) != PRV_M ? 1u : 0u;
 }
 
+/* A record for CTR alone: a trap the N-Trace encoder does not see (the
+ * trace resumes at its handler with a sync), but CTR records (stepper.c,
+ * trap_at(): a trap before anything retired after an SBI call). */
+void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r)
+{
+	if (th->ctr_recording)
+		ctr_feed(th, NULL, r);
+}
+
 /* ---- Hooks of the rest of the firmware (trace.h) ----------------------- */
 
 void trace_trap_handler(struct trap_regs *regs)

@@ -582,10 +582,17 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 		sbi_call_trap(th, s->start);
 	/* Nothing retired since the trace left for M-mode: the trace
 	 * resumes at the handler with a sync message, as the ingress would
-	 * report an untraced stretch. */
+	 * report an untraced stretch.  For CTR the trap is a transfer like
+	 * any other (an interrupt pending at the SBI call's return, a fault
+	 * at the first instruction after it): from epc, in the privilege the
+	 * call returned to, to the handler (the next record). */
 	if (s->in_m) {
+		struct ntrace_retired rec = { .addr = epc, .itype = itype, .tstamp = s->tstamp,
+					      .priv = s->priv };
+
 		s->in_m = false;
 		drop_held(s);
+		engine_ctr_record(th, &rec);
 		return;
 	}
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&

@@ -77,6 +77,7 @@ void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64
 void engine_block(struct trace_hart *th, const struct ntrace_block *b,
 		  const struct ntrace_retired *end);
 void engine_record(struct trace_hart *th, const struct ntrace_retired *r);
+void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r);
 
 /*
  * engine_block() for the stepper's common case: a run of `count` records

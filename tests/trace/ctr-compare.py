@@ -18,7 +18,10 @@ transfer when (Smctr/Ssctr 1.0, "Control Transfer Type Definitions"):
   * else the first is a branch (taken when the second is not the next
     instruction), a jump (jal: by rd; jalr: by rd and rs1) or sret.
 An SBI call (the second line is the M line) and its return are not
-recorded: M is never enabled and S cannot set MTE.  The n-th program's
+recorded: M is never enabled and S cannot set MTE.  When the M line
+carries exc/int (the hart trapped as the call returned, before anything
+retired), that trap is recorded: from the instruction after the ecall to
+the next line.  The n-th program's
 entries must be the last entries of the n-th window: source, target and
 type exactly (with fewer than 64 entries, the whole window).  Where the log
 cannot give an epc (an interrupt right after a jalr or sret, or after a
@@ -91,7 +94,14 @@ def read_pcs(path):
 def transfers(images, lines, lo, hi):
     """The expected records of lines[lo..hi] (pairs inside it)."""
     out = []
-    for (pc, mark, priv), (npc, _, npriv) in zip(lines[lo:hi], lines[lo + 1:hi + 1]):
+    for i, ((pc, mark, priv), (npc, _, npriv)) in enumerate(zip(lines[lo:hi],
+                                                               lines[lo + 1:hi + 1])):
+        if priv == 'M' and mark and npriv != 'M' and lo + i > 0:
+            # A trap as the SBI call returned, before anything retired:
+            # from the instruction after the ecall to the handler.
+            ecall = lines[lo + i - 1][0]
+            out.append(Transfer({ecall + 4}, {npc}, 1 if mark == 'exc' else 2))
+            continue
         if priv == 'M' or npriv == 'M':
             continue                        # an SBI call and its return
         dec = images.decode(pc)

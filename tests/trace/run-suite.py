@@ -67,7 +67,7 @@ import rvelf  # noqa: E402
 # others together a fraction of one of them.  The expensive ones run in a
 # few configurations only, to keep the suite near 4 minutes on 2 cores.
 ALL = None
-CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse'
+CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse,sbi-irq'
 TICK = 3000
 
 TRTS_ON = (1 << 0) | (1 << 15)          # trTsActive, trTsEnable
@@ -113,7 +113,7 @@ CONFIGS = [
     Config('wrap', 'buf=2048', wrap=True, match='suffix'),
     Config('stop', 'buf=2048 stop mode=btm', wrap=True, match='prefix'),
     Config('range', 'range', 'filtered,interp', addr_range=True, cost=26),
-    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp',
+    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp,sbi-irq',
            ecall_no_retire=True),
     Config('singlestep', 'singlestep'),
     Config('htm-alljumps', 'alljumps'),
@@ -121,7 +121,7 @@ CONFIGS = [
     Config('htm-alljumps-implicitret', 'alljumps implicitret'),
     Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal', smp=4, cost=10),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
-    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal,sse', cost=8, tv='pcs'),
+    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal,sse,sbi-irq', cost=8, tv='pcs'),
     Config('tv-regs', 'tv', 'recurse,fp', cost=3, tv='regs'),
     # The session's kernel code before the first program takes ~16 KiB.
     Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',

@@ -151,6 +151,11 @@ def read_window(path):
     out = []
     for line in open(path):
         f = line.split()
+        if f and f[-1] == 'M' and len(f) == 3 and out:
+            # A trap as the SBI call returned, before anything retired:
+            # in TV mode the call is serviced below the trace, so the trap
+            # follows the ecall itself.
+            out[-1] = (out[-1][0], f[1])
         if not f or f[-1] == 'M':
             continue
         out.append((int(f[0], 16), f[1] if len(f) == 3 else ''))

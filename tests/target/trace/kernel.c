@@ -345,6 +345,18 @@ static long prog_sse(struct tk_hart *t)
 
 static long prog_fp(struct tk_hart *t) { (void)t; return p_fp(); }
 
+/* SBI calls that return with an interrupt pending: a deadline in the past
+ * makes the timer interrupt pending before the call returns, so S-mode
+ * takes it at the instruction after the ecall, before that one runs. */
+static long prog_sbi_irq(struct tk_hart *t)
+{
+	unsigned long before = t->ticks;
+
+	for (int i = 0; i < 3; i++)
+		sbi_set_timer(0);
+	return t->ticks - before < 3;
+}
+
 static const struct program {
 	const char *name;
 	long (*run)(struct tk_hart *t);
@@ -361,6 +373,7 @@ static const struct program {
 	{ "u-compute", prog_compute },   /* U-mode, preempted by the timer */
 	{ "sse", prog_sse },             /* SBI calls returning into SSE handlers */
 	{ "fp", prog_fp },               /* F and D instructions */
+	{ "sbi-irq", prog_sbi_irq },     /* interrupts pending at SBI returns */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 
