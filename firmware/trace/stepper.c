@@ -465,7 +465,8 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 	if (s->lazy && n) {
 		/* hold() would join the lazy run's last record to the rest, and
 		 * hold_run() send that run with the transfer as its end. */
-		if (!engine_block_inline(th, (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
+		if (!engine_block_inline(th, s->lazy_start,
+					 (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
 					 s->lazy_count, s->lazy_priv, &s->pend_rec)) {
 			struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
 						  .count = s->lazy_count, .priv = s->lazy_priv };

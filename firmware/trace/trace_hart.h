@@ -86,8 +86,8 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r);
  * and HIST (ntrace_enc_block_inline()).  The same state and statistics as
  * engine_block(), without the block.  False: nothing changed.
  */
-static inline bool engine_block_inline(struct trace_hart *th, uint32_t halfwords, unsigned count,
-				       uint8_t priv, const struct ntrace_retired *end)
+static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uint32_t halfwords,
+				       unsigned count, uint8_t priv, const struct ntrace_retired *end)
 {
 	struct ntrace_ingress *in = &th->ingress;
 	const struct tci_qualifier *f = in->filter;
@@ -97,7 +97,7 @@ static inline bool engine_block_inline(struct trace_hart *th, uint32_t halfwords
 	    !in->tracing || !in->enc->active || end->priv != priv ||
 	    (priv & 3) == NTRACE_PRV_M ||
 	    (f && (f->per_instruction || !tci_qualify_priv(f, ntrace_ingress_tci_priv(priv)))) ||
-	    !ntrace_enc_block_inline(in->enc, halfwords, count, priv, 0, end))
+	    !ntrace_enc_block_inline(in->enc, addr, halfwords, count, priv, 0, end))
 		return false;
 	in->any = true;
 	in->reported_off = false;

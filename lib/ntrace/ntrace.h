@@ -461,14 +461,17 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 
 /*
  * ntrace_enc_block() for a run of `count` (1..NTRACE_BLOCK_MAX) sequential
- * records of `halfwords` I-CNT units in privilege `priv` and `context`,
- * ended by `end`, when that call would only add them to I-CNT and HIST
- * (nothing pending, no threshold reached): then it does exactly that and
- * returns true; otherwise it changes nothing and returns false.  For
- * callers that know a run by its bounds (the firmware's stepper).
+ * records starting at `addr`, of `halfwords` I-CNT units in privilege
+ * `priv` and `context`, ended by `end`, when that call would only emit the
+ * branch message waiting for the run's address, add the run to I-CNT and
+ * HIST and leave the end's message waiting (no threshold reached, no sync
+ * due): then it does exactly that and returns true; otherwise it changes
+ * nothing and returns false.  For callers that know a run by its bounds
+ * (the firmware's stepper).
  */
-bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint32_t halfwords, unsigned count,
-			     uint8_t priv, uint64_t context, const struct ntrace_retired *end);
+bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
+			     unsigned count, uint8_t priv, uint64_t context,
+			     const struct ntrace_retired *end);
 
 /*
  * Trace stops: emits what is pending (the message waiting for an address

@@ -1251,44 +1251,118 @@ static __attribute__((noinline)) void block_slow(struct ntrace_encoder *e,
 }
 
 /*
- * The end record when the per-record loop would take it inline and it only
- * adds to I-CNT and HIST: a plain record, a branch (HTM while HIST has
- * room, or not taken), a direct jump that needs nothing else (no 9.2 stack,
- * not a branch under trTeInstEnAllJumps).  Called with nothing pending.
+ * How the per-record loop would take the end record r inline, when it only
+ * adds to I-CNT and HIST or only leaves a message waiting for the next
+ * address: END_PLAIN (a plain record), END_HIST (a branch: HTM, or not
+ * taken), END_INFERABLE (a direct jump that needs nothing else: no 9.2
+ * stack, not a branch under trTeInstEnAllJumps), END_PENDING (an
+ * uninferable jump of Tables 3/4 that is not 9.1-inferable: IndirectBranch
+ * at the next record).  END_NO: anything else.  Looks at the configuration
+ * only: the caller checks I-CNT and HIST.
  */
+enum end_class { END_NO, END_PLAIN, END_HIST, END_INFERABLE, END_PENDING };
+
+static inline enum end_class end_class(const struct ntrace_encoder *e,
+				       const struct ntrace_retired *r)
+{
+	unsigned it = r->itype;
+
+	if (e->cfg.trTeContext && (r->priv != e->cur_priv || r->context != e->cur_context))
+		return END_NO;
+	if (it == RV_ITYPE_NONE)
+		return END_PLAIN;
+	if (it == RV_ITYPE_NOT_TAKEN_BRANCH || (e->htm && it == RV_ITYPE_TAKEN_BRANCH))
+		return END_HIST;
+	if (it == RV_ITYPE_INFERABLE_CALL || it == RV_ITYPE_INFERABLE_TAIL_CALL ||
+	    it == RV_ITYPE_OTHER_INFERABLE_JUMP || it == RV_ITYPE_RESERVED7)
+		return e->cfg.trTeInstEnImplicitReturn || e->cfg.trTeInstEnAllJumps ? END_NO
+										      : END_INFERABLE;
+	if (((e->plain_jump_mask >> it) & 1) && !(r->flags & NTRACE_REC_SEQ_INFERABLE))
+		return END_PENDING;
+	return END_NO;
+}
+
+/* The end record, when end_class() takes it, I-CNT stays below the
+ * threshold and (for a HIST bit) HIST has room.  Called with nothing
+ * pending. */
 static inline bool end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	uint32_t next = e->icnt + (r->size >> 1);
-	unsigned it = r->itype;
+	enum end_class c = end_class(e, r);
 
-	if (next >= e->icnt_check ||
-	    (e->cfg.trTeContext && (r->priv != e->cur_priv || r->context != e->cur_context)))
+	if (c == END_NO || next >= e->icnt_check)
 		return false;
-	if (it == RV_ITYPE_NOT_TAKEN_BRANCH || (e->htm && it == RV_ITYPE_TAKEN_BRANCH)) {
+	switch (c) {
+	case END_HIST:
 		if (e->htm) {
 			if (e->hist & e->hist_limit)
 				return false;
-			e->hist = (e->hist << 1) | (it & 1); /* 8.3: 1 = taken (itype 5) */
+			e->hist = (e->hist << 1) | (r->itype & 1); /* 8.3: 1 = taken (itype 5) */
 		}
-	} else if (it == RV_ITYPE_INFERABLE_CALL || it == RV_ITYPE_INFERABLE_TAIL_CALL ||
-		   it == RV_ITYPE_OTHER_INFERABLE_JUMP || it == RV_ITYPE_RESERVED7) {
-		if (e->cfg.trTeInstEnImplicitReturn || e->cfg.trTeInstEnAllJumps)
-			return false;
+		break;
+	case END_INFERABLE:
 		/* slow_record() would take it: record_body() keeps its privilege */
 		e->cur_priv = r->priv;
 		e->cur_context = r->context;
-	} else if (it != RV_ITYPE_NONE) {
-		return false;
+		break;
+	case END_PENDING:
+		/* as the per-record loop: the message waits for the next record */
+		e->pending = PEND_INDIRECT;
+		e->pending_btype = NTRACE_BTYPE_INDIRECT;
+		e->pending_tstamp = r->tstamp;
+		e->slow = 1;
+		break;
+	default:
+		break;
 	}
 	e->icnt = next;
 	return true;
 }
 
-bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint32_t halfwords, unsigned count,
-			     uint8_t priv, uint64_t context, const struct ntrace_retired *end)
+/*
+ * The message waiting for the run's first record (at addr) when nothing
+ * else makes the encoder slow: an IndirectBranch[Hist] (or a 9.2 return
+ * that went elsewhere), emitted as slow_record() would, when the run and
+ * its end then go inline (I-CNT restarts at 0, HIST at 1) and emitting
+ * cannot make a sync due or reach the sink.  False, with nothing changed,
+ * otherwise.
+ */
+static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
+				  uint8_t priv, uint64_t context, const struct ntrace_retired *end)
 {
-	uint32_t icnt = e->icnt;
+	unsigned p = e->pending;
 
+	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK) || !e->active || e->sync_due ||
+	    e->overflowed || e->cfg.trTeContext || e->held_count || e->repeat_count || e->held_cut ||
+	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS ||
+	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES ||
+	    (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES &&
+	     e->sync_count + 1 >= e->sync_limit) ||
+	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
+	    halfwords + (end->size >> 1) >= (1u << (e->cfg.icnt_bits - 1)) ||
+	    end_class(e, end) == END_NO)
+		return false;
+	e->pending = PEND_NONE;
+	if (p == PEND_INDIRECT)
+		emit_branch(e, false, e->pending_btype, addr, e->pending_tstamp);
+	else if (!return_matches(e, e->pending_return_addr, addr))
+		emit_branch(e, false, NTRACE_BTYPE_INDIRECT, addr, e->pending_tstamp);
+	update_slow(e);
+	/* record_body() of the run's first record */
+	e->cur_priv = priv;
+	e->cur_context = context;
+	return true;
+}
+
+bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
+			     unsigned count, uint8_t priv, uint64_t context,
+			     const struct ntrace_retired *end)
+{
+	uint32_t icnt;
+
+	if (e->slow && !resolve_inline(e, addr, halfwords, priv, context, end))
+		return false;
+	icnt = e->icnt;
 	/* block_inline() and the I-CNT test of ntrace_enc_block() */
 	if (e->slow || icnt + halfwords >= e->icnt_check ||
 	    (e->cfg.trTeContext && (priv != e->cur_priv || context != e->cur_context)))

@@ -497,7 +497,8 @@ static size_t feed_block(struct ntrace_encoder *e, const struct stream *s, size_
 	 * first (the firmware's stepper): when it declines, nothing may have
 	 * changed; when it takes the block, the state must be the same. */
 	if (b.count && end && rng_below(&c->r, 2) &&
-	    ntrace_enc_block_inline(e, ntrace_block_halfwords(&b), b.count, b.priv, b.context, end)) {
+	    ntrace_enc_block_inline(e, b.addr, ntrace_block_halfwords(&b), b.count, b.priv,
+				    b.context, end)) {
 		inline_taken++;
 		return j;
 	}
