@@ -75,6 +75,12 @@ static void probe_triggers(struct hart_features *f)
 		if ((tdata1 >> 60) == 0)
 			break;
 		f->trigger_types |= 1u << (tdata1 >> 60);
+		/* The type is WARL: a trigger that resets as mcontrol may also
+		 * take mcontrol6 (QEMU 7.2 does), which matches in VS/VU too. */
+		if ((tdata1 >> 60) != 6 && !csr_write_num(CSR_TDATA1, 6UL << 60) &&
+		    !csr_read_num(CSR_TDATA1, &v) && (v >> 60) == 6)
+			f->trigger_types |= 1u << 6;
+		csr_write_num(CSR_TDATA1, tdata1);
 	}
 	f->trigger_count = i;
 	if (i)

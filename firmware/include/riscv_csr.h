@@ -132,6 +132,7 @@
 #define HSTATUS_GVA    (_UL(1) << 6)
 #define HSTATUS_SPV    (_UL(1) << 7)
 #define HSTATUS_SPVP   (_UL(1) << 8)
+#define HSTATUS_VTSR   (_UL(1) << 22)
 
 #ifndef __ASSEMBLER__
 #if defined(__CPPCHECK__)

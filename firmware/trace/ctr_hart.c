@@ -148,7 +148,7 @@ static enum ctr_csr_result emulate_at_sync_point(struct hart *self, struct ctr_h
 	enum ctr_csr_result r;
 	bool stopped;
 
-	if (!th || mode != CTR_MODE_S || !may_be_ctr_access(insn))
+	if (!th || (mode != CTR_MODE_S && mode != CTR_MODE_VS) || !may_be_ctr_access(insn))
 		return ctr_csr_emulate(&c->emul, insn, mode, self->feat.h, regs->x);
 	if (th->step.mode == STEP_OFF && !th->ctr_recording) {
 		/* Not stepping: only an access that enables recording matters. */

@@ -77,8 +77,8 @@ static void record(struct ctr_state *s, uint64_t source, uint64_t target, enum c
  * A trap into M-mode is an SBI call: sepc/scause are not its, its source
  * is the record (the ecall), and CTR never records it (M is never
  * enabled, so it is an external trap that needs mctrctl.MTE, which S-mode
- * cannot set).  Only traps into S-mode freeze: the trap that freezes is
- * not recorded ("Freeze").
+ * cannot set).  Only traps into S-mode (or VS-mode: vsctrctl's bits)
+ * freeze: the trap that freezes is not recorded ("Freeze").
  */
 static void resolve_trap(struct ctr_ingress *in, struct ctr_state *s, uint64_t next,
 			 unsigned int priv)
@@ -95,7 +95,7 @@ static void resolve_trap(struct ctr_ingress *in, struct ctr_state *s, uint64_t n
 		record(s, in->rec_addr, in->source,
 		       decode_type(in, in->rec_addr, in->rec_size, in->priv, in->source), in->priv,
 		       in->priv);
-	if (to == CTR_MODE_S && ctr_freeze_on_trap(s, interrupt, code, CTR_MODE_S)) {
+	if ((to == CTR_MODE_S || to == CTR_MODE_VS) && ctr_freeze_on_trap(s, interrupt, code, to)) {
 		in->froze = true;
 		return;
 	}

@@ -70,11 +70,11 @@ void ctr_ingress_record(struct ctr_ingress *in, struct ctr_state *s,
 void ctr_ingress_flush(struct ctr_ingress *in, struct ctr_state *s, uint64_t pc,
 		       unsigned int priv);
 
-/* Whether recording needs the stepper: S or U enabled, not frozen (V=1
- * modes are not stepped).  Inline: every emulated CTR access asks. */
+/* Whether recording needs the stepper: S or U enabled in sctrctl, or VS
+ * or VU in vsctrctl, not frozen.  Inline: every emulated CTR access asks. */
 static inline bool ctr_ingress_wanted(const struct ctr_state *s)
 {
-	return !s->frozen && (s->mctrctl & (CTRCTL_S | CTRCTL_U));
+	return !s->frozen && ((s->mctrctl | s->vsctrctl) & (CTRCTL_S | CTRCTL_U));
 }
 
 #endif

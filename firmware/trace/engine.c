@@ -123,8 +123,9 @@ static bool stepping_wanted(const struct trace_hart *th)
 
 static int ctr_fetch(void *ctx, uint64_t addr, unsigned int priv, uint32_t *raw)
 {
+	/* priv: PRV in bits 1..0, V in bit 2 (ntrace.h) */
 	unsigned long m = (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
-			  (unsigned long)priv << MSTATUS_MPP_SHIFT;
+			  (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT | (priv & 4 ? MSTATUS_MPV : 0);
 	struct trap_info fault;
 
 	(void)ctx;
@@ -152,6 +153,19 @@ static void configure_for_ctr(struct trace_hart *th)
 	ctr_ingress_reset(&th->hart->ctr->ingress, s->itype4 && s->all_jumps, ctr_fetch, NULL);
 }
 
+/*
+ * Whether the stepper follows the hart into VS/VU: for CTR recording
+ * without an N-Trace session (which does not trace V=1), on a hart with H
+ * whose triggers can match there.  mcontrol (type 2) has no VS/VU bits and
+ * never fires in V=1 (Sdtrig; QEMU 7.2 offers only it); mcontrol6 (type 6)
+ * has them.
+ */
+static bool virt_steppable(const struct trace_hart *th)
+{
+	return th->ctr_recording && !th->tracing && th->hart->feat.h &&
+	       (th->hart->feat.trigger_types & (1u << 6));
+}
+
 /* Stepping on: the traced trap path, then the stepper from pc. */
 static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64_t pc,
 			   unsigned int priv)
@@ -167,7 +181,7 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	}
 	if (th->ctr_recording)
 		configure_for_ctr(th);
-	stepper_start(th, regs, pc, priv);
+	stepper_start(th, regs, pc, priv, virt_steppable(th));
 }
 
 static void end_stepping(struct trace_hart *th)
@@ -374,7 +388,8 @@ static void ctr_after_freeze(struct trace_hart *th, struct trap_regs *regs)
 	struct ctr_hart *c = th->hart->ctr;
 
 	c->ingress.froze = false;
-	if (!regs || (regs->mstatus & MSTATUS_MPV) || ctr_ingress_wanted(&c->emul))
+	if (!regs || ((regs->mstatus & MSTATUS_MPV) && !th->step.follow_virt) ||
+	    ctr_ingress_wanted(&c->emul))
 		return;
 	finish_stepping(th, regs);
 	th->ctr_recording = false;
@@ -404,10 +419,11 @@ bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs)
 }
 
 /* Recording can step this hart: T0/T1 are there and not S-mode's own
- * (SBI DBTR), and it runs with V=0 (VS/VU are not stepped). */
+ * (SBI DBTR); in VS/VU only where virt_steppable(). */
 static bool ctr_can_step(const struct trace_hart *th, const struct trap_regs *regs)
 {
-	if (regs->mstatus & MSTATUS_MPV)
+	if ((regs->mstatus & MSTATUS_MPV) &&
+	    (th->tracing || !th->hart->feat.h || !(th->hart->feat.trigger_types & (1u << 6))))
 		return false;
 	return th->hart->trap_tracing ||
 	       ((th->te.status & TSBI_STATUS_INGRESS_OK) && !dbtr_triggers_in_use(th->hart));
@@ -426,7 +442,8 @@ void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->ctr_recording = want;
 	/* From the access on: it retires in the next run (N-Trace counts it). */
 	if (stepping_wanted(th))
-		begin_stepping(th, regs, pc, trapped_priv(regs));
+		begin_stepping(th, regs, pc,
+			       trapped_priv(regs) | (regs->mstatus & MSTATUS_MPV ? STEP_V : 0));
 	else
 		end_stepping(th);
 }
@@ -446,8 +463,10 @@ static void ctr_feed(struct trace_hart *th, const struct ntrace_block *b,
 	struct ctr_trap trap = { 0, 0 };
 
 	if (r && (r->itype == RV_ITYPE_EXCEPTION || r->itype == RV_ITYPE_INTERRUPT)) {
-		trap.epc = csr_read(sepc);
-		trap.cause = csr_read(scause);
+		bool vs = th->step.trap_to_vs;
+
+		trap.epc = vs ? csr_read(CSR_VSEPC) : csr_read(sepc);
+		trap.cause = vs ? csr_read(CSR_VSCAUSE) : csr_read(scause);
 	}
 	if (b)
 		ctr_ingress_block(&c->ingress, &c->emul, b, r, &trap);

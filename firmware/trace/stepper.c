@@ -24,6 +24,8 @@
 #define MCONTROL_EXECUTE    (1UL << 2)
 #define MCONTROL_U          (1UL << 3)
 #define MCONTROL_S          (1UL << 4)
+#define MCONTROL6_VU        (1UL << 23)
+#define MCONTROL6_VS        (1UL << 24)
 
 #define ADDR_NONE 1UL   /* odd: never an instruction address */
 
@@ -36,8 +38,14 @@
  * timing before: fires before the instruction at tdata2 executes. */
 static unsigned long trigger_armed(const struct stepper *s)
 {
-	return (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT | MCONTROL_EXECUTE | MCONTROL_S |
-	       MCONTROL_U;
+	unsigned long t = (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT | MCONTROL_EXECUTE |
+			  MCONTROL_S | MCONTROL_U;
+
+	/* mcontrol6 names VS and VU apart (Sdtrig); mcontrol's S/U bits
+	 * match them too on QEMU 7.2 */
+	if (s->trig_type == 6 && s->follow_virt)
+		t |= MCONTROL6_VS | MCONTROL6_VU;
+	return t;
 }
 
 /* QEMU 7.2 ignores a write of 0 to tdata1 (the trigger stays armed): a
@@ -82,13 +90,31 @@ static void t1_set(struct stepper *s, bool on, uint64_t addr)
 	s->t1 = on ? addr : ADDR_NONE;
 }
 
-/* T1 follows stvec.  Direct mode: every trap enters at BASE.  Vectored
- * mode: exceptions still enter at BASE, interrupts at BASE + 4 * cause are
- * not seen (docs/TRACE.md). */
+/* The trap CSRs of the mode a trap from the current privilege is
+ * delivered to by the hardware: S (HS), or VS when the hart runs V=1. */
+static bool in_virt(const struct stepper *s)
+{
+	return s->priv & STEP_V;
+}
+
+static unsigned long trap_cause(const struct stepper *s)
+{
+	return in_virt(s) ? csr_read(CSR_VSCAUSE) : csr_read(scause);
+}
+
+static unsigned long trap_epc(const struct stepper *s)
+{
+	return in_virt(s) ? csr_read(CSR_VSEPC) : csr_read(sepc);
+}
+
+/* T1 follows stvec (vstvec while the hart runs V=1).  Direct mode: every
+ * trap enters at BASE.  Vectored mode: exceptions still enter at BASE,
+ * interrupts at BASE + 4 * cause are not seen (docs/TRACE.md). */
 static void t1_follow_stvec(struct stepper *s)
 {
-	uint64_t base = csr_read(stvec) & ~3UL;
+	uint64_t base = (in_virt(s) ? csr_read(CSR_VSTVEC) : csr_read(stvec)) & ~3UL;
 
+	s->t1_virt = in_virt(s);
 	if (!s->t1_on || s->t1 != base)
 		t1_set(s, true, base);
 }
@@ -103,10 +129,12 @@ void stepper_flush_cache(struct stepper *s)
 		s->cache[i].start = ADDR_NONE;
 }
 
-/* mstatus for fetching code of privilege priv through MPRV. */
+/* mstatus for fetching code of privilege priv (STEP_V: V=1, through
+ * both translation stages) through MPRV. */
 static unsigned long fetch_context(unsigned int priv)
 {
-	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) | (unsigned long)priv << MSTATUS_MPP_SHIFT;
+	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
+	       (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT | (priv & STEP_V ? MSTATUS_MPV : 0);
 }
 
 /* CSR instructions (SYSTEM, funct3 != 0) name their CSR in bits 31:20. */
@@ -121,10 +149,15 @@ static uint8_t watch_flags(uint32_t raw)
 {
 	if ((raw & 3) != 3)
 		return 0;
-	if (csr_insn_on(raw, 0x105))
+	/* stvec (in V=1: vstvec), vstvec from HS */
+	if (csr_insn_on(raw, 0x105) || csr_insn_on(raw, 0x205))
 		return BLOCK_WATCH_STVEC;
-	if (csr_insn_on(raw, 0x180) ||
+	/* satp (in V=1: vsatp), vsatp and hgatp from HS, the fences that
+	 * change what an address fetches (sfence.vma, hfence.vvma/gvma,
+	 * fence.i) */
+	if (csr_insn_on(raw, 0x180) || csr_insn_on(raw, 0x280) || csr_insn_on(raw, 0x680) ||
 	    (raw & 0xfe007fff) == 0x12000073 ||       /* sfence.vma */
+	    (raw & 0xbe007fff) == 0x22000073 ||       /* hfence.vvma, hfence.gvma */
 	    (raw & 0x707f) == 0x100f)                 /* fence.i */
 		return BLOCK_WATCH_CODE;
 	return 0;
@@ -229,6 +262,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	bool prev_ok = false;
 
 	b->start = pc;
+	b->virt = (uint8_t)(priv & STEP_V);
 	b->flags = 0;
 	b->raw = 0;
 	b->size = 0;
@@ -287,7 +321,7 @@ static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int pr
 {
 	struct step_block *b = &s->cache[cache_slot(pc)];
 
-	if (b->start != pc)
+	if (b->start != pc || b->virt != (priv & STEP_V))
 		scan_block(s, b, pc, priv);
 	return b;
 }
@@ -696,18 +730,38 @@ jump_target(const struct stepper *s, const struct step_block *b, uint64_t a, uin
 	}
 }
 
-/* sret from S-mode back to S or U (V=0) goes to sepc in SPP's privilege;
- * anything else (from U, TSR, back to VS/VU) is not predicted. */
-static bool sret_outcome(const struct trap_regs *regs, uint64_t *next, unsigned int *priv)
+/*
+ * sret (H extension, "Hypervisor and Virtual Supervisor CSRs"): from HS it
+ * goes to sepc in SPP's privilege, with V = hstatus.SPV; from VS to vsepc
+ * in vsstatus.SPP's privilege, V staying 1.  Anything else (from U or VU,
+ * TSR or VTSR set, into V=1 when the stepper does not follow it) is not
+ * predicted.
+ */
+static bool sret_outcome(const struct stepper *s, const struct trap_regs *regs, uint64_t *next,
+			 unsigned int *priv)
 {
 	unsigned long m = regs->mstatus;
 
-	if ((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT != PRV_S || (m & MSTATUS_TSR))
+	if ((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT != PRV_S)
 		return false;
-	if (hart_self()->feat.h && (csr_read(CSR_HSTATUS) & HSTATUS_SPV))
+	if (in_virt(s)) {
+		unsigned long vs = csr_read(CSR_VSSTATUS);
+
+		if (csr_read(CSR_HSTATUS) & HSTATUS_VTSR)
+			return false;
+		*next = csr_read(CSR_VSEPC);
+		*priv = (vs & MSTATUS_SPP ? PRV_S : PRV_U) | STEP_V;
+		return true;
+	}
+	if (m & MSTATUS_TSR)
 		return false;
-	*next = csr_read(sepc);
 	*priv = m & MSTATUS_SPP ? PRV_S : PRV_U;
+	if (hart_self()->feat.h && (csr_read(CSR_HSTATUS) & HSTATUS_SPV)) {
+		if (!s->follow_virt)
+			return false;
+		*priv |= STEP_V;
+	}
+	*next = csr_read(sepc);
 	return true;
 }
 
@@ -725,7 +779,7 @@ static bool outcome(const struct stepper *s, const struct trap_regs *regs,
 
 	*priv = s->priv;
 	if (b->op == EMU_SRET) {
-		if (!sret_outcome(regs, next, priv))
+		if (!sret_outcome(s, regs, next, priv))
 			return false;
 	} else if (!jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], next, &itype)) {
 		return false;
@@ -743,18 +797,30 @@ static bool outcome(const struct stepper *s, const struct trap_regs *regs,
 	return true;
 }
 
-/* Do what the transfer would: the link register, or sret's mstatus
- * (xRET: SIE = SPIE, SPIE = 1, SPP = U, MPRV = 0; privileged spec). */
-static void emulate(const struct step_block *b, struct trap_regs *regs, uint64_t next,
-		    unsigned int priv)
+/* xRET's status update: SIE = SPIE, SPIE = 1, SPP = U (privileged spec). */
+static unsigned long sret_status(unsigned long st)
+{
+	unsigned long m = st & ~(MSTATUS_SIE | MSTATUS_SPP);
+
+	if (st & MSTATUS_SPIE)
+		m |= MSTATUS_SIE;
+	return m | MSTATUS_SPIE;
+}
+
+/* Do what the transfer would: the link register, or sret's status (in VS:
+ * vsstatus; from HS: mstatus, MPRV = 0, and V = SPV). */
+static void emulate(const struct stepper *s, const struct step_block *b, struct trap_regs *regs,
+		    uint64_t next, unsigned int priv)
 {
 	if (b->op == EMU_SRET) {
-		unsigned long m = regs->mstatus;
+		unsigned long m = regs->mstatus & ~(MSTATUS_MPP | MSTATUS_MPV);
 
-		m &= ~(MSTATUS_SIE | MSTATUS_SPP | MSTATUS_MPP | MSTATUS_MPRV);
-		if (regs->mstatus & MSTATUS_SPIE)
-			m |= MSTATUS_SIE;
-		regs->mstatus = m | MSTATUS_SPIE | (unsigned long)priv << MSTATUS_MPP_SHIFT;
+		if (in_virt(s))
+			csr_write(CSR_VSSTATUS, sret_status(csr_read(CSR_VSSTATUS)));
+		else
+			m = sret_status(m) & ~MSTATUS_MPRV;
+		regs->mstatus = m | (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT |
+				(priv & STEP_V ? MSTATUS_MPV : 0);
 	} else if (b->op != EMU_BRANCH) {
 		regs->x[b->rd] = b->end + b->size;
 		regs->x[0] = 0;
@@ -781,8 +847,8 @@ static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned i
 	set_run(s, pc, 1, len == 2 ? 1 : 0, pc + len);
 	if (vector) {
 		/* T1 would fire at once: off for this one instruction. */
-		s->vec_scause = csr_read(scause);
-		s->vec_sepc = csr_read(sepc);
+		s->vec_scause = trap_cause(s);
+		s->vec_sepc = trap_epc(s);
 		t1_set(s, false, 0);
 	}
 	t0_arm(s, pc + len);
@@ -818,6 +884,8 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	s->pend = true;
 	s->pend_rec = *rec;
 	s->priv = (uint8_t)priv;
+	if (s->t1_virt != in_virt(s))
+		t1_follow_stvec(s);   /* an sret into or out of V=1 */
 	s->mode = STEP_RUN;
 	if (at_vector || bq->end == pc) {
 		s->blk = NULL;
@@ -829,8 +897,8 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	if (at_vector) {
 		/* T1 stays off until the transfer ran (T0 at its target). */
 		s->single_is_vector = true;
-		s->vec_scause = csr_read(scause);
-		s->vec_sepc = csr_read(sepc);
+		s->vec_scause = trap_cause(s);
+		s->vec_sepc = trap_epc(s);
 		t1_set(s, false, 0);
 	}
 	t0_arm(s, s->run_end);
@@ -846,12 +914,15 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 {
 	struct stepper *s = &th->step;
 	struct step_block *b = lookup(s, pc, s->priv);
-	bool at_vector = s->t1_on && pc == s->t1;
 	struct ntrace_retired rec;
 	unsigned int priv;
+	bool at_vector;
 	uint64_t q;
 
 	held_materialize(s);   /* outcome() may look at held_end */
+	if (s->t1_virt != in_virt(s))
+		t1_follow_stvec(s);   /* V changed: the other trap vector */
+	at_vector = s->t1_on && pc == s->t1;
 	s->pend = false;
 	s->chain_len = 0;
 	set_run(s, pc, 0, 0, pc);
@@ -883,7 +954,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 static bool vector_window_done(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
-	bool clean = csr_read(scause) == s->vec_scause && csr_read(sepc) == s->vec_sepc;
+	bool clean = trap_cause(s) == s->vec_scause && trap_epc(s) == s->vec_sepc;
 
 	s->single_is_vector = false;
 	t1_follow_stvec(s);
@@ -933,7 +1004,7 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 	}
 	bn = lookup(s, next, priv);
 	if (next == b->end || bn->end == b->end) {
-		emulate(b, regs, next, priv);
+		emulate(s, b, regs, next, priv);
 		hold(th, &rec);
 		s->priv = (uint8_t)priv;
 		plan(th, regs, next);
@@ -985,14 +1056,18 @@ static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
 	}
 }
 
-/* The hardware delivered a trap to S-mode (T1 at stvec fired). */
+/* The hardware delivered a trap to S-mode (T1 at stvec fired), or to VS
+ * (T1 at vstvec while the hart runs V=1). */
 static void t1_hit(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
-	unsigned long cause = csr_read(scause);
+	unsigned long cause = trap_cause(s);
+	unsigned int to = PRV_S | (s->priv & STEP_V);
 
-	trap_at(th, csr_read(sepc), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
-	s->priv = PRV_S;
+	s->trap_to_vs = in_virt(s);
+	trap_at(th, trap_epc(s), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
+	s->trap_to_vs = false;
+	s->priv = (uint8_t)to;
 	plan(th, regs, regs->mepc);
 }
 
@@ -1178,17 +1253,40 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	return true;
 }
 
+/*
+ * A trigger fired with V not where the stepper has the hart: it went
+ * between HS and V=1 where no trigger saw it (a trap from V=1 into HS, with
+ * T1 on vstvec; docs/CTR.md "Limits").  What was held is lost; stepping
+ * goes on from here.
+ */
+static void virt_resync(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	unsigned long m = regs->mstatus;
+
+	lost_track(th);
+	s->priv = (uint8_t)(((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT == PRV_S ? PRV_S : PRV_U) |
+			    (m & MSTATUS_MPV ? STEP_V : 0));
+	plan(th, regs, regs->mepc);
+}
+
 void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	uint64_t pc = regs->mepc;
 
+	if (s->follow_virt && !(regs->mstatus & MSTATUS_MPV) != !in_virt(s) &&
+	    (pc == s->t0 || (s->t1_on && pc == s->t1))) {
+		s->tstamp = engine_timestamp(th);
+		virt_resync(th, regs);
+		return;
+	}
 	if (t0_common_hit(th, regs))
 		return;
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && pc == s->t0)
 		t0_hit(th, regs);
-	else if (s->t1_on && pc == s->t1 && !(regs->mstatus & MSTATUS_MPV))
+	else if (s->t1_on && pc == s->t1 && !(regs->mstatus & MSTATUS_MPV) == !in_virt(s))
 		t1_hit(th, regs);
 	else
 		own_ebreak(th, regs);
@@ -1199,14 +1297,18 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 {
 	struct stepper *s = &th->step;
 
+	bool to_vs = regs->mstatus & MSTATUS_MPV;
+
 	s->tstamp = engine_timestamp(th);
-	if (regs->mstatus & MSTATUS_MPV)
+	if (to_vs && !s->follow_virt)
 		return;   /* delivered to VS-mode: not traced (docs/TRACE.md) */
 	if (s->single_is_vector)
 		vector_window_done(th);
 	/* (an interrupt here: the firmware took it and entered an SSE handler) */
+	s->trap_to_vs = to_vs;
 	trap_at(th, epc, cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
-	s->priv = PRV_S;
+	s->trap_to_vs = false;
+	s->priv = (uint8_t)(PRV_S | (to_vs ? STEP_V : 0));
 	plan(th, regs, regs->mepc);
 }
 
@@ -1239,10 +1341,13 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 
 /* ---- Start and stop ---------------------------------------------------- */
 
-void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned int priv)
+void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned int priv,
+		   bool follow_virt)
 {
 	struct stepper *s = &th->step;
 
+	s->follow_virt = follow_virt;
+	s->trap_to_vs = false;
 	s->t0 = ADDR_NONE;
 	s->t1 = ADDR_NONE;
 	s->t1_on = false;

@@ -66,7 +66,12 @@ struct step_block {
 	uint8_t rd, rs1, rs2;
 	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
 	uint8_t itype_fall;      /* ... when a branch is not taken           */
+	uint8_t virt;            /* tag too: decoded as V=1 code (STEP_V)    */
 };
+
+/* The stepper's privileges are the N-Trace records' (ntrace.h): PRV in
+ * bits 1..0, V in bit 2.  V=1 is stepped for CTR recording only. */
+#define STEP_V 4u
 
 /* A predicted transfer the hart runs natively, then the run after it. */
 struct step_segment {
@@ -97,6 +102,9 @@ struct stepper {
 	bool seq_jump;           /* trTeInstEnSequentialJump                    */
 	bool align4;             /* no C: IALIGN is 32                         */
 	bool t1_on;
+	bool follow_virt;        /* V=1 is stepped too (CTR without N-Trace)  */
+	bool t1_virt;            /* T1 follows vstvec (else stvec)            */
+	bool trap_to_vs;         /* the trap being reported went to VS-mode  */
 	bool in_m;               /* the SBI call's trap + M record went out, and
 				    nothing retired since (hold() clears it) */
 	bool single_is_vector;   /* STEP_SINGLE over stvec's first instruction  */
@@ -136,9 +144,12 @@ struct stepper {
 
 struct trace_hart;
 
-/* Start stepping: execution continues at pc in privilege priv (PRV_U/S).
- * regs (may be NULL) is the frame mret returns through. */
-void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned priv);
+/* Start stepping: execution continues at pc in privilege priv (PRV_U/S,
+ * with STEP_V for VS/VU when follow_virt).  regs (may be NULL) is the
+ * frame mret returns through.  follow_virt: the stepper follows the hart
+ * into V=1 (CTR recording without an N-Trace session). */
+void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned priv,
+		   bool follow_virt);
 /* Account everything before pc as retired (execution continues at pc),
  * then stop stepping: triggers off, trap path back to normal. */
 void stepper_finish(struct trace_hart *th, uint64_t pc);

@@ -511,8 +511,9 @@ static bool lcofi_exists(void)
 }
 
 /* ctr_prog's transfers in execution order (the branch-target labels are
- * the instruction after the transfer's own label, see the program). */
-static unsigned int prog_transfers(struct xfer *x)
+ * the instruction after the transfer's own label, see the program); the
+ * last three only where the LCOFI is taken. */
+static unsigned int prog_transfers_with(struct xfer *x, bool lcofi)
 {
 	const struct xfer all[] = {
 		{ A(ctr_p_j), NEXT(ctr_p_j), T_DIRJMP, M_S, M_S, NO_FREEZE },
@@ -541,11 +542,16 @@ static unsigned int prog_transfers(struct xfer *x)
 		{ A(ctr_p_sret3), A(ctr_p_intr), T_TRET, M_S, M_S, NO_FREEZE },
 	};
 	/* The last three: the LCOFI, its handler's branch and sret. */
-	unsigned int i, n = sizeof(all) / sizeof(all[0]) - (lcofi_exists() ? 0 : 3);
+	unsigned int i, n = sizeof(all) / sizeof(all[0]) - (lcofi ? 0 : 3);
 
 	for (i = 0; i < n; i++)
 		x[i] = all[i];
 	return n;
+}
+
+static unsigned int prog_transfers(struct xfer *x)
+{
+	return prog_transfers_with(x, lcofi_exists());
 }
 
 /*
@@ -633,12 +639,14 @@ static bool freezes(const struct xfer *x, unsigned long ctl)
 	return (x->freeze == BP && (ctl & CTL_BPFRZ)) || (x->freeze == LCOFI && (ctl & CTL_LCOFIFRZ));
 }
 
-/* Run ctr_prog under ctl on a cleared buffer of 16 << depth_code entries
- * (WRPTR from 0) and compare: the newest records, WRPTR and FROZEN. */
-static bool prog_records_depth(unsigned long ctl, unsigned int depth_code, const char *what)
+/* Run ctr_prog through run() under ctl on a cleared buffer of
+ * 16 << depth_code entries (WRPTR from 0) and compare: the newest records,
+ * WRPTR and FROZEN. */
+static bool prog_run_records(void (*run)(unsigned long), bool lcofi, unsigned long ctl,
+			     unsigned int depth_code, const char *what)
 {
 	struct xfer all[32], want[32];
-	unsigned int n = prog_transfers(all), m = 0, i, depth = 16u << depth_code;
+	unsigned int n = prog_transfers_with(all, lcofi), m = 0, i, depth = 16u << depth_code;
 	bool frozen = false;
 
 	for (i = 0; i < n && !frozen; i++) {
@@ -649,10 +657,15 @@ static bool prog_records_depth(unsigned long ctl, unsigned int depth_code, const
 	CSRW(0x15F, depth_code);
 	CSRW(0x14F, 0);
 	SCTRCLR();
-	ctr_prog(ctl);
+	run(ctl);
 	return entries_are(m > depth ? want + (m - depth) : want, m > depth ? depth : m, what) &&
 	       CHECK_EQ(CSRR(0x14F), (frozen ? STATUS_FROZEN : 0) | (m & (depth - 1)),
 			"%s: sctrstatus (FROZEN, WRPTR) after %u records", what, m);
+}
+
+static bool prog_records_depth(unsigned long ctl, unsigned int depth_code, const char *what)
+{
+	return prog_run_records(ctr_prog, lcofi_exists(), ctl, depth_code, what);
 }
 
 static bool prog_records(unsigned long ctl, const char *what)
@@ -942,6 +955,146 @@ static void draft_records(void)
 	CSRW(0x181, 0);
 }
 
+/*
+ * ctr_run_vs(vsctrctl): ctr_prog(vsctrctl) in VS-mode, where sctrctl is
+ * vsctrctl, stvec vstvec and sstatus vsstatus (hgatp and vsatp Bare: the
+ * same addresses, so the same records), then back in HS-mode through
+ * the VS-mode ecall after it (cause 10, not delegated by hedeleg), which
+ * enters ctr_vs_back on HS's trap vector.  hedeleg must give VS-mode the
+ * breakpoint and the VU-mode ecall of ctr_prog.
+ */
+__asm__(
+	"	.text\n"
+	"	.balign 4\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.globl ctr_run_vs\n"
+	"ctr_run_vs:\n"
+	"	la t0, ctr_vs_saved\n"
+	"	sd ra, 0(t0)\n"
+	"	sd sp, 8(t0)\n"
+	"	sd gp, 16(t0)\n"
+	"	sd tp, 24(t0)\n"
+	"	sd s0, 32(t0)\n"
+	"	sd s1, 40(t0)\n"
+	"	sd s2, 48(t0)\n"
+	"	sd s3, 56(t0)\n"
+	"	sd s4, 64(t0)\n"
+	"	sd s5, 72(t0)\n"
+	"	sd s6, 80(t0)\n"
+	"	sd s7, 88(t0)\n"
+	"	sd s8, 96(t0)\n"
+	"	sd s9, 104(t0)\n"
+	"	sd s10, 112(t0)\n"
+	"	sd s11, 120(t0)\n"
+	"	csrr t1, stvec\n"
+	"	sd t1, 128(t0)\n"
+	"	csrr t1, sstatus\n"
+	"	sd t1, 136(t0)\n"
+	"	la t1, ctr_vs_back\n"
+	"	csrw stvec, t1\n"
+	"	csrci sstatus, 2\n"        /* SIE 0 in HS while VS runs */
+	"	li t1, 1 << 7\n"           /* hstatus.SPV: sret into V=1 */
+	"	csrs 0x600, t1\n"
+	"	li t1, 1 << 8\n"           /* sstatus.SPP: VS */
+	"	csrs sstatus, t1\n"
+	"	li t1, 1 << 5\n"           /* SPIE 0 */
+	"	csrc sstatus, t1\n"
+	"	la t1, 1f\n"
+	"	csrw sepc, t1\n"
+	"	sret\n"
+	"1:	call ctr_prog\n"
+	"	ecall\n"
+	"	.balign 4\n"
+	"ctr_vs_back:\n"
+	"	la t0, ctr_vs_saved\n"
+	"	li t1, 1 << 7\n"
+	"	csrc 0x600, t1\n"
+	"	ld t1, 128(t0)\n"
+	"	csrw stvec, t1\n"
+	"	ld t1, 136(t0)\n"
+	"	csrw sstatus, t1\n"
+	"	ld ra, 0(t0)\n"
+	"	ld sp, 8(t0)\n"
+	"	ld gp, 16(t0)\n"
+	"	ld tp, 24(t0)\n"
+	"	ld s0, 32(t0)\n"
+	"	ld s1, 40(t0)\n"
+	"	ld s2, 48(t0)\n"
+	"	ld s3, 56(t0)\n"
+	"	ld s4, 64(t0)\n"
+	"	ld s5, 72(t0)\n"
+	"	ld s6, 80(t0)\n"
+	"	ld s7, 88(t0)\n"
+	"	ld s8, 96(t0)\n"
+	"	ld s9, 104(t0)\n"
+	"	ld s10, 112(t0)\n"
+	"	ld s11, 120(t0)\n"
+	"	ret\n"
+	"	.option pop\n"
+	"	.bss\n"
+	"	.balign 8\n"
+	"ctr_vs_saved:\n"
+	"	.space 8 * 18\n"
+	"	.text\n");
+
+void ctr_run_vs(unsigned long vsctrctl);
+
+static bool h_exists(void)
+{
+	fault_expect(false);
+	(void)CSRR(0x600);   /* hstatus */
+	return !fault_end(NULL, NULL);
+}
+
+/* Execute triggers that match in VS and VU (mcontrol6, SBI DBTR's count):
+ * the firmware steps V=1 code with two of them (docs/CTR.md). */
+static unsigned long vs_exec_triggers(void)
+{
+	unsigned long mc6 = 6UL << 60 | 1UL << 24 | 1UL << 23 | 1UL << 2;   /* VS, VU, execute */
+
+	return (unsigned long)SBI3(SBI_EXT_DBTR, SBI_DBTR_NUM_TRIGGERS, mc6, 0, 0).value;
+}
+
+/*
+ * VS/VU-mode recording (docs/CTR.md): ctr_prog in VS and VU records the
+ * same transfers as in S and U (vsctrctl's VS/VU enables, STE and BPFRZ,
+ * as sctrctl's for S/U), HS's sctrctl stays off, and the VS-mode ecall
+ * into HS after recording stops is not recorded.  The LCOFI part does not
+ * happen in VS: hideleg does not give VS-mode the counter overflow
+ * interrupt, so vsie/vsip bit 13 are read-only 0.
+ */
+static void records_in_vs(void)
+{
+	unsigned long hedeleg;
+
+	if (!h_exists()) {
+		test_not_applicable("no H extension");
+		return;
+	}
+	if (vs_exec_triggers() < 2) {
+		/* mcontrol (type 2) never fires in V=1; QEMU 7.2 has no mcontrol6 */
+		test_not_applicable("VS/VU-mode recording needs two mcontrol6 execute triggers "
+				    "(VS/VU bits); this hart has %lu", vs_exec_triggers());
+		return;
+	}
+	hedeleg = CSRR(0x602);
+	CSRW(0x602, hedeleg | 1UL << 3 | 1UL << 8);   /* breakpoint, ecall from VU */
+	CSRW(0x680, 0);                                 /* hgatp: Bare */
+	CSRW(0x280, 0);                                 /* vsatp: Bare */
+	CSRW(0x14E, 0);
+	if (prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN, 2, "VS+VU, every type")) {
+		prog_run_records(ctr_run_vs, false, CTL_U | CTL_NTBREN, 2, "VU only");
+		prog_run_records(ctr_run_vs, false, CTL_U | CTL_STE | CTL_NTBREN, 2, "VU only, STE");
+		prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN | CTL_BPFRZ, 2,
+				 "VS+VU, BPFRZ");
+		prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN, 0, "VS+VU, depth 16");
+	}
+	CHECK_EQ(CSRR(0x14E), 0, "HS sctrctl after the VS runs");
+	CHECK_EQ(CSRR(0x24E), 0, "vsctrctl after the VS runs (ctr_prog turns it off)");
+	CSRW(0x602, hedeleg);
+}
+
 /* Every test runs in both layouts' runs; the other layout's tests say why
  * they do not apply. */
 static bool layout_is(bool draft)
@@ -957,6 +1110,7 @@ static bool layout_is(bool draft)
 /* The recording tests: only where CTR answers at all. */
 #define RECORDING(fn) static void r_##fn(void) { if (layout_is(false) && ctr_ready()) fn(); }
 #define DRAFT(fn) static void d_##fn(void) { if (layout_is(true)) fn(); }
+RECORDING(records_in_vs)
 RATIFIED(sctrctl_warl)
 RATIFIED(sctrdepth_warl)
 RATIFIED(depth_change_clears)
@@ -1000,6 +1154,7 @@ static const struct target_test tests[] = {
 	{ "freeze_on_breakpoint_and_lcofi", r_freeze_on_breakpoint_and_lcofi, DEV_NONE },
 	{ "rasemu_deep_recursion", r_rasemu_deep_recursion, DEV_NONE },
 	{ "freeze_on_pmu_overflow", r_freeze_on_pmu_overflow, DEV_NONE },
+	{ "records_in_vs", r_records_in_vs, DEV_NONE },
 	{ "draft_control_fields", d_draft_control_fields, DEV_NONE },
 	{ "draft_clr_and_status", d_draft_clr_and_status, DEV_NONE },
 	{ "draft_depth_change_clears", d_draft_depth_change_clears, DEV_NONE },
