@@ -35,6 +35,12 @@ static bool cause_has_address(unsigned long cause)
 	}
 }
 
+static bool is_guest_page_fault(unsigned long cause)
+{
+	return cause == CAUSE_FETCH_GUEST_PAGE_FAULT || cause == CAUSE_LOAD_GUEST_PAGE_FAULT ||
+	       cause == CAUSE_STORE_GUEST_PAGE_FAULT;
+}
+
 /* xstatus.SPP/SPIE/SIE as a trap taken into that mode sets them. */
 static unsigned long status_on_trap(unsigned long status, bool from_supervisor)
 {
@@ -95,11 +101,17 @@ void trap_redirect(struct trap_regs *regs, const struct trap_info *trap)
 		 * too, or HS-mode reads what it left there itself (H extension,
 		 * "Hypervisor Trap Value (htval) Register": "For other traps,
 		 * htval is set to zero"; "Hypervisor Trap Instruction (htinst)
-		 * Register": zero is legal for every trap).  A guest-page
-		 * fault's guest physical address is not known here: htval 0 is
-		 * the spec's "unknown". */
-		csr_write(CSR_HTVAL, 0);
-		csr_write(CSR_HTINST, 0);
+		 * Register": zero is legal for every trap).  A guest-page fault
+		 * that came to M-mode (the trace engine steps a guest) has its
+		 * guest physical address (>> 2) in mtval2 and its transformed
+		 * instruction in mtinst, which are htval's and htinst's. */
+		if (is_guest_page_fault(trap->cause) && csr_read(mcause) == trap->cause) {
+			csr_write(CSR_HTVAL, csr_read(CSR_MTVAL2));
+			csr_write(CSR_HTINST, csr_read(CSR_MTINST));
+		} else {
+			csr_write(CSR_HTVAL, 0);
+			csr_write(CSR_HTINST, 0);
+		}
 		mstatus &= ~(MSTATUS_MPV | MSTATUS_GVA);
 	}
 	csr_write(sepc, regs->mepc);

@@ -128,6 +128,8 @@
 #define CSR_HEDELEG    0x602
 #define CSR_HTVAL      0x643
 #define CSR_HTINST     0x64A
+#define CSR_MTINST     0x34A
+#define CSR_MTVAL2     0x34B
 #define CSR_HGATP      0x680
 #define HSTATUS_GVA    (_UL(1) << 6)
 #define HSTATUS_SPV    (_UL(1) << 7)

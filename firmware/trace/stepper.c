@@ -119,6 +119,27 @@ static void t1_follow_stvec(struct stepper *s)
 		t1_set(s, true, base);
 }
 
+/*
+ * T1 and medeleg for the mode the hart runs in.  In V=1, T1 is on vstvec
+ * (traps the hardware delivers to VS), and the exceptions HS-mode would
+ * take from V=1 come to M-mode first (medeleg keeps only the causes
+ * hedeleg gives VS), where stepper_delegated_trap() delivers and reports
+ * them.  Back in HS, T1 on stvec and medeleg as it was.  Interrupts into
+ * HS while V=1 are not seen (docs/CTR.md "Limits").
+ */
+static void follow_mode(struct stepper *s)
+{
+	if (s->t1_virt == in_virt(s))
+		return;
+	if (in_virt(s)) {
+		s->medeleg_hs = csr_read(medeleg);
+		csr_write(medeleg, s->medeleg_hs & csr_read(CSR_HEDELEG));
+	} else {
+		csr_write(medeleg, s->medeleg_hs);
+	}
+	t1_follow_stvec(s);
+}
+
 /* ---- Decoding forward: the block cache --------------------------------- */
 
 void stepper_flush_cache(struct stepper *s)
@@ -884,8 +905,7 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	s->pend = true;
 	s->pend_rec = *rec;
 	s->priv = (uint8_t)priv;
-	if (s->t1_virt != in_virt(s))
-		t1_follow_stvec(s);   /* an sret into or out of V=1 */
+	follow_mode(s);   /* an sret into or out of V=1 */
 	s->mode = STEP_RUN;
 	if (at_vector || bq->end == pc) {
 		s->blk = NULL;
@@ -920,8 +940,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	uint64_t q;
 
 	held_materialize(s);   /* outcome() may look at held_end */
-	if (s->t1_virt != in_virt(s))
-		t1_follow_stvec(s);   /* V changed: the other trap vector */
+	follow_mode(s);   /* V changed: the other trap vector */
 	at_vector = s->t1_on && pc == s->t1;
 	s->pend = false;
 	s->chain_len = 0;
@@ -1364,7 +1383,11 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 	csr_clear(medeleg, 1UL << CAUSE_BREAKPOINT);
 	csr_write(CSR_TSELECT, 0);
 	csr_write(CSR_TDATA1, trigger_off(s));
-	t1_follow_stvec(s);
+	s->t1_virt = false;
+	if (in_virt(s))
+		follow_mode(s);
+	else
+		t1_follow_stvec(s);
 	plan(th, regs, pc);
 }
 
@@ -1379,8 +1402,27 @@ void stepper_off(struct trace_hart *th)
 		t1_set(s, false, 0);
 	s->mode = STEP_OFF;
 	drop_held(s);
+	if (s->t1_virt) {
+		csr_write(medeleg, s->medeleg_hs);   /* follow_mode() cut it */
+		s->t1_virt = false;
+	}
 	/* tracesbi delegates breakpoints whenever the hart does not step. */
 	csr_set(medeleg, 1UL << CAUSE_BREAKPOINT);
+}
+
+bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
+{
+	struct stepper *s = &th->step;
+	struct trap_info trap = { cause, 0 };
+	unsigned long epc = regs->mepc;
+
+	if (!s->t1_virt || cause >= 64 || !((s->medeleg_hs >> cause) & 1) ||
+	    !(regs->mstatus & MSTATUS_MPV))
+		return false;
+	trap.tval = csr_read(mtval);
+	trap_redirect(regs, &trap);
+	stepper_redirected(th, regs, epc, cause);
+	return true;
 }
 
 void stepper_enter_m(struct trace_hart *th)

@@ -103,7 +103,9 @@ struct stepper {
 	bool align4;             /* no C: IALIGN is 32                         */
 	bool t1_on;
 	bool follow_virt;        /* V=1 is stepped too (CTR without N-Trace)  */
-	bool t1_virt;            /* T1 follows vstvec (else stvec)            */
+	bool t1_virt;            /* T1 follows vstvec (else stvec), medeleg is
+				    cut to hedeleg's causes                  */
+	unsigned long medeleg_hs; /* medeleg to restore when V=1 ends        */
 	bool trap_to_vs;         /* the trap being reported went to VS-mode  */
 	bool in_m;               /* the SBI call's trap + M record went out, and
 				    nothing retired since (hold() clears it) */
@@ -158,6 +160,11 @@ void stepper_finish(struct trace_hart *th, uint64_t pc);
 void stepper_enter_m(struct trace_hart *th);
 /* Stop stepping without reporting anything (sink full, hart reset). */
 void stepper_off(struct trace_hart *th);
+
+/* An exception that came to M-mode only because the hart steps in V=1
+ * (delegated to HS, see follow_mode()): delivered to HS as delegation
+ * would, and reported.  False when cause is not such a trap. */
+bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 
 /* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak). */
 void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);

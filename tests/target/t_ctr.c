@@ -956,12 +956,14 @@ static void draft_records(void)
 }
 
 /*
- * ctr_run_vs(vsctrctl): ctr_prog(vsctrctl) in VS-mode, where sctrctl is
+ * ctr_run_vs(vsctrctl, fn): fn(vsctrctl) in VS-mode, where sctrctl is
  * vsctrctl, stvec vstvec and sstatus vsstatus (hgatp and vsatp Bare: the
- * same addresses, so the same records), then back in HS-mode through
- * the VS-mode ecall after it (cause 10, not delegated by hedeleg), which
- * enters ctr_vs_back on HS's trap vector.  hedeleg must give VS-mode the
- * breakpoint and the VU-mode ecall of ctr_prog.
+ * same addresses, so ctr_prog makes the same records as in S), then back
+ * in HS-mode through the VS-mode ecall after it (ctr_vs_ecall: cause 10,
+ * which hedeleg cannot delegate), which enters ctr_vs_back on HS's trap
+ * vector.  hedeleg must give VS-mode the breakpoint and the VU-mode ecall
+ * of ctr_prog.  ctr_vs_hcall enables recording and makes a jump and a
+ * return in VS, so recording is still on at that ecall.
  */
 __asm__(
 	"	.text\n"
@@ -1003,8 +1005,8 @@ __asm__(
 	"	la t1, 1f\n"
 	"	csrw sepc, t1\n"
 	"	sret\n"
-	"1:	call ctr_prog\n"
-	"	ecall\n"
+	"1:	jalr a1\n"
+	"ctr_vs_ecall:	ecall\n"
 	"	.balign 4\n"
 	"ctr_vs_back:\n"
 	"	la t0, ctr_vs_saved\n"
@@ -1031,6 +1033,12 @@ __asm__(
 	"	ld s10, 112(t0)\n"
 	"	ld s11, 120(t0)\n"
 	"	ret\n"
+	"	.globl ctr_vs_hcall\n"
+	"ctr_vs_hcall:\n"
+	"	csrw 0x14E, a0\n"
+	"ctr_vh_j:	j 1f\n"
+	"1:\n"
+	"ctr_vh_ret:	ret\n"
 	"	.option pop\n"
 	"	.bss\n"
 	"	.balign 8\n"
@@ -1038,7 +1046,36 @@ __asm__(
 	"	.space 8 * 18\n"
 	"	.text\n");
 
-void ctr_run_vs(unsigned long vsctrctl);
+void ctr_run_vs(unsigned long vsctrctl, void (*fn)(unsigned long));
+void ctr_vs_hcall(unsigned long vsctrctl);
+extern char ctr_vs_ecall[], ctr_vh_j[], ctr_vh_ret[];
+
+static void ctr_prog_in_vs(unsigned long vsctrctl)
+{
+	ctr_run_vs(vsctrctl, ctr_prog);
+}
+
+/* A trap from VS into HS while VS records (the VS-mode ecall): an
+ * external trap, recorded only when HS opts in with sctrctl.STE (table
+ * "External Trap Enable Requirements"), with target 0 (HS does not
+ * record); then recording stops from HS. */
+static void vs_trap_into_hs(unsigned long ctl, bool hs_ste, const char *what)
+{
+	const struct xfer want[] = {
+		{ A(ctr_vh_j), NEXT(ctr_vh_j), T_DIRJMP, M_S, M_S, NO_FREEZE },
+		{ A(ctr_vh_ret), A(ctr_vs_ecall), T_RET, M_S, M_S, NO_FREEZE },
+		{ A(ctr_vs_ecall), 0, T_EXC, M_S, M_S, NO_FREEZE },
+	};
+
+	CSRW(0x15F, 2);
+	CSRW(0x14F, 0);
+	SCTRCLR();
+	CSRW(0x14E, hs_ste ? CTL_STE : 0);
+	ctr_run_vs(ctl, ctr_vs_hcall);
+	CSRW(0x24E, 0);
+	CSRW(0x14E, 0);
+	entries_are(want, hs_ste ? 3 : 2, what);
+}
 
 static bool h_exists(void)
 {
@@ -1083,12 +1120,15 @@ static void records_in_vs(void)
 	CSRW(0x680, 0);                                 /* hgatp: Bare */
 	CSRW(0x280, 0);                                 /* vsatp: Bare */
 	CSRW(0x14E, 0);
-	if (prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN, 2, "VS+VU, every type")) {
-		prog_run_records(ctr_run_vs, false, CTL_U | CTL_NTBREN, 2, "VU only");
-		prog_run_records(ctr_run_vs, false, CTL_U | CTL_STE | CTL_NTBREN, 2, "VU only, STE");
-		prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN | CTL_BPFRZ, 2,
+	if (prog_run_records(ctr_prog_in_vs, false, CTL_S | CTL_U | CTL_NTBREN, 2, "VS+VU, every type")) {
+		prog_run_records(ctr_prog_in_vs, false, CTL_U | CTL_NTBREN, 2, "VU only");
+		prog_run_records(ctr_prog_in_vs, false, CTL_U | CTL_STE | CTL_NTBREN, 2, "VU only, STE");
+		prog_run_records(ctr_prog_in_vs, false, CTL_S | CTL_U | CTL_NTBREN | CTL_BPFRZ, 2,
 				 "VS+VU, BPFRZ");
-		prog_run_records(ctr_run_vs, false, CTL_S | CTL_U | CTL_NTBREN, 0, "VS+VU, depth 16");
+		prog_run_records(ctr_prog_in_vs, false, CTL_S | CTL_U | CTL_NTBREN, 0, "VS+VU, depth 16");
+		vs_trap_into_hs(CTL_S | CTL_U, false, "VS ecall into HS");
+		vs_trap_into_hs(CTL_S | CTL_U | CTL_STE, false, "VS ecall into HS, vsctrctl.STE");
+		vs_trap_into_hs(CTL_S | CTL_U, true, "VS ecall into HS, sctrctl.STE");
 	}
 	CHECK_EQ(CSRR(0x14E), 0, "HS sctrctl after the VS runs");
 	CHECK_EQ(CSRR(0x24E), 0, "vsctrctl after the VS runs (ctr_prog turns it off)");
