@@ -516,10 +516,9 @@ void trace_trap_handler(struct trap_regs *regs)
 		tv_breakpoint(th, regs);
 	else if (cause == CAUSE_BREAKPOINT)
 		stepper_breakpoint(th, regs);
-	else if (stepper_delegated_trap(th, regs, cause))
-		;
-	else if (trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
-		;
+	else if (stepper_delegated_trap(th, regs, cause) ||
+		 trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
+		;   /* delivered and reported, handled, or not stepped */
 	else if (th->tv_mode)
 		tv_redirected(th, regs, epc);
 	else
