@@ -123,9 +123,8 @@ static bool stepping_wanted(const struct trace_hart *th)
 
 static int ctr_fetch(void *ctx, uint64_t addr, unsigned int priv, uint32_t *raw)
 {
-	/* priv: PRV in bits 1..0, V in bit 2 (ntrace.h) */
 	unsigned long m = (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
-			  (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT | (priv & 4 ? MSTATUS_MPV : 0);
+			  step_priv_mstatus(priv);
 	struct trap_info fault;
 
 	(void)ctx;
@@ -154,16 +153,20 @@ static void configure_for_ctr(struct trace_hart *th)
 }
 
 /*
- * Whether the stepper follows the hart into VS/VU: for CTR recording
- * without an N-Trace session (which does not trace V=1), on a hart with H
- * whose triggers can match there.  mcontrol (type 2) has no VS/VU bits and
- * never fires in V=1 (Sdtrig; QEMU 7.2 offers only it); mcontrol6 (type 6)
+ * Whether V=1 can be stepped: no N-Trace session (which does not trace
+ * VS/VU), a hart with H, and triggers that match there: mcontrol (type 2)
+ * has no VS/VU bits and never fires with V=1 (Sdtrig); mcontrol6 (type 6)
  * has them.
  */
+static bool virt_stepping_possible(const struct trace_hart *th)
+{
+	return !th->tracing && th->hart->feat.h && (th->hart->feat.trigger_types & (1u << 6));
+}
+
+/* Whether the stepper follows the hart into VS/VU: for CTR recording. */
 static bool virt_steppable(const struct trace_hart *th)
 {
-	return th->ctr_recording && !th->tracing && th->hart->feat.h &&
-	       (th->hart->feat.trigger_types & (1u << 6));
+	return th->ctr_recording && virt_stepping_possible(th);
 }
 
 /* Stepping on: the traced trap path, then the stepper from pc. */
@@ -422,8 +425,7 @@ bool engine_ctr_access_begin(struct trace_hart *th, struct trap_regs *regs)
  * (SBI DBTR); in VS/VU only where virt_steppable(). */
 static bool ctr_can_step(const struct trace_hart *th, const struct trap_regs *regs)
 {
-	if ((regs->mstatus & MSTATUS_MPV) &&
-	    (th->tracing || !th->hart->feat.h || !(th->hart->feat.trigger_types & (1u << 6))))
+	if ((regs->mstatus & MSTATUS_MPV) && !virt_stepping_possible(th))
 		return false;
 	return th->hart->trap_tracing ||
 	       ((th->te.status & TSBI_STATUS_INGRESS_OK) && !dbtr_triggers_in_use(th->hart));
@@ -442,8 +444,7 @@ void engine_ctr_access_end(struct trace_hart *th, struct trap_regs *regs, uint64
 	th->ctr_recording = want;
 	/* From the access on: it retires in the next run (N-Trace counts it). */
 	if (stepping_wanted(th))
-		begin_stepping(th, regs, pc,
-			       trapped_priv(regs) | (regs->mstatus & MSTATUS_MPV ? STEP_V : 0));
+		begin_stepping(th, regs, pc, step_priv_of(regs->mstatus));
 	else
 		end_stepping(th);
 }
@@ -516,7 +517,7 @@ void trace_trap_handler(struct trap_regs *regs)
 		tv_breakpoint(th, regs);
 	else if (cause == CAUSE_BREAKPOINT)
 		stepper_breakpoint(th, regs);
-	else if (stepper_delegated_trap(th, regs, cause) ||
+	else if ((th->step.t1_virt && stepper_delegated_trap(th, regs, cause)) ||
 		 trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
 		;   /* delivered and reported, handled, or not stepped */
 	else if (th->tv_mode)

@@ -41,8 +41,8 @@ static unsigned long trigger_armed(const struct stepper *s)
 	unsigned long t = (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT | MCONTROL_EXECUTE |
 			  MCONTROL_S | MCONTROL_U;
 
-	/* mcontrol6 names VS and VU apart (Sdtrig); mcontrol's S/U bits
-	 * match them too on QEMU 7.2 */
+	/* only mcontrol6 matches in VS/VU (Sdtrig: mcontrol has no VS/VU
+	 * bits and never fires with V=1) */
 	if (s->trig_type == 6 && s->follow_virt)
 		t |= MCONTROL6_VS | MCONTROL6_VU;
 	return t;
@@ -154,8 +154,7 @@ void stepper_flush_cache(struct stepper *s)
  * both translation stages) through MPRV. */
 static unsigned long fetch_context(unsigned int priv)
 {
-	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) |
-	       (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT | (priv & STEP_V ? MSTATUS_MPV : 0);
+	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) | step_priv_mstatus(priv);
 }
 
 /* CSR instructions (SYSTEM, funct3 != 0) name their CSR in bits 31:20. */
@@ -840,8 +839,7 @@ static void emulate(const struct stepper *s, const struct step_block *b, struct 
 			csr_write(CSR_VSSTATUS, sret_status(csr_read(CSR_VSSTATUS)));
 		else
 			m = sret_status(m) & ~MSTATUS_MPRV;
-		regs->mstatus = m | (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT |
-				(priv & STEP_V ? MSTATUS_MPV : 0);
+		regs->mstatus = m | step_priv_mstatus(priv);
 	} else if (b->op != EMU_BRANCH) {
 		regs->x[b->rd] = b->end + b->size;
 		regs->x[0] = 0;
@@ -1280,12 +1278,9 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
  */
 static void virt_resync(struct trace_hart *th, struct trap_regs *regs)
 {
-	struct stepper *s = &th->step;
-	unsigned long m = regs->mstatus;
-
 	lost_track(th);
-	s->priv = (uint8_t)(((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT == PRV_S ? PRV_S : PRV_U) |
-			    (m & MSTATUS_MPV ? STEP_V : 0));
+	/* (the triggers match S/U only: MPP is S or U) */
+	th->step.priv = (uint8_t)step_priv_of(regs->mstatus);
 	plan(th, regs, regs->mepc);
 }
 
@@ -1315,7 +1310,6 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 			unsigned long cause)
 {
 	struct stepper *s = &th->step;
-
 	bool to_vs = regs->mstatus & MSTATUS_MPV;
 
 	s->tstamp = engine_timestamp(th);

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "ntrace.h"
+#include "riscv_csr.h"
 #include "trap_regs.h"
 
 #define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
@@ -72,6 +73,19 @@ struct step_block {
 /* The stepper's privileges are the N-Trace records' (ntrace.h): PRV in
  * bits 1..0, V in bit 2.  V=1 is stepped for CTR recording only. */
 #define STEP_V 4u
+
+/* mstatus.MPP/MPV of a stepper privilege (an MPRV access as that code)... */
+static inline unsigned long step_priv_mstatus(unsigned int priv)
+{
+	return (unsigned long)(priv & 3) << MSTATUS_MPP_SHIFT | (priv & STEP_V ? MSTATUS_MPV : 0);
+}
+
+/* ...and the stepper privilege mstatus.MPP/MPV says a trap came from. */
+static inline unsigned int step_priv_of(unsigned long mstatus)
+{
+	return (unsigned int)((mstatus & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT) |
+	       (mstatus & MSTATUS_MPV ? STEP_V : 0);
+}
 
 /* A predicted transfer the hart runs natively, then the run after it. */
 struct step_segment {

@@ -574,6 +574,18 @@ static bool return_matches(const struct ntrace_encoder *e, uint64_t expected, ui
 	return expected == actual;
 }
 
+/* The jump message waiting (pending p) for the next record's address:
+ * an IndirectBranch[Hist], or for a 9.2 return only when it did not go
+ * where the stack said (Table 4's "if Pop returns the same address ...
+ * emit" is read as the opposite, as chapter 9.2 requires). */
+static void emit_waiting_jump(struct ntrace_encoder *e, unsigned p, uint64_t addr)
+{
+	if (p != PEND_RETURN_CHECK)
+		emit_branch(e, false, e->pending_btype, addr, e->pending_tstamp);
+	else if (!return_matches(e, e->pending_return_addr, addr))
+		emit_branch(e, false, NTRACE_BTYPE_INDIRECT, addr, e->pending_tstamp);
+}
+
 static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	unsigned p = e->pending;
@@ -587,14 +599,8 @@ static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retire
 		emit_branch(e, true, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
 		break;
 	case PEND_INDIRECT:
-		emit_branch(e, false, e->pending_btype, r->addr, e->pending_tstamp);
-		break;
 	case PEND_RETURN_CHECK:
-		/* 9.2: a return is inferable only if it goes where the stack says;
-		 * Table 4's "if Pop returns the same address ... emit" is read as
-		 * the opposite, as chapter 9.2 requires. */
-		if (!return_matches(e, e->pending_return_addr, r->addr))
-			emit_branch(e, false, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
+		emit_waiting_jump(e, p, r->addr);
 		break;
 	case PEND_ICNT_SYNC:
 		emit_standalone_sync(e, e->sync_due ? e->sync_reason : NTRACE_SYNC_ICNT, r->addr,
@@ -940,8 +946,7 @@ slow_path:
 			jump_pending = false;
 			e->icnt = icnt;
 			e->hist = hist;
-			if (e->pending != PEND_RETURN_CHECK || !return_matches(e, e->pending_return_addr, rec->addr))
-				emit_branch(e, false, NTRACE_BTYPE_INDIRECT, rec->addr, e->pending_tstamp);
+			emit_waiting_jump(e, e->pending, rec->addr);   /* pending_btype: INDIRECT */
 			e->pending = PEND_NONE;
 			update_slow(e);
 			if (__builtin_expect(e->slow, 0)) {
@@ -1343,10 +1348,7 @@ static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint3
 	    end_class(e, end) == END_NO)
 		return false;
 	e->pending = PEND_NONE;
-	if (p == PEND_INDIRECT)
-		emit_branch(e, false, e->pending_btype, addr, e->pending_tstamp);
-	else if (!return_matches(e, e->pending_return_addr, addr))
-		emit_branch(e, false, NTRACE_BTYPE_INDIRECT, addr, e->pending_tstamp);
+	emit_waiting_jump(e, p, addr);
 	update_slow(e);
 	/* record_body() of the run's first record */
 	e->cur_priv = priv;

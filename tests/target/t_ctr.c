@@ -1077,13 +1077,6 @@ static void vs_trap_into_hs(unsigned long ctl, bool hs_ste, const char *what)
 	entries_are(want, hs_ste ? 3 : 2, what);
 }
 
-static bool h_exists(void)
-{
-	fault_expect(false);
-	(void)CSRR(0x600);   /* hstatus */
-	return !fault_end(NULL, NULL);
-}
-
 /* Execute triggers that match in VS and VU (mcontrol6, SBI DBTR's count):
  * the firmware steps V=1 code with two of them (docs/CTR.md). */
 static unsigned long vs_exec_triggers(void)
@@ -1105,7 +1098,7 @@ static void records_in_vs(void)
 {
 	unsigned long hedeleg;
 
-	if (!h_exists()) {
+	if (!probe_hfence_gvma()) {
 		test_not_applicable("no H extension");
 		return;
 	}
