@@ -107,3 +107,13 @@ int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
 	*insn = (uint32_t)lo | ((uint32_t)hi << 16);
 	return 0;
 }
+
+int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
+		   struct trap_info *fault)
+{
+	unsigned long v = 0;
+	int ret = GUARDED_ACCESS("ld %[v], 0(%[a])", OUT, v, addr, access_mstatus(mstatus, true));
+
+	*val = v;
+	return ret;
+}

@@ -3,7 +3,7 @@
 
     scripts/profile-fw.py [--fw build/tracesbi.elf]
         [--payload build/payloads/trace-prog.elf] [--prog sort] [--append "mode=btm"]
-        [--top 40]
+        [--top 40] [--lines FUNC] [--callers FUNC]
 
 Runs the traced-program payload (tests/target/trace) for one program under
 QEMU with `-icount shift=0 -singlestep -d exec,nochain`, streams the
@@ -45,8 +45,10 @@ def text_symbols(elf):
     return syms
 
 
-def count_log(fifo, counts):
-    """Instructions per pc from the log lines `Trace N: 0x... [ctx/PC/...]`."""
+def count_log(fifo, counts, watch, calls):
+    """Instructions per pc from the log lines `Trace N: 0x... [ctx/PC/...]`;
+    for each pc in watch (function entries), the pcs it was entered from."""
+    prev = 0
     with open(fifo, errors='replace') as f:
         for line in f:
             if not line.startswith('Trace '):
@@ -57,13 +59,18 @@ def count_log(fifo, counts):
                 continue
             if FW_LO <= pc < FW_HI:
                 counts[pc] += 1
+                if pc in watch:
+                    calls[(pc, prev)] += 1
+            prev = pc
 
 
-def run(args, counts):
+def run(args, counts, watch=frozenset(), calls=None):
     with tempfile.TemporaryDirectory() as tmp:
         fifo, serial = os.path.join(tmp, 'exec.log'), os.path.join(tmp, 'serial.txt')
         os.mkfifo(fifo)
-        reader = threading.Thread(target=count_log, args=(fifo, counts))
+        reader = threading.Thread(target=count_log,
+                                  args=(fifo, counts, watch, calls if calls is not None
+                                        else collections.Counter()))
         reader.start()
         qemu = subprocess.Popen(
             ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '1',
@@ -103,6 +110,22 @@ def print_lines(elf, syms, addrs, counts, func):
         print(f'{c:12d}  {where}')
 
 
+def print_callers(elf, syms, calls, func):
+    """Where func was entered from: the calling pc's source line, with the
+    lines it is inlined into (addr2line -i), most frequent first."""
+    entry = next((a for a, n in syms if n == func), None)
+    sites = [(prev, c) for (pc, prev), c in calls.items() if pc == entry]
+    if not sites:
+        return
+    print(f'-- {func}, entered from')
+    for prev, c in sorted(sites, key=lambda x: -x[1])[:20]:
+        out = subprocess.run(['riscv64-unknown-elf-addr2line', '-i', '-f', '-e', elf, hex(prev)],
+                             capture_output=True, text=True, check=True).stdout.split('\n')
+        chain = ' < '.join(f'{out[i]}@{os.path.basename(out[i + 1].split(" ")[0])}'
+                           for i in range(0, len(out) - 1, 2))
+        print(f'{c:12d}  {chain}')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--fw', default=os.path.join(ROOT, 'build/tracesbi.elf'))
@@ -113,13 +136,16 @@ def main():
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--lines', metavar='FUNC', action='append', default=[],
                     help='also print the instructions per source line of FUNC')
+    ap.add_argument('--callers', metavar='FUNC', action='append', default=[],
+                    help='also print where FUNC was entered from')
     args = ap.parse_args()
 
     syms = text_symbols(args.fw)
     addrs = [a for a, _ in syms]
-    counts = collections.Counter()
+    counts, calls = collections.Counter(), collections.Counter()
+    watch = frozenset(a for a, n in syms if n in args.callers)
     try:
-        lines = run(args, counts)
+        lines = run(args, counts, watch, calls)
     except RuntimeError as e:
         print(f'profile-fw: {e}', file=sys.stderr)
         return 1
@@ -139,6 +165,8 @@ def main():
         print(f'{c:12d} {100 * c / total:5.1f}% {e:8d} {c / e if e else 0:9.1f}  {name}')
     for func in args.lines:
         print_lines(args.fw, syms, addrs, counts, func)
+    for func in args.callers:
+        print_callers(args.fw, syms, calls, func)
     visits = entries.get('stepper_breakpoint', 0)
     if visits:
         print(f'stepper visits (entries of stepper_breakpoint): {visits}, '

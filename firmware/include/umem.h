@@ -24,6 +24,11 @@ int umem_store_u8(unsigned long mstatus, unsigned long addr, uint8_t val,
  * zero-extended. */
 int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
 		    struct trap_info *fault);
+/* The 8 bytes at addr (8-byte aligned) with the permissions of a fetch: a
+ * decoder's read-ahead.  A fault says only that some of the 8 bytes cannot
+ * be fetched: umem_fetch_insn() tells which. */
+int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
+		   struct trap_info *fault);
 
 /* Floating-point register file access for FP load/store emulation.
  * `width` is 4 or 8; a 4-byte write NaN-boxes. */

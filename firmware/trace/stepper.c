@@ -272,6 +272,70 @@ static void classify_end(const struct stepper *s, struct step_block *b, const st
 		b->kind = BLOCK_END_NATIVE;
 }
 
+/*
+ * Fetching ahead for scan_block(): one aligned doubleword read through
+ * MPRV serves the two to four instructions in it.  An instruction that
+ * straddles two doublewords, or a doubleword that cannot be read whole,
+ * is fetched on its own (umem_fetch_insn() says exactly what faults).
+ */
+struct fetch_window {
+	uint64_t base;           /* of word; odd: nothing read yet */
+	uint64_t word;
+};
+
+static int fetch_ahead(unsigned long ctx, struct fetch_window *w, uint64_t addr, uint32_t *raw,
+		       struct trap_info *fault)
+{
+	uint64_t base = addr & ~7ULL;
+	unsigned int shift = (unsigned int)(addr & 6) * 8;
+	uint32_t v;
+
+	if (w->base != base) {
+		if (umem_fetch_u64(ctx, base, &w->word, fault)) {
+			w->base = 1;
+			return umem_fetch_insn(ctx, addr, raw, fault);
+		}
+		w->base = base;
+	}
+	v = (uint32_t)(w->word >> shift);
+	if ((v & 3) != 3) {
+		*raw = v & 0xffff;
+		return 0;
+	}
+	if (shift == 48)
+		return umem_fetch_insn(ctx, addr, raw, fault);
+	*raw = v;
+	return 0;
+}
+
+/*
+ * A 16- or 32-bit instruction rv_insn_decode() would call linear and not
+ * lui/auipc/c.lui (which 9.1 looks at) nor SYSTEM: the scan needs only its
+ * size.  Anything else is decoded.
+ */
+static bool plain_linear(uint32_t raw, bool rvc)
+{
+	unsigned int f3 = (raw >> 13) & 7;
+
+	switch (raw & 3) {
+	case 3:
+		if ((raw & 0x1c) == 0x1c)
+			return false;   /* 48 bits or longer */
+		switch (raw & 0x7f) {
+		case 0x63: case 0x67: case 0x6f: case 0x37: case 0x17: case 0x73:
+			return false;
+		default:
+			return true;
+		}
+	case 0:
+		return rvc && (raw & 0xffff);
+	case 1:
+		return rvc && f3 != 3 && f3 < 5;
+	default:
+		return rvc && f3 != 4 && f3 != 5;
+	}
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -279,6 +343,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	unsigned int ext = s->align4 ? 0 : RV_EXT_C, n = 0;
 	uint64_t addr = pc, mask = 0;
 	struct rv_insn prev, in;
+	struct fetch_window fw = { .base = 1 };
 	bool prev_ok = false;
 
 	b->start = pc;
@@ -296,9 +361,14 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 		b->end = addr;
 		if (n == s->max_block)
 			break;
-		if (umem_fetch_insn(ctx, addr, &raw, &fault)) {
+		if (fetch_ahead(ctx, &fw, addr, &raw, &fault)) {
 			b->kind = BLOCK_END_FAULT;
 			break;
+		}
+		if (plain_linear(raw, ext)) {
+			len = (raw & 3) == 3 ? 4 : 2;
+			prev_ok = false;   /* not lui/auipc: 9.1 does not apply */
+			goto linear;
 		}
 		len = rv_insn_length((uint16_t)raw, ext);
 		if (!rv_insn_decode(raw, 64, ext, &in) || (len != 2 && len != 4)) {
@@ -314,6 +384,9 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 				b->flags |= BLOCK_SEQ_INFERABLE;
 			break;
 		}
+		prev = in;
+		prev_ok = true;
+linear:
 		if (len == 2)
 			mask |= 1ULL << n;
 		b->wmask |= written_regs(raw);
@@ -324,8 +397,6 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 			b->end = addr;
 			break;
 		}
-		prev = in;
-		prev_ok = true;
 	}
 	b->count = (uint8_t)n;
 	b->rvc_mask = mask;
@@ -360,13 +431,26 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
  * timestamp), and the next transfer only adds the run and itself to I-CNT
  * and HIST (engine_block_inline()).  Then the run is kept as its bounds
  * and nothing is built; the records are built (held_materialize()) before
- * anything else looks at them.
+ * anything else looks at them.  When a transfer follows with no run after
+ * it (a call's return lands on a branch), the whole run is held_run and
+ * the transfer held_end (lazy_xfer, lazy_rec), as hold() would leave them;
+ * the next transfer sends both (retire_whole()).
  */
 static __attribute__((noinline)) void held_build(struct stepper *s)
 {
-	unsigned int n = s->lazy_count, last = size_at(s->lazy_mask, n - 1);
+	unsigned int n = s->lazy_count, last;
 
 	s->lazy = false;
+	if (s->lazy_xfer) {
+		/* the whole run is held_run, the transfer after it held_end */
+		s->held_run = (struct ntrace_block){ .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
+						     .count = (uint8_t)n, .priv = s->lazy_priv };
+		s->held_end = s->lazy_rec;
+		s->held_end_valid = true;
+		s->held_run_end = s->lazy_end;
+		return;
+	}
+	last = size_at(s->lazy_mask, n - 1);
 	s->held_run = (struct ntrace_block){ .addr = s->lazy_start,
 					     .rvc_mask = s->lazy_mask & ~(1ULL << (n - 1)),
 					     .count = (uint8_t)(n - 1), .priv = s->lazy_priv };
@@ -506,6 +590,44 @@ static bool retire_segment(struct trace_hart *th, uint64_t upto)
 	return true;
 }
 
+/* Whether hold() would join a held rec to the run before it as a plain
+ * instruction (held_joins_run()). */
+static inline __attribute__((always_inline)) bool joins_as_plain(const struct ntrace_retired *rec)
+{
+	return !rec->itype && !rec->flags && rec->size && !rec->retired_itype;
+}
+
+/* The lazy run goes to the encoder with end as its end. */
+static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *th,
+							    const struct ntrace_retired *end)
+{
+	struct stepper *s = &th->step;
+
+	if (!engine_block_inline(th, s->lazy_start, (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
+				 s->lazy_count, s->lazy_priv, end)) {
+		struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
+					  .count = s->lazy_count, .priv = s->lazy_priv };
+
+		engine_block(th, &r, end);
+	}
+}
+
+/* The held run and transfer (lazy_xfer) go to the encoder; the lazy run
+ * is then the empty one before next, which is held. */
+static __attribute__((noinline)) void lazy_send_xfer(struct trace_hart *th,
+						     const struct ntrace_retired *next)
+{
+	struct stepper *s = &th->step;
+
+	lazy_send(th, &s->lazy_rec);
+	s->lazy_start = next->addr;
+	s->lazy_end = next->addr;
+	s->lazy_count = 0;
+	s->lazy_mask = 0;
+	s->lazy_priv = next->priv;
+	s->lazy_rec = *next;
+}
+
 /* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
  * at run_end): the same steps without the search, inlined into the visit. */
 static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
@@ -516,17 +638,24 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 
 	s->pend = false;
 	s->in_m = false;
-	if (s->lazy && n) {
+	if (s->lazy && (n || !joins_as_plain(&s->pend_rec))) {
+		if (s->lazy_xfer) {
+			/* hold() would feed the held run and transfer, and
+			 * hold this one after no run; feed_held() would then
+			 * send it as an empty run's end when a run follows. */
+			lazy_send_xfer(th, &s->pend_rec);
+			if (!n)
+				return;
+		} else if (!n) {
+			/* hold() would join the lazy run's last record to the
+			 * rest and hold the transfer: held as the run's end. */
+			s->lazy_xfer = true;
+			s->lazy_rec = s->pend_rec;
+			return;
+		}
 		/* hold() would join the lazy run's last record to the rest, and
 		 * hold_run() send that run with the transfer as its end. */
-		if (!engine_block_inline(th, s->lazy_start,
-					 (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
-					 s->lazy_count, s->lazy_priv, &s->pend_rec)) {
-			struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
-						  .count = s->lazy_count, .priv = s->lazy_priv };
-
-			engine_block(th, &r, &s->pend_rec);
-		}
+		lazy_send(th, &s->pend_rec);
 	} else {
 		hold(th, &s->pend_rec);
 		if (!n)
@@ -540,6 +669,7 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		return;
 	}
 	s->lazy = true;
+	s->lazy_xfer = false;
 	s->lazy_start = s->start;
 	s->lazy_end = s->run_end;
 	s->lazy_count = (uint8_t)n;

@@ -153,8 +153,11 @@ struct stepper {
 	/* Or, in the common case, held_run and held_end are one whole run
 	 * [lazy_start, lazy_end) kept as that (stepper.c, "Lazy held run"). */
 	bool lazy;
+	bool lazy_xfer;          /* held_end is lazy_rec, a transfer after the
+				    whole run (which may be empty)          */
 	uint8_t lazy_count, lazy_priv;
 	uint64_t lazy_start, lazy_end, lazy_mask;
+	struct ntrace_retired lazy_rec;
 	struct step_block cache[STEP_CACHE_SIZE];
 };
 
