@@ -336,6 +336,22 @@ static bool plain_linear(uint32_t raw, bool rvc)
 	}
 }
 
+/*
+ * A jalr right after the lui/auipc that wrote its base (9.1): the run
+ * leaves the base at a value known from the code, so the target is
+ * (the hart runs the pair in a row, or the block is not run from its
+ * start), and the jump is emulated and predicted as a direct one.  Its
+ * record is the jalr's, flagged sequentially inferable.
+ */
+static void seq_jump_static(const struct stepper *s, struct step_block *b, uint64_t target)
+{
+	b->flags |= BLOCK_SEQ_INFERABLE;
+	if (b->kind != BLOCK_END_EMULATE || (s->align4 && (target & 2)))
+		return;   /* misaligned: the hart raises it */
+	b->op = EMU_JAL;
+	b->target = target;
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -381,7 +397,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 		if (in.kind != RV_INSN_LINEAR) {
 			classify_end(s, b, &in, raw);
 			if (prev_ok && in.kind == RV_INSN_JUMP_REG && rv_insn_seq_inferable(&prev, &in))
-				b->flags |= BLOCK_SEQ_INFERABLE;
+				seq_jump_static(s, b, rv_insn_seq_target(&prev, addr - prev.size, &in, 64));
 			break;
 		}
 		prev = in;
