@@ -679,8 +679,10 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		feed_held(th);
 	}
 	/* The run is held: as its bounds (no timestamp to keep), or as
-	 * hold_run() makes it. */
+	 * hold_run() makes it, with nothing else held (the lazy run went
+	 * out above: hold_run() must not send it again). */
 	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
+		s->lazy = false;
 		hold_run(th, n, s->run_end);
 		return;
 	}

@@ -460,9 +460,10 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 		      const struct ntrace_retired *end);
 
 /*
- * ntrace_enc_block() for a run of `count` (1..NTRACE_BLOCK_MAX) sequential
+ * ntrace_enc_block() for a run of `count` (0..NTRACE_BLOCK_MAX) sequential
  * records starting at `addr`, of `halfwords` I-CNT units in privilege
- * `priv` and `context`, ended by `end`, when that call would only emit the
+ * `priv` and `context` (an empty run: the end's address, privilege and
+ * context), ended by `end`, when that call would only emit the
  * branch message waiting for the run's address, add the run to I-CNT and
  * HIST and leave the end's message waiting (no threshold reached, no sync
  * due): then it does exactly that and returns true; otherwise it changes

@@ -495,10 +495,13 @@ static size_t feed_block(struct ntrace_encoder *e, const struct stream *s, size_
 		end = &rec[j++];
 	/* Half of the blocks with an end go through ntrace_enc_block_inline()
 	 * first (the firmware's stepper): when it declines, nothing may have
-	 * changed; when it takes the block, the state must be the same. */
-	if (b.count && end && rng_below(&c->r, 2) &&
-	    ntrace_enc_block_inline(e, b.addr, ntrace_block_halfwords(&b), b.count, b.priv,
-				    b.context, end)) {
+	 * changed; when it takes the block, the state must be the same.  An
+	 * empty run is given as the stepper gives it: at the end's address,
+	 * in its privilege and context. */
+	if (end && rng_below(&c->r, 2) &&
+	    (b.count ? ntrace_enc_block_inline(e, b.addr, ntrace_block_halfwords(&b), b.count,
+					       b.priv, b.context, end)
+		     : ntrace_enc_block_inline(e, end->addr, 0, 0, end->priv, end->context, end))) {
 		inline_taken++;
 		return j;
 	}

@@ -296,6 +296,14 @@ static bool smem_setup(size_t size, bool stop_on_wrap)
  * *ram_ctl, then te_off to *te_ctl; returns the address of that second store.
  */
 uintptr_t trace_loop(volatile uint32_t *ctl, uint32_t on, uint32_t off, unsigned long k);
+/*
+ * trace_chain_ts(ctl, on, off, ts_ctl, ts_on): stores `on` to *ctl, then
+ * runs direct jumps the stepper predicts as one chain, with a store of
+ * ts_on to *ts_ctl (timestamps on) inside it, then stores `off` to *ctl:
+ *   j | nop, j | nop, j | sw a4 (ts), j | nop, j | sw a2 = 10 instructions.
+ */
+void trace_chain_ts(volatile uint32_t *ctl, uint32_t on, uint32_t off, volatile uint32_t *ts_ctl,
+		    uint32_t ts_on);
 uintptr_t resume_then_stop(volatile uint32_t *ram_ctl, uint32_t ram_on, volatile uint32_t *te_ctl,
 			   uint32_t te_off);
 __asm__(
@@ -312,6 +320,20 @@ __asm__(
 	"	bnez	t0, 2b\n"
 	"	sw	a2, 0(a0)\n"
 	"	mv	a0, t1\n"
+	"	ret\n"
+	".globl trace_chain_ts\n"
+	"trace_chain_ts:\n"
+	"	sw	a1, 0(a0)\n"
+	"	j	1f\n"
+	"1:	nop\n"
+	"	j	2f\n"
+	"2:	nop\n"
+	"	j	3f\n"
+	"3:	sw	a4, 0(a3)\n"
+	"	j	4f\n"
+	"4:	nop\n"
+	"	j	5f\n"
+	"5:	sw	a2, 0(a0)\n"
 	"	ret\n"
 	".globl resume_then_stop\n"
 	"resume_then_stop:\n"
@@ -1645,6 +1667,30 @@ static bool loop_session(uint32_t mode)
 	return true;
 }
 
+/*
+ * Timestamps switched on by S-mode while the stepper has a chain of
+ * predicted jumps in flight: every instruction is still reported once.
+ * (The held run kept as its bounds was sent again when the event that
+ * ended the chain carried a timestamp.)
+ */
+static void ts_on_mid_chain(void)
+{
+	uint32_t on = TE_ACTIVE | TE_ENABLE | TE_INST_TRACING | TE_MODE(MODE_HTM);
+	unsigned long sstatus = csr_read(sstatus);
+
+	if (!loop_session(MODE_HTM))
+		return;
+	irq_disable();
+	trace_chain_ts(reg(E, TE_CONTROL), on, on & ~TE_INST_TRACING, reg(E, TS_CONTROL),
+		       TS_ACTIVE | TS_COUNT | TS_MODE(2) | TS_ENABLE);
+	if (sstatus & SSTATUS_SIE)
+		irq_enable();
+	CHECK_EQ(rd(E, TS_CONTROL) & (TS_ACTIVE | TS_ENABLE), TS_ACTIVE | TS_ENABLE,
+		 "trTsControl switched on while tracing");
+	CHECK_EQ(rd(E, TSBI_INSNS_LOW), 10, "tsbiTeInsnsLow: the 10 instructions, each once");
+	end();
+}
+
 /* A traced loop (HTM) into an SMEM buffer: exactly ProgTraceSync (SYNC 5,
  * F-ADDR = the first traced instruction) and ProgTraceCorrelation (EVCODE
  * 4, I-CNT and HIST of the loop), idle bytes to the word; WP after them,
@@ -2305,6 +2351,7 @@ static const struct target_test tests[] = {
 	{ "smem_enable_rules", smem_enable_rules, DEV_OPENSBI_NO_TRACE },
 	{ "firmware_memory_unreachable", firmware_memory_unreachable, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_exact", smem_trace_exact, DEV_OPENSBI_NO_TRACE },
+	{ "ts_on_mid_chain", ts_on_mid_chain, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_btm_exact", smem_trace_btm_exact, DEV_OPENSBI_NO_TRACE },
 	{ "btm_exact_with_ctr_recording", btm_exact_with_ctr_recording, DEV_OPENSBI_NO_TRACE },
 	{ "bytes_only_while_tracing", bytes_only_while_tracing, DEV_OPENSBI_NO_TRACE },
