@@ -137,7 +137,8 @@ def main():
     ap.add_argument('--lines', metavar='FUNC', action='append', default=[],
                     help='also print the instructions per source line of FUNC')
     ap.add_argument('--callers', metavar='FUNC', action='append', default=[],
-                    help='also print where FUNC was entered from')
+                    help='also print where FUNC was entered from (a jump back to '
+                         'its first instruction counts as an entry from FUNC itself)')
     args = ap.parse_args()
 
     syms = text_symbols(args.fw)

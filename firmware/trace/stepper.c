@@ -279,7 +279,7 @@ static void classify_end(const struct stepper *s, struct step_block *b, const st
  * is fetched on its own (umem_fetch_insn() says exactly what faults).
  */
 struct fetch_window {
-	uint64_t base;           /* of word; odd: nothing read yet */
+	uint64_t base;           /* of word; bit 0: it could not be read */
 	uint64_t word;
 };
 
@@ -290,13 +290,10 @@ static int fetch_ahead(unsigned long ctx, struct fetch_window *w, uint64_t addr,
 	unsigned int shift = (unsigned int)(addr & 6) * 8;
 	uint32_t v;
 
-	if (w->base != base) {
-		if (umem_fetch_u64(ctx, base, &w->word, fault)) {
-			w->base = 1;
-			return umem_fetch_insn(ctx, addr, raw, fault);
-		}
-		w->base = base;
-	}
+	if ((w->base & ~1ULL) != base)
+		w->base = umem_fetch_u64(ctx, base, &w->word, fault) ? base | 1 : base;
+	if (w->base & 1)
+		return umem_fetch_insn(ctx, addr, raw, fault);
 	v = (uint32_t)(w->word >> shift);
 	if ((v & 3) != 3) {
 		*raw = v & 0xffff;
@@ -306,34 +303,6 @@ static int fetch_ahead(unsigned long ctx, struct fetch_window *w, uint64_t addr,
 		return umem_fetch_insn(ctx, addr, raw, fault);
 	*raw = v;
 	return 0;
-}
-
-/*
- * A 16- or 32-bit instruction rv_insn_decode() would call linear and not
- * lui/auipc/c.lui (which 9.1 looks at) nor SYSTEM: the scan needs only its
- * size.  Anything else is decoded.
- */
-static bool plain_linear(uint32_t raw, bool rvc)
-{
-	unsigned int f3 = (raw >> 13) & 7;
-
-	switch (raw & 3) {
-	case 3:
-		if ((raw & 0x1c) == 0x1c)
-			return false;   /* 48 bits or longer */
-		switch (raw & 0x7f) {
-		case 0x63: case 0x67: case 0x6f: case 0x37: case 0x17: case 0x73:
-			return false;
-		default:
-			return true;
-		}
-	case 0:
-		return rvc && (raw & 0xffff);
-	case 1:
-		return rvc && f3 != 3 && f3 < 5;
-	default:
-		return rvc && f3 != 4 && f3 != 5;
-	}
 }
 
 /*
@@ -381,8 +350,8 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 			b->kind = BLOCK_END_FAULT;
 			break;
 		}
-		if (plain_linear(raw, ext)) {
-			len = (raw & 3) == 3 ? 4 : 2;
+		len = rv_insn_plain_length(raw, ext);
+		if (len) {
 			prev_ok = false;   /* not lui/auipc: 9.1 does not apply */
 			goto linear;
 		}
@@ -454,26 +423,26 @@ static unsigned int size_at(uint64_t mask, unsigned int i)
  */
 static __attribute__((noinline)) void held_build(struct stepper *s)
 {
-	unsigned int n = s->lazy_count, last;
+	unsigned int n = s->lazy_count;
+	uint64_t mask = s->lazy_mask;
 
 	s->lazy = false;
 	if (s->lazy_xfer) {
 		/* the whole run is held_run, the transfer after it held_end */
-		s->held_run = (struct ntrace_block){ .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
-						     .count = (uint8_t)n, .priv = s->lazy_priv };
 		s->held_end = s->lazy_rec;
-		s->held_end_valid = true;
 		s->held_run_end = s->lazy_end;
-		return;
+	} else {
+		/* the run's last instruction is held_end, the rest held_run */
+		unsigned int last = size_at(mask, --n);
+
+		mask &= ~(1ULL << n);
+		s->held_end = (struct ntrace_retired){ .addr = s->lazy_end - last,
+						       .size = (uint8_t)last, .priv = s->lazy_priv };
+		s->held_run_end = s->lazy_end - last;
 	}
-	last = size_at(s->lazy_mask, n - 1);
-	s->held_run = (struct ntrace_block){ .addr = s->lazy_start,
-					     .rvc_mask = s->lazy_mask & ~(1ULL << (n - 1)),
-					     .count = (uint8_t)(n - 1), .priv = s->lazy_priv };
-	s->held_end = (struct ntrace_retired){ .addr = s->lazy_end - last, .size = (uint8_t)last,
-					       .priv = s->lazy_priv };
+	s->held_run = (struct ntrace_block){ .addr = s->lazy_start, .rvc_mask = mask,
+					     .count = (uint8_t)n, .priv = s->lazy_priv };
 	s->held_end_valid = true;
-	s->held_run_end = s->lazy_end - last;
 }
 
 static inline __attribute__((always_inline)) void held_materialize(struct stepper *s)

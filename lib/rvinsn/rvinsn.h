@@ -139,6 +139,37 @@ bool rv_insn_seq_inferable(const struct rv_insn *prev, const struct rv_insn *jum
 uint64_t rv_insn_seq_target(const struct rv_insn *prev, uint64_t prev_pc,
 			    const struct rv_insn *jump, unsigned xlen);
 
+/*
+ * The size (2 or 4) of an instruction its opcode alone shows that
+ * rv_insn_decode() takes as RV_INSN_LINEAR, not lui/auipc/c.lui (which
+ * 9.1 looks at) and not SYSTEM; 0 when only the full decode can tell.  For
+ * decoders that need nothing else of a linear instruction (the firmware's
+ * block stepper sizes runs with it).
+ */
+static inline unsigned rv_insn_plain_length(uint32_t raw, unsigned ext)
+{
+	unsigned f3 = (raw >> 13) & 7;
+	bool c = ext & RV_EXT_C;
+
+	switch (raw & 3) {
+	case 3:
+		if ((raw & 0x1c) == 0x1c)
+			return 0; /* 48 bits or longer */
+		switch (raw & 0x7f) {
+		case 0x63: case 0x67: case 0x6f: case 0x37: case 0x17: case 0x73:
+			return 0; /* branch, jalr, jal, lui, auipc, SYSTEM */
+		default:
+			return 4;
+		}
+	case 0: /* 0x0000 is the defined illegal instruction */
+		return c && (raw & 0xffff) ? 2 : 0;
+	case 1: /* c.lui/c.addi16sp, c.j, c.beqz, c.bnez (c.jal: RV32 only) */
+		return c && f3 != 3 && f3 < 5 ? 2 : 0;
+	default: /* c.jr/c.mv/c.add/c.jalr/c.ebreak; Zcmp/Zcmt's funct3 101 */
+		return c && f3 != 4 && f3 != 5 ? 2 : 0;
+	}
+}
+
 /* Mask an address to xlen bits. */
 static inline uint64_t rv_xlen_mask(uint64_t v, unsigned xlen)
 {

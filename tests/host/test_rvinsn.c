@@ -258,6 +258,53 @@ static void test_table4_all_jumps_reports_inferable_jumps_as_taken(void **state)
 	assert_int_equal(rv_insn_itype(&in, false, false, true), RV_ITYPE_UNINFERABLE_JUMP);
 }
 
+/* rv_insn_plain_length() against rv_insn_decode(): wherever it gives a
+ * size, the full decode is linear, not lui/auipc, of that size.  Every
+ * 16-bit parcel with and without C; every 32-bit major opcode with its
+ * other bits from a fixed pseudo-random sequence. */
+static void expect_plain_agrees(uint32_t raw, unsigned ext)
+{
+	unsigned len = rv_insn_plain_length(raw, ext);
+	struct rv_insn in;
+
+	if (!len)
+		return;
+	if (rv_insn_decode(raw, 64, ext, &in) != len || in.kind != RV_INSN_LINEAR ||
+	    (in.flags & (RV_INSN_F_LUI | RV_INSN_F_AUIPC)))
+		fail_msg("0x%08x (ext %#x): plain length %u, decode size %u kind %u flags %#x", raw,
+			 ext, len, in.size, in.kind, in.flags);
+}
+
+static void test_plain_length_agrees_with_decode(void **state)
+{
+	uint32_t x = 0x12345678;
+
+	(void)state;
+	for (uint32_t p = 0; p < 0x10000; p++) {
+		if ((p & 3) == 3)
+			continue;
+		expect_plain_agrees(p, RV_EXT_C);
+		expect_plain_agrees(p, 0);
+	}
+	for (uint32_t op = 3; op < 128; op += 4)
+		for (unsigned i = 0; i < 4096; i++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			expect_plain_agrees((x & ~0x7fu) | op, RV_EXT_C);
+		}
+	/* and it does size what it is for: ALU, loads, stores, fences, RVC */
+	assert_int_equal(rv_insn_plain_length(0x00a58593, 0), 4);         /* addi a1,a1,10 */
+	assert_int_equal(rv_insn_plain_length(0x0005b503, 0), 4);         /* ld a0,0(a1) */
+	assert_int_equal(rv_insn_plain_length(0x0000100f, 0), 4);         /* fence.i */
+	assert_int_equal(rv_insn_plain_length(0x1781, RV_EXT_C), 2);      /* c.addi a5,-32 */
+	assert_int_equal(rv_insn_plain_length(0x1781, 0), 0);             /* no C */
+	assert_int_equal(rv_insn_plain_length(0x887e, RV_EXT_C), 0);      /* c.mv: c.jr's funct3 */
+	assert_int_equal(rv_insn_plain_length(0x00001297, RV_EXT_C), 0);  /* auipc */
+	assert_int_equal(rv_insn_plain_length(0x66fd, RV_EXT_C), 0);      /* c.lui */
+	assert_int_equal(rv_insn_plain_length(0x8082, RV_EXT_C), 0);      /* c.jr ra */
+}
+
 static void test_instruction_length_encoding(void **state)
 {
 	(void)state;
@@ -358,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_table2_cm_popret_is_return),
 		cmocka_unit_test(test_table4_all_jumps_reports_inferable_jumps_as_taken),
 		cmocka_unit_test(test_instruction_length_encoding),
+		cmocka_unit_test(test_plain_length_agrees_with_decode),
 		cmocka_unit_test(test_direct_target_offsets_round_trip),
 		cmocka_unit_test(test_seq_jump_lui_auipc_then_jalr_is_inferable),
 	};
