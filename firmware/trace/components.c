@@ -25,6 +25,10 @@
  * are put in their reset state by trace_cold_init, the rest is set up
  * when tracing starts. */
 static struct trace_hart trace_harts[MAX_HARTS] __attribute__((section(".trace_state")));
+/* The stepper's block caches: shared out among the harts there are at
+ * boot (the fewer harts, the bigger each one's cache). */
+static struct step_block block_pool[MAX_HARTS * STEP_CACHE_PER_HART]
+	__attribute__((section(".trace_state")));
 
 static struct {
 	uint64_t base, size;       /* register window; size 0: none        */
@@ -388,7 +392,7 @@ static uint64_t pow2_at_least(uint64_t v)
 
 void trace_cold_init(const struct fdt *fdt)
 {
-	unsigned int i;
+	unsigned int i, slots;
 
 	window.hardware = fdt_find_compatible(fdt, -1, "riscv,trace-component") >= 0;
 	smem_env.range_ok = platform_smode_range_ok;
@@ -406,10 +410,14 @@ void trace_cold_init(const struct fdt *fdt)
 		window.why_none = "no free physical address range below RAM";
 		return;
 	}
+	slots = STEP_CACHE_PER_HART;
+	while (slots * 2 * hart_count <= MAX_HARTS * STEP_CACHE_PER_HART)
+		slots *= 2;
 	for (i = 0; i < hart_count; i++) {
 		struct trace_hart *th = &trace_harts[i];
 
 		th->hart = hart_table[i];
+		stepper_cache_init(&th->step, &block_pool[i * slots], slots);
 		th->tracing = th->paused = th->start_pending = th->overflow_now = false;
 		th->step.mode = STEP_OFF;
 		th->step.t1_on = false;

@@ -142,11 +142,24 @@ static void follow_mode(struct stepper *s)
 
 /* ---- Decoding forward: the block cache --------------------------------- */
 
+void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned int slots)
+{
+	s->cache = cache;
+	s->cache_mask = slots - 1;
+	s->cache_gen = 0;
+}
+
+/* A new generation: every block decoded before misses.  The slots are
+ * cleared only the first time (they may hold blocks of an earlier boot)
+ * and when the generation wraps. */
 void stepper_flush_cache(struct stepper *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < STEP_CACHE_SIZE; i++)
+	s->cache_gen += STEP_CACHE_GEN;
+	if (s->cache_gen != STEP_CACHE_GEN)
+		return;
+	for (i = 0; i <= s->cache_mask; i++)
 		s->cache[i].start = ADDR_NONE;
 }
 
@@ -322,7 +335,7 @@ static void seq_jump_static(const struct stepper *s, struct step_block *b, uint6
 }
 
 /* Decode forward from pc to the next instruction that may change the flow. */
-static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
+static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
 	unsigned long ctx = fetch_context(priv);
 	unsigned int ext = s->align4 ? 0 : RV_EXT_C, n = 0;
@@ -332,7 +345,7 @@ static void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, uns
 	bool prev_ok = false;
 
 	b->start = pc;
-	b->virt = (uint8_t)(priv & STEP_V);
+	b->tag = s->cache_gen | (priv & STEP_V);
 	b->flags = 0;
 	b->raw = 0;
 	b->size = 0;
@@ -387,17 +400,17 @@ linear:
 	b->rvc_mask = mask;
 }
 
-static unsigned int cache_slot(uint64_t pc)
+static inline __attribute__((always_inline)) unsigned int cache_slot(const struct stepper *s, uint64_t pc)
 {
-	return ((pc >> 1) ^ (pc >> 9)) & (STEP_CACHE_SIZE - 1);
+	return (unsigned int)((pc >> 1) ^ (pc >> 13)) & s->cache_mask;
 }
 
 /* The block at pc, decoded (on a miss) as code of privilege priv. */
-static struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
+static inline __attribute__((always_inline)) struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
 {
-	struct step_block *b = &s->cache[cache_slot(pc)];
+	struct step_block *b = &s->cache[cache_slot(s, pc)];
 
-	if (b->start != pc || b->virt != (priv & STEP_V))
+	if (b->start != pc || b->tag != (s->cache_gen | (priv & STEP_V)))
 		scan_block(s, b, pc, priv);
 	return b;
 }
@@ -1301,7 +1314,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 		if (!jump_target(s, cur, a, c, &nn, &itype))
 			break;
 		/* cur stays in the cache: T0 may have to mark its end */
-		if (cache_slot(nn) == cache_slot(cur->start) && nn != cur->start)
+		if (cache_slot(s, nn) == cache_slot(s, cur->start) && nn != cur->start)
 			break;
 		nb = lookup(s, nn, s->priv);
 		if (overlaps(nn, nb->end, visit_end, visit_end) ||
@@ -1368,7 +1381,7 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 		return false;
 	/* The next block must not take this one's slot (t0_hit() would find
 	 * it gone), nor lead back to this transfer (a loop: emulated). */
-	if (next == end || (cache_slot(next) == cache_slot(b->start) && next != b->start))
+	if (next == end || (cache_slot(s, next) == cache_slot(s, b->start) && next != b->start))
 		return false;
 	bn = lookup(s, next, s->priv);
 	if (bn->end == end)

@@ -26,7 +26,11 @@
 #include "riscv_csr.h"
 #include "trap_regs.h"
 
-#define STEP_CACHE_SIZE 128      /* decoded blocks per hart (direct-mapped) */
+/* Decoded blocks (direct-mapped): the firmware's pool holds
+ * STEP_CACHE_PER_HART for each hart it can serve, and is shared out at
+ * boot among the harts there are (components.c): one hart on QEMU virt
+ * gets all of it. */
+#define STEP_CACHE_PER_HART 128
 #define STEP_CHAIN_MAX  8        /* predicted transfers per visit, after the first */
 
 /* How a block ends. */
@@ -67,7 +71,8 @@ struct step_block {
 	uint8_t rd, rs1, rs2;
 	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
 	uint8_t itype_fall;      /* ... when a branch is not taken           */
-	uint8_t virt;            /* tag too: decoded as V=1 code (STEP_V)    */
+	uint32_t tag;            /* tag too: the cache's generation when
+				    decoded, | STEP_V for V=1 code          */
 };
 
 /* The stepper's privileges are the N-Trace records' (ntrace.h): PRV in
@@ -158,8 +163,16 @@ struct stepper {
 	uint8_t lazy_count, lazy_priv;
 	uint64_t lazy_start, lazy_end, lazy_mask;
 	struct ntrace_retired lazy_rec;
-	struct step_block cache[STEP_CACHE_SIZE];
+	/* The block cache: this hart's share of the pool.  A flush moves
+	 * cache_gen on (blocks of older generations miss) instead of
+	 * clearing every slot. */
+	struct step_block *cache;
+	uint32_t cache_mask;     /* slots - 1 (a power of two)               */
+	uint32_t cache_gen;      /* multiple of STEP_CACHE_GEN; 0: slots hold
+				    garbage (never cleared yet)              */
 };
+
+#define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
 
 struct trace_hart;
 
@@ -196,5 +209,8 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 
 /* Code or translations changed (fence.i, sfence.vma, satp): forget blocks. */
 void stepper_flush_cache(struct stepper *s);
+/* The block cache is the `slots` (a power of two) blocks at cache, whose
+ * contents are garbage: cleared at the first flush. */
+void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned int slots);
 
 #endif /* TRACE_STEPPER_H */
