@@ -713,6 +713,27 @@ static void retire_chain_before(struct trace_hart *th, uint64_t upto)
 	s->chain_pos = 0;
 }
 
+/* retire_chain_before() when T0 fired at the end of the chain's last run
+ * (segments never share an address: every segment before it ran whole),
+ * without the search. */
+static inline __attribute__((always_inline)) void retire_chain_ran(struct trace_hart *th,
+								   uint64_t upto)
+{
+	struct stepper *s = &th->step;
+	unsigned int i, len = s->chain_len;
+
+	if (upto != s->chain[len - 1].end) {
+		retire_chain_before(th, upto);
+		return;
+	}
+	for (i = s->chain_pos; i < len; i++) {
+		retire_whole(th);
+		chain_next(s);
+	}
+	s->chain_len = 0;
+	s->chain_pos = 0;
+}
+
 /*
  * Everything before upto retired (retire_segment() on each segment of a
  * chain up to the one upto is in); the rest of a chain did not run.
@@ -1364,7 +1385,7 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	    s->tstamp || tci_encoder_ts_enabled(&th->te))
 		return false;
 	if (s->chain_len)
-		retire_chain_before(th, pc);
+		retire_chain_ran(th, pc);
 	n = s->run_count;
 	if (pc != s->run_end || !s->pend || s->pend_rec.addr == pc ||
 	    b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET || (s->t1_on && pc == s->t1))
