@@ -419,6 +419,7 @@ void trace_cold_init(const struct fdt *fdt)
 		th->hart = hart_table[i];
 		stepper_cache_init(&th->step, &block_pool[i * slots], slots);
 		th->tracing = th->paused = th->start_pending = th->overflow_now = false;
+		th->block_privs = 0;
 		th->step.mode = STEP_OFF;
 		th->step.t1_on = false;
 		th->tv_mode = th->tv.on = false;

@@ -240,6 +240,19 @@ static void step_on_or_end(struct trace_hart *th, struct trap_regs *regs)
 		end_stepping(th);
 }
 
+/* engine_block_inline()'s privileges: those the qualifier takes by
+ * privilege alone (no comparator), M never. */
+static uint8_t block_privs_of(const struct tci_qualifier *q)
+{
+	uint8_t m = 0;
+	unsigned int p;
+
+	for (p = 0; p < 8 && !q->per_instruction; p++)
+		if ((p & 3) != NTRACE_PRV_M && tci_qualify_priv(q, ntrace_ingress_tci_priv(p)))
+			m |= (uint8_t)(1u << p);
+	return m;
+}
+
 /* The N-Trace encoder and block stepping, configured from the registers. */
 static bool start_ntrace(struct trace_hart *th, struct trap_regs *regs)
 {
@@ -255,6 +268,7 @@ static bool start_ntrace(struct trace_hart *th, struct trap_regs *regs)
 	finish_stepping(th, regs);
 	tci_qualifier_init(&th->qual, &th->te.filters);
 	ntrace_ingress_start(&th->ingress, &th->enc, &th->qual);
+	th->block_privs = block_privs_of(&th->qual);
 	s->itype4 = cfg.trTeInstEnImplicitReturn;
 	s->all_jumps = cfg.trTeInstEnAllJumps;
 	s->seq_jump = cfg.trTeInstEnSequentialJump;

@@ -28,11 +28,20 @@ struct trace_hart {
 	struct tci_encoder te;
 	struct tci_ramsink ram;
 	/* Owner only. */
-	bool tracing;            /* encoder started, stepping (or paused)    */
-	bool paused;             /* the sink refused bytes: not stepping     */
-	bool start_pending;      /* start once the hart is back in S/U-mode  */
-	bool overflow_now;       /* the sink refused bytes during this event  */
-	bool ctr_recording;      /* emulated CTR records: the hart steps for it */
+	union {
+		struct {
+			bool tracing;        /* encoder started, stepping (or paused) */
+			bool paused;         /* the sink refused bytes: not stepping  */
+			bool start_pending;  /* start once the hart is back in S/U-mode */
+			bool overflow_now;   /* the sink refused bytes during this event */
+			bool ctr_recording;  /* emulated CTR records: the hart steps for it */
+		};
+		uint64_t flags;          /* all five, tested at once (ENGINE_INLINE_*) */
+	};
+	/* bit p: records of privilege p (PRV | V << 2) are qualified by
+	 * privilege alone and traced (no comparator, a filter takes p, p is
+	 * not M): set with the qualifier, at the start of a session. */
+	uint8_t block_privs;
 	struct ntrace_encoder enc;
 	struct ntrace_enc_config cfg;   /* as taken at the start */
 	struct ntrace_ingress ingress;
@@ -42,6 +51,16 @@ struct trace_hart {
 	struct tv_stepper tv;
 	uint8_t sram[TRACE_SRAM_SIZE];
 };
+
+_Static_assert(__builtin_offsetof(struct trace_hart, paused) ==
+		       __builtin_offsetof(struct trace_hart, tracing) + 1 &&
+	       __builtin_offsetof(struct trace_hart, overflow_now) ==
+		       __builtin_offsetof(struct trace_hart, tracing) + 3 &&
+	       __builtin_offsetof(struct trace_hart, ctr_recording) ==
+		       __builtin_offsetof(struct trace_hart, tracing) + 4 &&
+	       __builtin_offsetof(struct trace_hart, flags) ==
+		       __builtin_offsetof(struct trace_hart, tracing),
+	       "ENGINE_INLINE_MASK: the flags' bytes");
 
 struct trace_hart *trace_hart_of(const struct hart *h);
 
@@ -86,18 +105,21 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r);
  * and HIST (ntrace_enc_block_inline()).  The same state and statistics as
  * engine_block(), without the block.  False: nothing changed.
  */
+/* th->flags for engine_block_inline(): tracing, not paused, no overflow
+ * during this event, no CTR recording (start_pending does not matter). */
+#define ENGINE_INLINE_MASK 0xFFFF00FFFFull
+#define ENGINE_INLINE_WANT 0x1ull
+
 static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uint32_t halfwords,
 				       unsigned count, uint8_t priv, const struct ntrace_retired *end)
 {
 	struct ntrace_ingress *in = &th->ingress;
-	const struct tci_qualifier *f = in->filter;
 
-	/* (engine_block() feeds CTR too, and no encoder while paused) */
-	if (th->ctr_recording || !th->tracing || th->paused || th->overflow_now ||
-	    !in->tracing || !in->enc->active || end->priv != priv ||
-	    (priv & 3) == NTRACE_PRV_M ||
-	    (f && (f->per_instruction || !tci_qualify_priv(f, ntrace_ingress_tci_priv(priv)))) ||
-	    !ntrace_enc_block_inline(in->enc, addr, halfwords, count, priv, 0, end))
+	/* (engine_block() feeds CTR too, and no encoder while paused; the
+	 * ingress's filter is th->qual, which block_privs sums up) */
+	if ((th->flags & ENGINE_INLINE_MASK) != ENGINE_INLINE_WANT || !in->tracing ||
+	    !th->enc.active || end->priv != priv || !((th->block_privs >> priv) & 1) ||
+	    !ntrace_enc_block_inline(&th->enc, addr, halfwords, count, priv, 0, end))
 		return false;
 	in->any = true;
 	in->reported_off = false;
