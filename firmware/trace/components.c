@@ -410,8 +410,9 @@ void trace_cold_init(const struct fdt *fdt)
 		window.why_none = "no free physical address range below RAM";
 		return;
 	}
+	/* the largest power of two that gives every hart its share */
 	slots = STEP_CACHE_PER_HART;
-	while (slots * 2 * hart_count <= MAX_HARTS * STEP_CACHE_PER_HART)
+	while (slots * 2 <= MAX_HARTS * STEP_CACHE_PER_HART / (hart_count ? hart_count : 1))
 		slots *= 2;
 	for (i = 0; i < hart_count; i++) {
 		struct trace_hart *th = &trace_harts[i];

@@ -32,11 +32,12 @@ struct trace_hart {
 		struct {
 			bool tracing;        /* encoder started, stepping (or paused) */
 			bool paused;         /* the sink refused bytes: not stepping  */
-			bool start_pending;  /* start once the hart is back in S/U-mode */
 			bool overflow_now;   /* the sink refused bytes during this event */
 			bool ctr_recording;  /* emulated CTR records: the hart steps for it */
+			bool start_pending;  /* start once the hart is back in S/U-mode */
 		};
-		uint64_t flags;          /* all five, tested at once (ENGINE_INLINE_*) */
+		uint64_t flags;          /* the first four tested at once
+					    (engine_block_inline()) */
 	};
 	/* bit p: records of privilege p (PRV | V << 2) are qualified by
 	 * privilege alone and traced (no comparator, a filter takes p, p is
@@ -55,12 +56,12 @@ struct trace_hart {
 _Static_assert(__builtin_offsetof(struct trace_hart, paused) ==
 		       __builtin_offsetof(struct trace_hart, tracing) + 1 &&
 	       __builtin_offsetof(struct trace_hart, overflow_now) ==
-		       __builtin_offsetof(struct trace_hart, tracing) + 3 &&
+		       __builtin_offsetof(struct trace_hart, tracing) + 2 &&
 	       __builtin_offsetof(struct trace_hart, ctr_recording) ==
-		       __builtin_offsetof(struct trace_hart, tracing) + 4 &&
+		       __builtin_offsetof(struct trace_hart, tracing) + 3 &&
 	       __builtin_offsetof(struct trace_hart, flags) ==
 		       __builtin_offsetof(struct trace_hart, tracing),
-	       "ENGINE_INLINE_MASK: the flags' bytes");
+	       "engine_block_inline(): the flags' low four bytes");
 
 struct trace_hart *trace_hart_of(const struct hart *h);
 
@@ -105,11 +106,6 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r);
  * and HIST (ntrace_enc_block_inline()).  The same state and statistics as
  * engine_block(), without the block.  False: nothing changed.
  */
-/* th->flags for engine_block_inline(): tracing, not paused, no overflow
- * during this event, no CTR recording (start_pending does not matter). */
-#define ENGINE_INLINE_MASK 0xFFFF00FFFFull
-#define ENGINE_INLINE_WANT 0x1ull
-
 static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uint32_t halfwords,
 				       unsigned count, uint8_t priv, const struct ntrace_retired *end)
 {
@@ -117,7 +113,9 @@ static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uin
 
 	/* (engine_block() feeds CTR too, and no encoder while paused; the
 	 * ingress's filter is th->qual, which block_privs sums up) */
-	if ((th->flags & ENGINE_INLINE_MASK) != ENGINE_INLINE_WANT || !in->tracing ||
+	/* tracing, not paused, no overflow during this event, no CTR
+	 * recording: the flags' low four bytes are 1, 0, 0, 0 (little-endian) */
+	if ((uint32_t)th->flags != 1 || !in->tracing ||
 	    !th->enc.active || end->priv != priv || !((th->block_privs >> priv) & 1) ||
 	    !ntrace_enc_block_inline(&th->enc, addr, halfwords, count, priv, 0, end))
 		return false;
