@@ -418,7 +418,7 @@ void trace_cold_init(const struct fdt *fdt)
 		struct trace_hart *th = &trace_harts[i];
 
 		th->hart = hart_table[i];
-		stepper_cache_init(&th->step, &block_pool[i * slots], slots);
+		stepper_cache_init(&th->step, &block_pool[(size_t)i * slots], slots);
 		th->tracing = th->paused = th->start_pending = th->overflow_now = false;
 		th->block_privs = 0;
 		th->step.mode = STEP_OFF;
