@@ -345,13 +345,6 @@ static long prog_sse(struct tk_hart *t)
 
 static long prog_fp(struct tk_hart *t) { (void)t; return p_fp(); }
 
-static long prog_smc(struct tk_hart *t)
-{
-	static uint32_t code[MAX_HARTS][4];
-
-	return p_smc(code[t->index]);
-}
-
 /* SBI calls that return with an interrupt pending: a deadline in the past
  * makes the timer interrupt pending before the call returns, so S-mode
  * takes it at the instruction after the ecall, before that one runs. */
@@ -381,7 +374,6 @@ static const struct program {
 	{ "sse", prog_sse },             /* SBI calls returning into SSE handlers */
 	{ "fp", prog_fp },               /* F and D instructions */
 	{ "sbi-irq", prog_sbi_irq },     /* interrupts pending at SBI returns */
-	{ "smc", prog_smc },             /* code rewritten, then fence.i */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 

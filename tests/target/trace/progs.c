@@ -236,34 +236,6 @@ __attribute__((section(".text.filtered"), noinline)) long p_filtered(void)
 	return sum != 2360;
 }
 
-/* ---- Code rewritten at run time, then fence.i ----------------------------- */
-
-/*
- * code (4 words, one buffer per hart) first holds `addi a0, a0, 1; ret`,
- * then `j +8; addi a0, a0, 1; addi a0, a0, 5; ret`: the block at code[0]
- * ends at code[1] the first time and at code[0] itself the second.  The
- * stepper must decode it again after the fence.i (its block cache is
- * flushed), or the trace loses the hart.
- */
-long p_smc(uint32_t *code)
-{
-	static const uint32_t versions[2][4] = {
-		{ 0x00150513, 0x00008067, 0x00008067, 0x00008067 },
-		{ 0x0080006f, 0x00150513, 0x00550513, 0x00008067 },
-	};
-	long (*fn)(long) = (long (*)(long))(uintptr_t)code;
-	long sum = 0;
-
-	for (int round = 0; round < 2; round++) {
-		for (int i = 0; i < 4; i++)
-			((volatile uint32_t *)code)[i] = versions[round][i];
-		__asm__ volatile("fence.i" ::: "memory");
-		for (int i = 0; i < 3; i++)
-			sum = fn(sum);
-	}
-	return sum != 3 * 1 + 3 * 5;
-}
-
 /* ---- An illegal instruction in S-mode (the kernel skips it) ------------- */
 
 long p_s_illegal(void)

@@ -40,7 +40,6 @@ long p_interp(void);
 long p_strings(void);
 long p_filtered(void);
 long p_s_illegal(void);
-long p_smc(uint32_t *code);
 long p_sse(unsigned long hartid, volatile long *count);
 long p_fp(void);   /* fp.S */
 
