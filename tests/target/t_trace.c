@@ -306,6 +306,16 @@ void trace_chain_ts(volatile uint32_t *ctl, uint32_t on, uint32_t off, volatile 
 		    uint32_t ts_on);
 uintptr_t resume_then_stop(volatile uint32_t *ram_ctl, uint32_t ram_on, volatile uint32_t *te_ctl,
 			   uint32_t te_off);
+/*
+ * trace_smc(ctl, on, off, code, next): stores `on` to *ctl, calls the code
+ * at `code` (8-byte aligned, 4 words: as the caller wrote them), copies the
+ * 4 words at `next` over it, runs fence.i, calls it again, stores `off` to
+ * *ctl, and returns t0 (0 before the first call: what the code computed):
+ *   li, jalr | code | ld, sd, ld, sd, fence.i, jalr | code | sw a2
+ *   = 9 instructions + the two runs of the code.
+ */
+long trace_smc(volatile uint32_t *ctl, uint32_t on, uint32_t off, uint32_t *code,
+	       const uint32_t *next);
 __asm__(
 	".pushsection .text.trace_loop, \"ax\"\n"
 	".option push\n"
@@ -334,6 +344,22 @@ __asm__(
 	"4:	nop\n"
 	"	j	5f\n"
 	"5:	sw	a2, 0(a0)\n"
+	"	ret\n"
+	".globl trace_smc\n"
+	"trace_smc:\n"
+	"	mv	t2, ra\n"
+	"	sw	a1, 0(a0)\n"
+	"	li	t0, 0\n"
+	"	jalr	a3\n"
+	"	ld	t1, 0(a4)\n"
+	"	sd	t1, 0(a3)\n"
+	"	ld	t1, 8(a4)\n"
+	"	sd	t1, 8(a3)\n"
+	"	fence.i\n"
+	"	jalr	a3\n"
+	"	sw	a2, 0(a0)\n"
+	"	mv	a0, t0\n"
+	"	mv	ra, t2\n"
 	"	ret\n"
 	".globl resume_then_stop\n"
 	"resume_then_stop:\n"
@@ -1691,6 +1717,40 @@ static void ts_on_mid_chain(void)
 	end();
 }
 
+/*
+ * Code rewritten while the hart is traced, then fence.i: the stepper must
+ * decode it again (its block cache is flushed), or it follows the old code
+ * and loses the hart.  The first version is `addi t0, t0, 1; ret` (its
+ * block ends at the ret), the second `j +8; addi t0, t0, 1; addi t0, t0,
+ * 5; ret` (its block ends at the j, at the same address as before).
+ */
+static void smc_after_fence_i(void)
+{
+	static uint32_t code[4] __attribute__((aligned(8)));
+	static const uint32_t first[4] = { 0x00128293, 0x00008067, 0x00008067, 0x00008067 };
+	static const uint32_t second[4] __attribute__((aligned(8))) = {
+		0x0080006f, 0x00128293, 0x00528293, 0x00008067 };
+	uint32_t on = TE_ACTIVE | TE_ENABLE | TE_INST_TRACING | TE_MODE(MODE_HTM);
+	unsigned long sstatus = csr_read(sstatus);
+	long got;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		((volatile uint32_t *)code)[i] = first[i];
+	__asm__ volatile("fence.i" ::: "memory");
+	if (!loop_session(MODE_HTM))
+		return;
+	irq_disable();
+	got = trace_smc(reg(E, TE_CONTROL), on, on & ~TE_INST_TRACING, code, second);
+	if (sstatus & SSTATUS_SIE)
+		irq_enable();
+	CHECK_EQ(got, 6, "what the code computed (1, then 5)");
+	CHECK_EQ(rd(E, TSBI_STATUS) & ST_LOST_TRACK, 0, "tsbiTeStatus: the stepper kept track");
+	CHECK_EQ(rd(E, TSBI_INSNS_LOW), 9 + 2 + 3,
+		 "tsbiTeInsnsLow: 9 around the calls, 2 of the first code, 3 of the second");
+	end();
+}
+
 /* A traced loop (HTM) into an SMEM buffer: exactly ProgTraceSync (SYNC 5,
  * F-ADDR = the first traced instruction) and ProgTraceCorrelation (EVCODE
  * 4, I-CNT and HIST of the loop), idle bytes to the word; WP after them,
@@ -2352,6 +2412,7 @@ static const struct target_test tests[] = {
 	{ "firmware_memory_unreachable", firmware_memory_unreachable, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_exact", smem_trace_exact, DEV_OPENSBI_NO_TRACE },
 	{ "ts_on_mid_chain", ts_on_mid_chain, DEV_OPENSBI_NO_TRACE },
+	{ "smc_after_fence_i", smc_after_fence_i, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_btm_exact", smem_trace_btm_exact, DEV_OPENSBI_NO_TRACE },
 	{ "btm_exact_with_ctr_recording", btm_exact_with_ctr_recording, DEV_OPENSBI_NO_TRACE },
 	{ "bytes_only_while_tracing", bytes_only_while_tracing, DEV_OPENSBI_NO_TRACE },
