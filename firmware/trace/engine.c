@@ -522,15 +522,15 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r)
 
 /* ---- Hooks of the rest of the firmware (trace.h) ----------------------- */
 
-void trace_trap_handler(struct trap_regs *regs)
+/* Every traced trap but a breakpoint of block stepping. */
+static __attribute__((noinline)) void other_traced_trap(struct trace_hart *th,
+							 struct trap_regs *regs,
+							 unsigned long cause)
 {
-	struct trace_hart *th = trace_hart_of(hart_self());
-	unsigned long cause = csr_read(mcause), epc = regs->mepc;
+	unsigned long epc = regs->mepc;
 
-	if (cause == CAUSE_BREAKPOINT && th->tv_mode)
+	if (cause == CAUSE_BREAKPOINT)
 		tv_breakpoint(th, regs);
-	else if (cause == CAUSE_BREAKPOINT)
-		stepper_breakpoint(th, regs);
 	else if ((th->step.t1_virt && stepper_delegated_trap(th, regs, cause)) ||
 		 trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
 		;   /* delivered and reported, handled, or not stepped */
@@ -541,6 +541,19 @@ void trace_trap_handler(struct trap_regs *regs)
 	/* (tested here: most events of a stepped hart leave nothing pending) */
 	if (th->overflow_now | th->start_pending | th->ctr_recording)
 		engine_apply_pending(th, regs);
+}
+
+/* Block stepping's breakpoints, most traps of a traced hart, go straight
+ * to the stepper (which applies what is pending after them itself). */
+void trace_trap_handler(struct trap_regs *regs)
+{
+	struct trace_hart *th = hart_self()->trace;
+	unsigned long cause = csr_read(mcause);
+
+	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
+		stepper_breakpoint(th, regs);
+	else
+		other_traced_trap(th, regs, cause);
 }
 
 void trace_hart_leaving(struct hart *self)

@@ -1435,7 +1435,8 @@ static void virt_resync(struct trace_hart *th, struct trap_regs *regs)
 	plan(th, regs, regs->mepc);
 }
 
-void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+static inline __attribute__((always_inline)) void breakpoint(struct trace_hart *th,
+							       struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	uint64_t pc = regs->mepc;
@@ -1455,6 +1456,14 @@ void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 		t1_hit(th, regs);
 	else
 		own_ebreak(th, regs);
+}
+
+void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+{
+	breakpoint(th, regs);
+	/* (tested here: most visits leave nothing pending) */
+	if (th->overflow_now | th->start_pending | th->ctr_recording)
+		engine_apply_pending(th, regs);
 }
 
 void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,
