@@ -405,14 +405,27 @@ static inline __attribute__((always_inline)) unsigned int cache_slot(const struc
 	return (unsigned int)((pc >> 1) ^ (pc >> 13)) & s->cache_mask;
 }
 
-/* The block at pc, decoded (on a miss) as code of privilege priv. */
-static inline __attribute__((always_inline)) struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
+/* The slot of the block at pc.  A cached block sits in its own slot, so
+ * two addresses share a slot when their slot pointers are equal. */
+static inline __attribute__((always_inline)) struct step_block *cache_at(struct stepper *s,
+									 uint64_t pc)
 {
-	struct step_block *b = &s->cache[cache_slot(s, pc)];
+	return &s->cache[cache_slot(s, pc)];
+}
 
+/* The block at pc (b = its slot), decoded (on a miss) as code of
+ * privilege priv. */
+static inline __attribute__((always_inline)) struct step_block *
+lookup_in(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
+{
 	if (b->start != pc || b->tag != (s->cache_gen | (priv & STEP_V)))
 		scan_block(s, b, pc, priv);
 	return b;
+}
+
+static inline __attribute__((always_inline)) struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
+{
+	return lookup_in(s, cache_at(s, pc), pc, priv);
 }
 
 /* ---- Records ---------------------------------------------------------- */
@@ -1335,9 +1348,10 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 		if (!jump_target(s, cur, a, c, &nn, &itype))
 			break;
 		/* cur stays in the cache: T0 may have to mark its end */
-		if (cache_slot(s, nn) == cache_slot(s, cur->start) && nn != cur->start)
+		nb = cache_at(s, nn);
+		if (nb == cur && nn != cur->start)
 			break;
-		nb = lookup(s, nn, s->priv);
+		nb = lookup_in(s, nb, nn, s->priv);
 		if (overlaps(nn, nb->end, visit_end, visit_end) ||
 		    (s->t1_on && overlaps(nn, nb->end, s->t1, s->t1)))
 			break;
@@ -1402,9 +1416,10 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 		return false;
 	/* The next block must not take this one's slot (t0_hit() would find
 	 * it gone), nor lead back to this transfer (a loop: emulated). */
-	if (next == end || (cache_slot(s, next) == cache_slot(s, b->start) && next != b->start))
+	bn = cache_at(s, next);
+	if (next == end || (bn == b && next != b->start))
 		return false;
-	bn = lookup(s, next, s->priv);
+	bn = lookup_in(s, bn, next, s->priv);
 	if (bn->end == end)
 		return false;
 
