@@ -419,7 +419,9 @@ void trace_cold_init(const struct fdt *fdt)
 
 		th->hart = hart_table[i];
 		stepper_cache_init(&th->step, &block_pool[(size_t)i * slots], slots);
-		th->tracing = th->paused = th->start_pending = th->overflow_now = false;
+		/* all five flags, ctr_recording too (it was left as RAM held it:
+		 * garbage on a board, an earlier boot's value after a reboot) */
+		th->flags = 0;
 		th->block_privs = 0;
 		th->step.mode = STEP_OFF;
 		th->step.t1_on = false;
