@@ -171,6 +171,26 @@ static void emit_const(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, ui
 	}
 }
 
+/* The branch messages without sync, each with its own specialised writer
+ * (emit_branch(), once a visit of the firmware's stepper: no dispatch). */
+static __attribute__((noinline)) void emit_indirect_hist(struct ntrace_encoder *e, uint64_t *v,
+							  uint64_t tstamp)
+{
+	emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
+}
+
+static __attribute__((noinline)) void emit_indirect(struct ntrace_encoder *e, uint64_t *v,
+						     uint64_t tstamp)
+{
+	emit(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+}
+
+static __attribute__((noinline)) void emit_direct(struct ntrace_encoder *e, uint64_t *v,
+						   uint64_t tstamp)
+{
+	emit(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
+}
+
 /* ------------------------------------------------------------ state */
 
 static void stack_reset(struct ntrace_encoder *e)
@@ -368,7 +388,12 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 	if (!direct)
 		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
 	v[NTRACE_FLD_HIST] = e->hist;
-	emit_const(e, tcode, v, tstamp);
+	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST)
+		emit_indirect_hist(e, v, tstamp);
+	else if (tcode == NTRACE_TCODE_INDIRECT_BRANCH)
+		emit_indirect(e, v, tstamp);
+	else
+		emit_direct(e, v, tstamp);
 	if (btype == NTRACE_BTYPE_INDIRECT)
 		remember_branch(e, tcode, addr);
 	e->hist = 1;
