@@ -36,8 +36,10 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
 void trace_ipi(struct hart *self, struct trap_regs *regs);
 
 /* The traced trap path (trap.S, while the hart steps): every trap that is
- * not an SBI call. */
-void trace_trap_handler(struct trap_regs *regs);
+ * not an SBI call.  True when the frame's s0..s11, mepc and mstatus are as
+ * the trap left them (the common visit of block stepping): the exit then
+ * restores only the registers C code may have changed. */
+bool trace_trap_handler(struct trap_regs *regs);
 /* The hart leaves S/U-mode for good inside an SBI call (HSM stop,
  * non-retentive suspend) / enters S/U-mode at addr (HSM start, resume). */
 void trace_hart_leaving(struct hart *self);

@@ -522,8 +522,9 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r)
 
 /* ---- Hooks of the rest of the firmware (trace.h) ----------------------- */
 
-/* Every traced trap but a breakpoint of block stepping. */
-static __attribute__((noinline)) void other_traced_trap(struct trace_hart *th,
+/* Every traced trap but a breakpoint of block stepping (false: see
+ * trace_trap_handler()). */
+static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
 							 struct trap_regs *regs,
 							 unsigned long cause)
 {
@@ -541,19 +542,19 @@ static __attribute__((noinline)) void other_traced_trap(struct trace_hart *th,
 	/* (tested here: most events of a stepped hart leave nothing pending) */
 	if (th->overflow_now | th->start_pending | th->ctr_recording)
 		engine_apply_pending(th, regs);
+	return false;
 }
 
 /* Block stepping's breakpoints, most traps of a traced hart, go straight
  * to the stepper (which applies what is pending after them itself). */
-void trace_trap_handler(struct trap_regs *regs)
+bool trace_trap_handler(struct trap_regs *regs)
 {
 	struct trace_hart *th = hart_self()->trace;
 	unsigned long cause = csr_read(mcause);
 
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
-		stepper_breakpoint(th, regs);
-	else
-		other_traced_trap(th, regs, cause);
+		return stepper_breakpoint(th, regs);
+	return other_traced_trap(th, regs, cause);
 }
 
 void trace_hart_leaving(struct hart *self)

@@ -1386,7 +1386,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
  * "Cost").  False for anything else, with nothing changed but a chain's
  * earlier segments retired (which t0_hit() would do first too).
  */
-static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
+static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	const struct step_block *b = s->blk;
@@ -1450,7 +1450,8 @@ static void virt_resync(struct trace_hart *th, struct trap_regs *regs)
 	plan(th, regs, regs->mepc);
 }
 
-static inline __attribute__((always_inline)) void breakpoint(struct trace_hart *th,
+/* True for the common visit (t0_common_hit(): regs unchanged). */
+static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *th,
 							       struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
@@ -1460,10 +1461,10 @@ static inline __attribute__((always_inline)) void breakpoint(struct trace_hart *
 	    (pc == s->t0 || (s->t1_on && pc == s->t1))) {
 		s->tstamp = engine_timestamp(th);
 		virt_resync(th, regs);
-		return;
+		return false;
 	}
 	if (t0_common_hit(th, regs))
-		return;
+		return true;
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && pc == s->t0)
 		t0_hit(th, regs);
@@ -1471,14 +1472,19 @@ static inline __attribute__((always_inline)) void breakpoint(struct trace_hart *
 		t1_hit(th, regs);
 	else
 		own_ebreak(th, regs);
+	return false;
 }
 
-void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
-	breakpoint(th, regs);
+	bool untouched = breakpoint(th, regs);
+
 	/* (tested here: most visits leave nothing pending) */
-	if (th->overflow_now | th->start_pending | th->ctr_recording)
+	if (th->overflow_now | th->start_pending | th->ctr_recording) {
 		engine_apply_pending(th, regs);
+		return false;
+	}
+	return untouched;
 }
 
 void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,

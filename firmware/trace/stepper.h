@@ -197,8 +197,9 @@ void stepper_off(struct trace_hart *th);
 bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 
 /* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak); then
- * what the event left pending (engine_apply_pending()). */
-void stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
+ * what the event left pending (engine_apply_pending()).  True when it was
+ * the common visit, which changes nothing in regs (trace_trap_handler()). */
+bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
 /* Traced trap path: trap_handler delivered (cause, tval) to S-mode; regs
  * now return to the S trap vector.  `epc` is where the trap happened. */
 void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,
