@@ -6,7 +6,9 @@
  * scripts/check-fixed-regs.sh checks the linked image), a0..a7 go straight to
  * sbi_ecall_handle (sbi/ecall.c) as its arguments, and its struct sbiret
  * comes back in a0/a1.  Every other trap saves the full frame and goes to
- * trap_handler (trap.c).
+ * trap_handler (trap.c), and the exit restores it whole, except after the
+ * common visit of block stepping on a traced entry (the light exit below:
+ * only what C code may change).
  *
  * mscratch always holds this hart's trap frame: the TRAP_REGS_SIZE bytes
  * below struct hart, at the top of its M-mode stack (hart.h).  The entry
