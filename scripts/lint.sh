@@ -56,6 +56,29 @@ tidy_group() {   # group files flags
     report clang-tidy "$1" "$log.findings" "$(wc -l <"$log.findings")" "$2"
 }
 
+# scripts/check-fixed-regs.sh itself (the build runs it on the firmware):
+# code objdump shows as .2byte/.4byte words (objects whose mapping symbols
+# lack C, as picolibc's) must not hide t3..t6 or gp (tests/data/fixed-regs.S).
+fixed_regs_selftest() {
+    local elf=$out/fixed-regs.elf log=$out/fixed-regs.txt fn found=0
+    if ! ${CROSS:-riscv64-unknown-elf-}gcc -march=rv64imac -mabi=lp64 -nostdlib -Wl,-e,clean \
+            -o "$elf" tests/data/fixed-regs.S >"$log" 2>&1; then
+        echo "FAIL: lint check-fixed-regs self-test: the fixture does not build (log $log)"
+        failed=1
+        return
+    fi
+    scripts/check-fixed-regs.sh "$elf" >"$log" 2>&1
+    for fn in uses_t3 uses_gp stores_t5 uses_t4_hfence; do
+        grep -q "^  $fn (1 instructions)\$" "$log" && found=$((found + 1))
+    done
+    if [ $found -eq 4 ] && ! grep -q '^  clean ' "$log"; then
+        echo "PASS: lint check-fixed-regs self-test: 4 of 4 functions naming t3..t6/gp in .2byte/.4byte code found, the clean one not"
+    else
+        echo "FAIL: lint check-fixed-regs self-test: $found of 4 functions found, or the clean one named (log $log)"
+        failed=1
+    fi
+}
+
 for tool in cppcheck clang-tidy; do
     command -v $tool >/dev/null || { echo "FAIL: lint: $tool not installed (make deps)"; exit 1; }
 done
@@ -63,4 +86,5 @@ cppcheck_group firmware "$FW_FILES" "$FW_INC"
 cppcheck_group host "$HOST_FILES" "${HOST_FLAGS#-std=gnu11 }"
 tidy_group firmware "$FW_FILES" "$FW_FLAGS"
 tidy_group host "$HOST_FILES" "$HOST_FLAGS"
+fixed_regs_selftest
 exit $failed
