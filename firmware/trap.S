@@ -44,11 +44,11 @@
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
 
 /* 4 instructions before the entry read of minstret, 22 (ecall), 43
- * (slow path) or 26 (the traced path's light exit) from the exit read
- * through mret. */
+ * (slow path) or 27 (the traced path's light exit, with its jump) from
+ * the exit read through mret. */
 #define TRAP_UNCOUNTED_ECALL (4 + 22)
 #define TRAP_UNCOUNTED_SLOW  (4 + 43)
-#define TRAP_UNCOUNTED_LIGHT (4 + 26)
+#define TRAP_UNCOUNTED_LIGHT (4 + 27)
 
 .macro COUNT_EVENT off
 	ld	t0, HART_PMU_AT(sp)
@@ -197,8 +197,18 @@
 
 	mv	a0, sp
 .if \traced
+	/* trace_trap_handler() true: the common visit of block stepping
+	 * changed no register in the frame, and the exit restores only what
+	 * C code may change (the light exit, from 8:) */
 	call	trace_trap_handler
-	bnez	a0, \name\()_light
+.if \counted
+	beqz	a0, 7f
+	COUNT_TRAP_EXIT TRAP_UNCOUNTED_LIGHT
+	j	8f
+7:
+.else
+	bnez	a0, 8f
+.endif
 .else
 	call	trap_handler
 .endif
@@ -206,26 +216,11 @@
 	COUNT_TRAP_EXIT TRAP_UNCOUNTED_SLOW
 .endif
 
-	ld	t0, TRAP_REGS_MEPC(sp)
-	csrw	mepc, t0
-	ld	t0, TRAP_REGS_MSTATUS(sp)
-	csrw	mstatus, t0
-	ld	x1, X(1)(sp)
+	/* What C code keeps (s0..s11) or never uses (gp, t3..t6), as the
+	 * handler may have written the frame's... */
 	ld	x3, X(3)(sp)
-	ld	x4, X(4)(sp)
-	ld	x5, X(5)(sp)
-	ld	x6, X(6)(sp)
-	ld	x7, X(7)(sp)
 	ld	x8, X(8)(sp)
 	ld	x9, X(9)(sp)
-	ld	x10, X(10)(sp)
-	ld	x11, X(11)(sp)
-	ld	x12, X(12)(sp)
-	ld	x13, X(13)(sp)
-	ld	x14, X(14)(sp)
-	ld	x15, X(15)(sp)
-	ld	x16, X(16)(sp)
-	ld	x17, X(17)(sp)
 	ld	x18, X(18)(sp)
 	ld	x19, X(19)(sp)
 	ld	x20, X(20)(sp)
@@ -240,21 +235,10 @@
 	ld	x29, X(29)(sp)
 	ld	x30, X(30)(sp)
 	ld	x31, X(31)(sp)
-	ld	sp, X(2)(sp)
-	mret
-
-.if \traced
-	/* The common visit of block stepping changed no register in the
-	 * frame (trace_trap_handler() returned true): s0..s11 still hold what
-	 * the frame does (C code keeps them), and gp, t3..t6 are S-mode's
-	 * anyway (the firmware never uses them).  mepc and mstatus are written
-	 * back all the same: a guarded access of the visit (umem.c) may have
-	 * trapped and changed mepc. */
-\name\()_light:
-.if \counted
-	COUNT_TRAP_EXIT TRAP_UNCOUNTED_LIGHT
-.endif
-	ld	t0, TRAP_REGS_MEPC(sp)
+	/* ...then what C code may change, and mepc and mstatus: the light
+	 * exit writes those back too, as a guarded access of the visit
+	 * (umem.c) may have trapped and changed mepc. */
+8:	ld	t0, TRAP_REGS_MEPC(sp)
 	csrw	mepc, t0
 	ld	t0, TRAP_REGS_MSTATUS(sp)
 	csrw	mstatus, t0
@@ -273,7 +257,6 @@
 	ld	x17, X(17)(sp)
 	ld	sp, X(2)(sp)
 	mret
-.endif
 .endm
 
 	.section .text.trap, "ax"

@@ -726,19 +726,14 @@ static void retire_chain_before(struct trace_hart *th, uint64_t upto)
 	s->chain_pos = 0;
 }
 
-/* retire_chain_before() when T0 fired at the end of the chain's last run
- * (segments never share an address: every segment before it ran whole),
- * without the search. */
-static inline __attribute__((always_inline)) void retire_chain_ran(struct trace_hart *th,
-								   uint64_t upto)
+/* retire_chain_before() when T0 fired where it was armed, at the end of
+ * the chain's last run (segments never share an address: every segment
+ * before it ran whole), without the search. */
+static inline __attribute__((always_inline)) void retire_chain_ran(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 	unsigned int i, len = s->chain_len;
 
-	if (upto != s->chain[len - 1].end) {
-		retire_chain_before(th, upto);
-		return;
-	}
 	for (i = s->chain_pos; i < len; i++) {
 		retire_whole(th);
 		chain_next(s);
@@ -1399,7 +1394,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	    s->tstamp || tci_encoder_ts_enabled(&th->te))
 		return false;
 	if (s->chain_len)
-		retire_chain_ran(th, pc);
+		retire_chain_ran(th);   /* pc == s->t0: the chain's end */
 	n = s->run_count;
 	if (pc != s->run_end || !s->pend || s->pend_rec.addr == pc ||
 	    b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET || (s->t1_on && pc == s->t1))

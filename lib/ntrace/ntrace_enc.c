@@ -142,37 +142,9 @@ static void flush_held(struct ntrace_encoder *e, uint64_t tstamp)
 	flush_repeat_branch(e, tstamp);
 }
 
-/* emit() for a TCODE known only at run time: one specialised writer per
- * message type that can reach here. */
-static void emit_const(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
-{
-	switch (tcode) {
-	case NTRACE_TCODE_DIRECT_BRANCH:
-		emit(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
-		break;
-	case NTRACE_TCODE_INDIRECT_BRANCH:
-		emit(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
-		break;
-	case NTRACE_TCODE_INDIRECT_BRANCH_HIST:
-		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
-		break;
-	case NTRACE_TCODE_PROG_TRACE_SYNC:
-		emit(e, NTRACE_TCODE_PROG_TRACE_SYNC, v, tstamp);
-		break;
-	case NTRACE_TCODE_DIRECT_BRANCH_SYNC:
-		emit(e, NTRACE_TCODE_DIRECT_BRANCH_SYNC, v, tstamp);
-		break;
-	case NTRACE_TCODE_INDIRECT_BRANCH_SYNC:
-		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_SYNC, v, tstamp);
-		break;
-	default:
-		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, v, tstamp);
-		break;
-	}
-}
-
-/* The branch messages without sync, each with its own specialised writer
- * (emit_branch(), once a visit of the firmware's stepper: no dispatch). */
+/* emit() for the message types that can reach it, one specialised writer
+ * each: the branch messages (emit_branch(), once a visit of the firmware's
+ * stepper: no dispatch), then the sync messages (emit_sync()). */
 static __attribute__((noinline)) void emit_indirect_hist(struct ntrace_encoder *e, uint64_t *v,
 							  uint64_t tstamp)
 {
@@ -189,6 +161,24 @@ static __attribute__((noinline)) void emit_direct(struct ntrace_encoder *e, uint
 						   uint64_t tstamp)
 {
 	emit(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
+}
+
+static void emit_sync_tcode(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+{
+	switch (tcode) {
+	case NTRACE_TCODE_PROG_TRACE_SYNC:
+		emit(e, NTRACE_TCODE_PROG_TRACE_SYNC, v, tstamp);
+		break;
+	case NTRACE_TCODE_DIRECT_BRANCH_SYNC:
+		emit(e, NTRACE_TCODE_DIRECT_BRANCH_SYNC, v, tstamp);
+		break;
+	case NTRACE_TCODE_INDIRECT_BRANCH_SYNC:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_SYNC, v, tstamp);
+		break;
+	default:
+		emit(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, v, tstamp);
+		break;
+	}
 }
 
 /* ------------------------------------------------------------ state */
@@ -294,7 +284,7 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 	v[NTRACE_FLD_ICNT] = e->icnt;
 	v[NTRACE_FLD_FADDR] = ntrace_addr_to_field(addr);
 	v[NTRACE_FLD_HIST] = e->hist;
-	emit_const(e, tcode, v, tstamp);
+	emit_sync_tcode(e, tcode, v, tstamp);
 	e->ref_addr = addr;
 	e->hist = 1;
 	reset_icnt(e);
