@@ -335,6 +335,23 @@ static void seq_jump_static(const struct stepper *s, struct step_block *b, uint6
 }
 
 /* Decode forward from pc to the next instruction that may change the flow. */
+static bool reg_written(const struct step_block *b, unsigned int r)
+{
+	return r && ((b->wmask >> r) & 1);
+}
+
+/* Whether a chain stops at b whatever the registers (chain_from()): its
+ * end is not a transfer the firmware predicts, or its run writes the
+ * transfer's sources, which no register known at a visit then gives. */
+static bool ends_chain(const struct step_block *b)
+{
+	if (b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET)
+		return true;
+	if (b->op == EMU_BRANCH)
+		return reg_written(b, b->rs1) || reg_written(b, b->rs2);
+	return b->op == EMU_JALR && reg_written(b, b->rs1);
+}
+
 static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
 	unsigned long ctx = fetch_context(priv);
@@ -398,11 +415,12 @@ linear:
 	}
 	b->count = (uint8_t)n;
 	b->rvc_mask = mask;
+	b->chain_stop = ends_chain(b);
 }
 
-static inline __attribute__((always_inline)) unsigned int cache_slot(const struct stepper *s, uint64_t pc)
+static inline __attribute__((always_inline)) uint64_t cache_slot(const struct stepper *s, uint64_t pc)
 {
-	return (unsigned int)((pc >> 1) ^ (pc >> 13)) & s->cache_mask;
+	return ((pc >> 1) ^ (pc >> 13)) & s->cache_mask;   /* (no 32-bit truncation to pay) */
 }
 
 /* The slot of the block at pc.  A cached block sits in its own slot, so
@@ -1319,7 +1337,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 
 	s->chain_len = 0;
 	s->chain_pos = 0;
-	if (s->max_block == 1)
+	if (s->max_block == 1 || cur->chain_stop)
 		return cur;   /* single-stepping stays one visit an instruction */
 	write_link(&k, rd, link_val);
 	lo[0] = s->start;

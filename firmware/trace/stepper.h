@@ -71,6 +71,9 @@ struct step_block {
 	uint8_t rd, rs1, rs2;
 	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
 	uint8_t itype_fall;      /* ... when a branch is not taken           */
+	bool chain_stop;         /* no chain goes on after this block: its end
+				    is not a predictable transfer, or its run
+				    writes the transfer's source registers   */
 	uint32_t tag;            /* tag too: the cache's generation when
 				    decoded, | STEP_V for V=1 code          */
 };

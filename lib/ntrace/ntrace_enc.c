@@ -891,6 +891,8 @@ retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n
 	const bool htm = e->htm;
 	/* 9.2 calls and returns inline unless all-jumps makes calls branches */
 	const bool fast_calls = e->cfg.trTeInstEnImplicitReturn && !e->cfg.trTeInstEnAllJumps;
+	/* 9.1 off: a sequentially inferable jump is a plain one */
+	const bool seq_jumps = e->cfg.trTeInstEnSequentialJump;
 	/* check = 0 while e->slow: then every record takes the slow path */
 	uint32_t icnt = e->icnt, hist = e->hist, check = e->slow ? 0 : e->icnt_check;
 	uint8_t priv = e->cur_priv;
@@ -941,7 +943,8 @@ again:
 			check = 0;
 			jump_pending = !check_ctx;
 			continue;
-		} else if (((jump_mask >> it) & 1) && check && !(rec->flags & NTRACE_REC_SEQ_INFERABLE)) {
+		} else if (((jump_mask >> it) & 1) && check &&
+			   (!(rec->flags & NTRACE_REC_SEQ_INFERABLE) || !seq_jumps)) {
 			/* Table 3/4: a plain uninferable jump; its message waits for
 			 * the next record's address (it carries I-CNT, so no
 			 * overflow check is needed here) */
@@ -1275,15 +1278,16 @@ static __attribute__((noinline)) void block_slow(struct ntrace_encoder *e,
  * adds to I-CNT and HIST or only leaves a message waiting for the next
  * address: END_PLAIN (a plain record), END_HIST (a branch: HTM, or not
  * taken), END_INFERABLE (a direct jump that needs nothing else: no 9.2
- * stack, not a branch under trTeInstEnAllJumps), END_PENDING (an
- * uninferable jump of Tables 3/4 that is not 9.1-inferable: IndirectBranch
- * at the next record).  END_NO: anything else.  Looks at the configuration
- * only: the caller checks I-CNT and HIST.
+ * stack, not a branch under trTeInstEnAllJumps; or a jump that 9.1 infers),
+ * END_PENDING (an uninferable jump of Tables 3/4 that 9.1 does not infer:
+ * IndirectBranch at the next record).  END_NO: anything else.  Looks at the
+ * configuration (and, for 9.1, whether I-CNT is 0 before r) only: the
+ * caller checks I-CNT's threshold and HIST.
  */
 enum end_class { END_NO, END_PLAIN, END_HIST, END_INFERABLE, END_PENDING };
 
-static inline enum end_class end_class(const struct ntrace_encoder *e,
-				       const struct ntrace_retired *r)
+static inline __attribute__((always_inline)) enum end_class
+end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	unsigned it = r->itype;
 
@@ -1297,15 +1301,22 @@ static inline enum end_class end_class(const struct ntrace_encoder *e,
 	    it == RV_ITYPE_OTHER_INFERABLE_JUMP || it == RV_ITYPE_RESERVED7)
 		return e->cfg.trTeInstEnImplicitReturn || e->cfg.trTeInstEnAllJumps ? END_NO
 										      : END_INFERABLE;
-	if (((e->plain_jump_mask >> it) & 1) && !(r->flags & NTRACE_REC_SEQ_INFERABLE))
-		return END_PENDING;
+	if ((e->plain_jump_mask >> it) & 1) {
+		if (!(r->flags & NTRACE_REC_SEQ_INFERABLE) || !e->cfg.trTeInstEnSequentialJump)
+			return END_PENDING;
+		/* 9.1 (process_itype()): a sequentially inferable jump only adds
+		 * to I-CNT when it is not the first record of its I-CNT block
+		 * (e->icnt, before the record, is then not 0) */
+		return it != RV_ITYPE_TRAP_RETURN && e->icnt ? END_INFERABLE : END_NO;
+	}
 	return END_NO;
 }
 
 /* The end record, when end_class() takes it, I-CNT stays below the
  * threshold and (for a HIST bit) HIST has room.  Called with nothing
  * pending. */
-static inline bool end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
+static inline __attribute__((always_inline)) bool
+end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	uint32_t next = e->icnt + (r->size >> 1);
 	enum end_class c = end_class(e, r);

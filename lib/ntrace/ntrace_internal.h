@@ -162,6 +162,25 @@ static inline __attribute__((always_inline)) void ntrace_put_var_bytes(struct nt
 	w->nb = 0;
 }
 
+/* A variable field in the fewest bytes that hold v after the pending bits
+ * (ntrace_var_bytes_inline()), sized while it is written: one pass. */
+static inline __attribute__((always_inline)) void ntrace_put_var(struct ntrace_bit_writer *w, uint64_t v)
+{
+	uint8_t *p = w->p;
+	uint64_t b = (w->acc | (v << w->nb)) & NTRACE_MDO_MASK;
+
+	v >>= NTRACE_MDO_BITS - w->nb;   /* (w->nb < 6) */
+	while (v) {
+		*p++ = (uint8_t)(b << 2);
+		b = v & NTRACE_MDO_MASK;
+		v >>= NTRACE_MDO_BITS;
+	}
+	*p++ = (uint8_t)(b << 2 | NTRACE_MSEO_END_FIELD);
+	w->p = p;
+	w->acc = 0;
+	w->nb = 0;
+}
+
 /*
  * 8.2: with trTeInstExtendAddrMSB the decoder extends the most significant
  * MDO bit of an address field up to the top address bit, so the encoder
@@ -210,13 +229,13 @@ ntrace_write_layout(const struct ntrace_format *fmt, const struct ntrace_msg_lay
 			continue;
 		if (fd->kind == NTRACE_KIND_FIXED)
 			ntrace_put_fixed(&w, v, fd->bits);
-		else if (fd->kind == NTRACE_KIND_ADDR)
+		else if (fd->kind == NTRACE_KIND_ADDR && fmt->extend_addr_msb)
 			ntrace_put_var_bytes(&w, v, ntrace_addr_bytes(fmt, v, w.nb));
 		else
-			ntrace_put_var_bytes(&w, v, ntrace_var_bytes_inline(v, w.nb));
+			ntrace_put_var(&w, v);
 	}
 	if (has_tstamp)
-		ntrace_put_var_bytes(&w, val[NTRACE_FLD_TSTAMP], ntrace_var_bytes_inline(val[NTRACE_FLD_TSTAMP], 0));
+		ntrace_put_var(&w, val[NTRACE_FLD_TSTAMP]);
 	/* Every layout ends with a variable field: its last byte ends the message. */
 	w.p[-1] |= NTRACE_MSEO_END_MSG;
 	return (int)(w.p - out);
