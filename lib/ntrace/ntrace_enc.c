@@ -127,11 +127,27 @@ static void flush_repeat_branch(struct ntrace_encoder *e, uint64_t tstamp)
 static void flush_held(struct ntrace_encoder *e, uint64_t tstamp);
 static void hist_uncut(struct ntrace_encoder *e);
 
-static inline __attribute__((always_inline)) void
-emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+/* emit() when something is held back, the buffer may be full or bytes
+ * were lost: the message type is a variable here. */
+static __attribute__((noinline)) void emit_general(struct ntrace_encoder *e, unsigned tcode,
+						   uint64_t *v, uint64_t tstamp)
 {
 	if (e->held_count | e->repeat_count)
 		flush_held(e, tstamp);
+	e->repeat_tcode = 0;
+	write_msg(e, tcode, v, tstamp);
+}
+
+/* The common case (nothing held, room in the buffer) makes no call, so
+ * the specialised writers below need no stack frame. */
+static inline __attribute__((always_inline)) void
+emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
+{
+	if (__builtin_expect(e->held_count | e->repeat_count | e->overflowed |
+			     (e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE), 0)) {
+		emit_general(e, tcode, v, tstamp);
+		return;
+	}
 	e->repeat_tcode = 0;
 	write_msg(e, tcode, v, tstamp);
 }
@@ -216,10 +232,13 @@ static bool stack_pop(struct ntrace_encoder *e, uint64_t *v)
 static void reset_icnt(struct ntrace_encoder *e)
 {
 	e->stats.halfwords += e->icnt;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS)
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS) {
 		e->sync_count += e->icnt;
-	e->icnt = 0;
-	recompute_icnt_check(e);
+		e->icnt = 0;
+		recompute_icnt_check(e);
+		return;
+	}
+	e->icnt = 0;   /* (icnt_check depends on I-CNT's width only) */
 }
 
 /* Slow path is needed once I-CNT reaches the overflow marker (Table 10: the
@@ -396,7 +415,7 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 /* ResourceFull RCODE=1: the HIST record h (with its stop bit). */
 static void emit_hist_record(struct ntrace_encoder *e, uint32_t h, uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+	uint64_t *v = e->msgv; /* no clearing: the writer reads only RCODE=1's fields */
 
 	v[NTRACE_FLD_RCODE] = NTRACE_RCODE_HIST;
 	v[NTRACE_FLD_RDATA] = h;
@@ -557,7 +576,7 @@ static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 			e->pending = PEND_ICNT_SYNC;
 			e->pending_tstamp = tstamp;
 		} else {
-			uint64_t v[NTRACE_FLD_COUNT] = { 0 };
+			uint64_t *v = e->msgv; /* the writer reads only RCODE=0's fields */
 
 			if (e->held_cut)
 				hist_uncut(e);
