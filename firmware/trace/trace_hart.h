@@ -44,12 +44,12 @@ struct trace_hart {
 	 * not M): set with the qualifier, at the start of a session. */
 	uint8_t block_privs;
 	bool tv_mode;            /* this session: TV records, not N-Trace      */
-	/* Before the encoder (whose buffer is large): the stepper's fields
-	 * are then within a load's 12-bit offset of the struct. */
+	/* Before the encoder (whose buffer is large): the fields of every
+	 * visit are then within a load's 12-bit offset of the struct. */
+	struct ntrace_ingress ingress;
 	struct stepper step;
 	struct ntrace_encoder enc;
 	struct ntrace_enc_config cfg;   /* as taken at the start */
-	struct ntrace_ingress ingress;
 	struct tci_qualifier qual;
 	struct tv_stepper tv;
 	uint8_t sram[TRACE_SRAM_SIZE];
