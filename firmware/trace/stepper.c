@@ -887,16 +887,17 @@ static bool seq_inferable_after_held(const struct stepper *s, const struct step_
 	       rv_insn_seq_inferable(&prev, &jump);
 }
 
+/* funct3 of a branch: bit 2 an order (bit 1 unsigned) else equality, bit 0
+ * the negation (beq/bne, blt/bge, bltu/bgeu); no jump table. */
 static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
 {
-	switch (cond) {
-	case 0: return a == b;
-	case 1: return a != b;
-	case 4: return (long)a < (long)b;
-	case 5: return (long)a >= (long)b;
-	case 6: return a < b;
-	default: return a >= b;
-	}
+	bool r;
+
+	if (cond & 4)
+		r = cond & 2 ? a < b : (long)a < (long)b;
+	else
+		r = a == b;
+	return r ^ (cond & 1);
 }
 
 /*
