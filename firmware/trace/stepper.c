@@ -1338,13 +1338,15 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 
 	s->chain_len = 0;
 	s->chain_pos = 0;
+	/* (single-stepping stays one visit an instruction) */
 	if (s->max_block == 1 || cur->chain_stop)
-		return cur;   /* single-stepping stays one visit an instruction */
+		return cur;
 	write_link(&k, rd, link_val);
 	lo[0] = s->start;
 	hi[0] = cur->end;
-	while (s->chain_len < STEP_CHAIN_MAX && cur->kind == BLOCK_END_EMULATE &&
-	       cur->op != EMU_SRET) {
+	/* chain_stop: not a predicted transfer (ends_chain()), or one whose
+	 * sources the run writes (unknown below anyway) */
+	while (s->chain_len < STEP_CHAIN_MAX && !cur->chain_stop) {
 		uint64_t xend = cur->end, a = 0, c = 0, nn;
 		uint8_t itype, size = cur->size;
 		struct step_segment *g;

@@ -114,11 +114,12 @@ static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uin
 	struct ntrace_ingress *in = &th->ingress;
 
 	/* (engine_block() feeds CTR too, and no encoder while paused; the
-	 * ingress's filter is th->qual, which block_privs sums up) */
+	 * ingress's filter is th->qual, which block_privs sums up; a stopped
+	 * encoder declines the block itself) */
 	/* tracing, not paused, no overflow during this event, no CTR
 	 * recording: the flags' low four bytes are 1, 0, 0, 0 (little-endian) */
 	if ((uint32_t)th->flags != 1 || !in->tracing ||
-	    !th->enc.active || end->priv != priv || !((th->block_privs >> priv) & 1) ||
+	    end->priv != priv || !((th->block_privs >> priv) & 1) ||
 	    !ntrace_enc_block_inline(&th->enc, addr, halfwords, count, priv, 0, end))
 		return false;
 	in->any = true;
