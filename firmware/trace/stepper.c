@@ -663,7 +663,6 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 {
 	struct stepper *s = &th->step;
 	unsigned int n = s->run_count;
-	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
 
 	s->pend = false;
 	s->in_m = false;
@@ -704,10 +703,12 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 	s->lazy_start = s->start;
 	s->lazy_end = s->run_end;
 	s->lazy_count = (uint8_t)n;
-	s->lazy_mask = mask;
+	/* the whole run: its sizes are run_mask (bits from n on, if any, are
+	 * never read: every user of a mask stops at the count) */
+	s->lazy_mask = s->run_mask;
 	s->lazy_priv = s->priv;
 	s->start = s->run_end;
-	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
+	s->run_mask = 0;
 	s->run_count = 0;
 }
 
