@@ -626,6 +626,18 @@ static inline __attribute__((always_inline)) bool joins_as_plain(const struct nt
 	return !rec->itype && !rec->flags && rec->size && !rec->retired_itype;
 }
 
+/* lazy_send() when the encoder has more to do than add to I-CNT and HIST
+ * (out of line: the visit's common case does not come here). */
+static __attribute__((noinline)) void lazy_send_general(struct trace_hart *th,
+							const struct ntrace_retired *end)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
+				  .count = s->lazy_count, .priv = s->lazy_priv };
+
+	engine_block(th, &r, end);
+}
+
 /* The lazy run goes to the encoder with end as its end. */
 static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *th,
 							    const struct ntrace_retired *end)
@@ -633,12 +645,8 @@ static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *t
 	struct stepper *s = &th->step;
 
 	if (!engine_block_inline(th, s->lazy_start, (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
-				 s->lazy_count, s->lazy_priv, end)) {
-		struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
-					  .count = s->lazy_count, .priv = s->lazy_priv };
-
-		engine_block(th, &r, end);
-	}
+				 s->lazy_count, s->lazy_priv, end))
+		lazy_send_general(th, end);
 }
 
 /* The held run and transfer (lazy_xfer) go to the encoder; the lazy run
@@ -655,6 +663,23 @@ static __attribute__((noinline)) void lazy_send_xfer(struct trace_hart *th,
 	s->lazy_mask = 0;
 	s->lazy_priv = next->priv;
 	s->lazy_rec = *next;
+}
+
+/* retire_whole() without a lazy run to join: the transfer is held, and
+ * what was held goes to the encoder when a run follows (out of line: the
+ * visit's common case does not come here). */
+static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsigned int n)
+{
+	hold(th, &th->step.pend_rec);
+	if (n)
+		feed_held(th);
+}
+
+/* retire_whole() with a timestamp to keep: the run is held as records. */
+static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsigned int n)
+{
+	th->step.lazy = false;
+	hold_run(th, n, th->step.run_end);
 }
 
 /* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
@@ -685,17 +710,15 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		 * hold_run() send that run with the transfer as its end. */
 		lazy_send(th, &s->pend_rec);
 	} else {
-		hold(th, &s->pend_rec);
+		hold_transfer(th, n);
 		if (!n)
 			return;
-		feed_held(th);
 	}
 	/* The run is held: as its bounds (no timestamp to keep), or as
 	 * hold_run() makes it, with nothing else held (the lazy run went
 	 * out above: hold_run() must not send it again). */
 	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
-		s->lazy = false;
-		hold_run(th, n, s->run_end);
+		hold_whole_run(th, n);
 		return;
 	}
 	s->lazy = true;
@@ -1209,7 +1232,11 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 	run_predicted(s, &rec, priv, b->end, next, bn, s->t1_on && b->end == s->t1);
 }
 
-static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
+/* The visits other than the common one (t0_hit(), t1_hit(), own_ebreak(),
+ * virt_resync()) are out of line: inlined into stepper_breakpoint() they
+ * made the common visit's code slower (bench-trace HTM 82.4 against 81.6),
+ * single-stepping pays the call (552.5 against 573.4). */
+static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	struct step_block *b = s->blk;
@@ -1254,7 +1281,7 @@ static void t0_hit(struct trace_hart *th, struct trap_regs *regs)
 
 /* The hardware delivered a trap to S-mode (T1 at stvec fired), or to VS
  * (T1 at vstvec while the hart runs V=1). */
-static void t1_hit(struct trace_hart *th, struct trap_regs *regs)
+static __attribute__((noinline)) void t1_hit(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	unsigned long cause = trap_cause(s);
@@ -1269,7 +1296,7 @@ static void t1_hit(struct trace_hart *th, struct trap_regs *regs)
 
 /* S/U-mode's own ebreak (breakpoints come to M-mode while tracing):
  * delivered as delegation would have (tracesbi delegates breakpoints). */
-static void own_ebreak(struct trace_hart *th, struct trap_regs *regs)
+static __attribute__((noinline)) void own_ebreak(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct trap_info trap = { CAUSE_BREAKPOINT, csr_read(mtval) };
 	unsigned long epc = regs->mepc;
@@ -1459,7 +1486,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
  * T1 on vstvec; docs/CTR.md "Limits").  What was held is lost; stepping
  * goes on from here.
  */
-static void virt_resync(struct trace_hart *th, struct trap_regs *regs)
+static __attribute__((noinline)) void virt_resync(struct trace_hart *th, struct trap_regs *regs)
 {
 	lost_track(th);
 	/* (the triggers match S/U only: MPP is S or U) */
