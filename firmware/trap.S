@@ -42,6 +42,7 @@
  * So neither feature costs the ordinary entry anything.
  */
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
+#define HART_TRACE_AT (TRAP_REGS_SIZE + HART_TRACE_OFFSET)
 
 /* 4 instructions before the entry read of minstret, 22 (ecall), 43
  * (slow path) or 27 (the traced path's light exit, with its jump) from
@@ -195,11 +196,14 @@
 	addi	t1, t1, -PRV_M
 	beqz	t1, trap_from_m
 
-	mv	a0, sp
 .if \traced
-	/* trace_trap_handler() true: the common visit of block stepping
-	 * changed no register in the frame, and the exit restores only what
-	 * C code may change (the light exit, from 8:) */
+	/* trace_trap_handler(this hart's trace state, frame, mcause) true:
+	 * the common visit of block stepping changed no register in the
+	 * frame, and the exit restores only what C code may change (the
+	 * light exit, from 8:) */
+	ld	a0, HART_TRACE_AT(sp)
+	mv	a1, sp
+	csrr	a2, mcause
 	call	trace_trap_handler
 .if \counted
 	beqz	a0, 7f
@@ -210,6 +214,7 @@
 	bnez	a0, 8f
 .endif
 .else
+	mv	a0, sp
 	call	trap_handler
 .endif
 .if \counted

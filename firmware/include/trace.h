@@ -14,6 +14,7 @@
 #include "trap_regs.h"
 
 struct hart;
+struct trace_hart;
 
 /* Cold boot (after the hart table and the devices): decide whether the
  * firmware emulates trace components and where their registers go. */
@@ -36,10 +37,11 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
 void trace_ipi(struct hart *self, struct trap_regs *regs);
 
 /* The traced trap path (trap.S, while the hart steps): every trap that is
- * not an SBI call.  True when the frame's s0..s11, mepc and mstatus are as
- * the trap left them (the common visit of block stepping): the exit then
- * restores only the registers C code may have changed. */
-bool trace_trap_handler(struct trap_regs *regs);
+ * not an SBI call, with the hart's trace state (hart.trace) and mcause.
+ * True when the frame's s0..s11, mepc and mstatus are as the trap left
+ * them (the common visit of block stepping): the exit then restores only
+ * the registers C code may have changed. */
+bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 /* The hart leaves S/U-mode for good inside an SBI call (HSM stop,
  * non-retentive suspend) / enters S/U-mode at addr (HSM start, resume). */
 void trace_hart_leaving(struct hart *self);

@@ -547,11 +547,8 @@ static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
 
 /* Block stepping's breakpoints, most traps of a traced hart, go straight
  * to the stepper (which applies what is pending after them itself). */
-bool trace_trap_handler(struct trap_regs *regs)
+bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
 {
-	struct trace_hart *th = hart_self()->trace;
-	unsigned long cause = csr_read(mcause);
-
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
 		return stepper_breakpoint(th, regs);
 	return other_traced_trap(th, regs, cause);
