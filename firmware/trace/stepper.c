@@ -334,7 +334,6 @@ static void seq_jump_static(const struct stepper *s, struct step_block *b, uint6
 	b->target = target;
 }
 
-/* Decode forward from pc to the next instruction that may change the flow. */
 static bool reg_written(const struct step_block *b, unsigned int r)
 {
 	return r && ((b->wmask >> r) & 1);
@@ -352,6 +351,7 @@ static bool ends_chain(const struct step_block *b)
 	return b->op == EMU_JALR && reg_written(b, b->rs1);
 }
 
+/* Decode forward from pc to the next instruction that may change the flow. */
 static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
 	unsigned long ctx = fetch_context(priv);
@@ -726,8 +726,9 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 	s->lazy_start = s->start;
 	s->lazy_end = s->run_end;
 	s->lazy_count = (uint8_t)n;
-	/* the whole run: its sizes are run_mask (bits from n on, if any, are
-	 * never read: every user of a mask stops at the count) */
+	/* the whole run: run_mask holds its sizes and nothing past them
+	 * (set_run() takes a block's mask, hold_run() shifts out what it
+	 * retires), so it needs no masking */
 	s->lazy_mask = s->run_mask;
 	s->lazy_priv = s->priv;
 	s->start = s->run_end;

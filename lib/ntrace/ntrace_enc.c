@@ -138,8 +138,8 @@ static __attribute__((noinline)) void emit_general(struct ntrace_encoder *e, uns
 	write_msg(e, tcode, v, tstamp);
 }
 
-/* The common case (nothing held, room in the buffer) makes no call, so
- * the specialised writers below need no stack frame. */
+/* The common case (nothing held, room in the buffer, no bytes lost) makes
+ * no call: write_msg()'s flush and its check of lost bytes fold away. */
 static inline __attribute__((always_inline)) void
 emit(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp)
 {
@@ -231,14 +231,15 @@ static bool stack_pop(struct ntrace_encoder *e, uint64_t *v)
 /* I-CNT was transmitted (or reset): 8.4.3. */
 static void reset_icnt(struct ntrace_encoder *e)
 {
+	bool halfwords = e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS;
+
 	e->stats.halfwords += e->icnt;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS) {
+	if (halfwords)
 		e->sync_count += e->icnt;
-		e->icnt = 0;
+	e->icnt = 0;
+	/* (in the other modes icnt_check depends on I-CNT's width only) */
+	if (halfwords)
 		recompute_icnt_check(e);
-		return;
-	}
-	e->icnt = 0;   /* (icnt_check depends on I-CNT's width only) */
 }
 
 /* Slow path is needed once I-CNT reaches the overflow marker (Table 10: the

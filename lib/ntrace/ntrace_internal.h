@@ -186,14 +186,13 @@ static inline __attribute__((always_inline)) void ntrace_put_var(struct ntrace_b
  * MDO bit of an address field up to the top address bit, so the encoder
  * picks the shortest length whose top transmitted bit, extended, gives the
  * value: either a 0 top bit with only zeros above, or ones all the way up.
+ * (Without the option an address is a plain variable field: ntrace_put_var().)
  */
 static inline unsigned ntrace_addr_bytes(const struct ntrace_format *fmt, uint64_t v, unsigned start)
 {
 	unsigned amax = ntrace_addr_bits(fmt);
 	unsigned total = NTRACE_MDO_BITS - start;
 
-	if (!fmt->extend_addr_msb)
-		return ntrace_var_bytes_inline(v, start);
 	v &= (1ull << amax) - 1;
 	for (;; total += NTRACE_MDO_BITS) {
 		if (total >= amax + 1)
