@@ -361,8 +361,9 @@ static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t t
 }
 
 /* A branch message completed by the next record's address `addr`. */
-static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
-			uint64_t tstamp)
+static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder *e, bool direct,
+							  unsigned btype, uint64_t addr,
+							  uint64_t tstamp)
 {
 	uint64_t *v = e->msgv; /* no clearing: the writer reads only the layout's fields */
 	unsigned tcode;
@@ -411,6 +412,48 @@ static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, u
 	e->block_start = addr;
 	if (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext && !e->need_ownership)
 		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
+}
+
+/*
+ * emit_branch_general() for an IndirectBranch[Hist] message when nothing
+ * is held back or due (no HIST cut, sync, RepeatBranch or lost bytes, room
+ * in the buffer): the same message and state, written in place with no
+ * call and no staging of the fields in e->msgv (the visit of the firmware's
+ * stepper that completes an indirect jump, its most common message).
+ * False, with nothing changed, otherwise.
+ */
+static inline __attribute__((always_inline)) bool
+emit_indirect_now(struct ntrace_encoder *e, unsigned btype, uint64_t addr, uint64_t tstamp)
+{
+	uint64_t v[NTRACE_FLD_COUNT];
+
+	if (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed ||
+	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
+	    (e->cfg.trTeInstEnRepeatedHistory && !e->htm) ||
+	    (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext))
+		return false;
+	v[NTRACE_FLD_BTYPE] = btype;
+	v[NTRACE_FLD_ICNT] = e->icnt;
+	v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
+	v[NTRACE_FLD_HIST] = e->hist;
+	e->repeat_tcode = 0;
+	/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
+	if (e->htm && e->hist != 1)
+		write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
+	else
+		write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+	e->hist = 1;
+	reset_icnt(e);
+	e->block_start = addr;
+	return true;
+}
+
+static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
+			uint64_t tstamp)
+{
+	if (!direct && emit_indirect_now(e, btype, addr, tstamp))
+		return;
+	emit_branch_general(e, direct, btype, addr, tstamp);
 }
 
 /* ResourceFull RCODE=1: the HIST record h (with its stop bit). */
