@@ -415,15 +415,15 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 }
 
 /*
- * emit_branch_general() for an IndirectBranch[Hist] message when nothing
- * is held back or due (no HIST cut, sync, RepeatBranch or lost bytes, room
- * in the buffer): the same message and state, written in place with no
- * call and no staging of the fields in e->msgv (the visit of the firmware's
- * stepper that completes an indirect jump, its most common message).
- * False, with nothing changed, otherwise.
+ * emit_branch_general() when nothing is held back or due (no HIST cut,
+ * sync, RepeatBranch or lost bytes, room in the buffer): the same message
+ * and state, written in place with no call and no staging of the fields
+ * in e->msgv.  This is the visit of the firmware's stepper that completes
+ * a jump: its most common message.  False, with nothing changed, otherwise.
  */
 static inline __attribute__((always_inline)) bool
-emit_indirect_now(struct ntrace_encoder *e, unsigned btype, uint64_t addr, uint64_t tstamp)
+emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
+		uint64_t tstamp)
 {
 	uint64_t v[NTRACE_FLD_COUNT];
 
@@ -434,14 +434,18 @@ emit_indirect_now(struct ntrace_encoder *e, unsigned btype, uint64_t addr, uint6
 		return false;
 	v[NTRACE_FLD_BTYPE] = btype;
 	v[NTRACE_FLD_ICNT] = e->icnt;
-	v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
 	v[NTRACE_FLD_HIST] = e->hist;
 	e->repeat_tcode = 0;
-	/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
-	if (e->htm && e->hist != 1)
-		write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
-	else
-		write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+	if (direct) {
+		write_msg(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
+	} else {
+		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
+		/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
+		if (e->htm && e->hist != 1)
+			write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
+		else
+			write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+	}
 	e->hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
@@ -451,7 +455,7 @@ emit_indirect_now(struct ntrace_encoder *e, unsigned btype, uint64_t addr, uint6
 static void emit_branch(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
 			uint64_t tstamp)
 {
-	if (!direct && emit_indirect_now(e, btype, addr, tstamp))
+	if (emit_branch_now(e, direct, btype, addr, tstamp))
 		return;
 	emit_branch_general(e, direct, btype, addr, tstamp);
 }
