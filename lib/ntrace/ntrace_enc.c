@@ -414,38 +414,74 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
 }
 
+/* A variable field from a byte boundary (ntrace_put_var() with no pending
+ * bits): its bytes end at p; the last gets MSEO=01. */
+static inline __attribute__((always_inline)) uint8_t *put_var_at(uint8_t *p, uint64_t v)
+{
+	while (v >> NTRACE_MDO_BITS) {
+		*p++ = (uint8_t)((v & NTRACE_MDO_MASK) << 2);
+		v >>= NTRACE_MDO_BITS;
+	}
+	*p++ = (uint8_t)(v << 2 | NTRACE_MSEO_END_FIELD);
+	return p;
+}
+
 /*
  * emit_branch_general() when nothing is held back or due (no HIST cut,
- * sync, RepeatBranch or lost bytes, room in the buffer): the same message
- * and state, written in place with no call and no staging of the fields
- * in e->msgv.  This is the visit of the firmware's stepper that completes
- * a jump: its most common message.  False, with nothing changed, otherwise.
+ * sync, RepeatBranch or lost bytes, room in the buffer) and the messages
+ * have neither SRC nor TSTAMP nor extended addresses: the same message and
+ * state, its bytes written in place.  A TCODE takes exactly one byte, so
+ * every variable field starts on a byte boundary, B-TYPE (2 bits) riding
+ * in the low bits of I-CNT's (Table 8 layouts: DirectBranch = I-CNT;
+ * IndirectBranch = B-TYPE, I-CNT, U-ADDR; IndirectBranchHist = those and
+ * HIST).  This is the visit of the firmware's stepper that completes a
+ * jump: its most common message.  False, with nothing changed, otherwise.
  */
 static inline __attribute__((always_inline)) bool
 emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
 		uint64_t tstamp)
 {
-	uint64_t v[NTRACE_FLD_COUNT];
+	uint8_t *start, *p;
+	unsigned tcode;
+	uint32_t n;
 
-	if (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed ||
+	if (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed |
+	    e->fmt.src_bits | e->fmt.extend_addr_msb | e->cfg.trTsEnable ||
 	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
 	    (e->cfg.trTeInstEnRepeatedHistory && !e->htm) ||
 	    (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext))
 		return false;
-	v[NTRACE_FLD_BTYPE] = btype;
-	v[NTRACE_FLD_ICNT] = e->icnt;
-	v[NTRACE_FLD_HIST] = e->hist;
-	e->repeat_tcode = 0;
+	start = e->buf + e->buf_len;
 	if (direct) {
-		write_msg(e, NTRACE_TCODE_DIRECT_BRANCH, v, tstamp);
+		tcode = NTRACE_TCODE_DIRECT_BRANCH;
+		start[0] = (uint8_t)(tcode << 2);
+		p = put_var_at(start + 1, e->icnt);
 	} else {
-		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
 		/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
-		if (e->htm && e->hist != 1)
-			write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST, v, tstamp);
-		else
-			write_msg(e, NTRACE_TCODE_INDIRECT_BRANCH, v, tstamp);
+		bool hist = e->htm && e->hist != 1;
+
+		tcode = hist ? NTRACE_TCODE_INDIRECT_BRANCH_HIST : NTRACE_TCODE_INDIRECT_BRANCH;
+		start[0] = (uint8_t)(tcode << 2);
+		p = put_var_at(start + 1, (btype & 3) | (uint64_t)e->icnt << 2);
+		p = put_var_at(p, encode_addr_ref(e, addr));
+		if (hist)
+			p = put_var_at(p, e->hist);
 	}
+	p[-1] |= NTRACE_MSEO_END_MSG;
+	n = (uint32_t)(p - start);
+	e->repeat_tcode = 0;
+	/* write_msg()'s accounting */
+	e->buf_len += n;
+	e->stats.bytes += n;
+	e->stats.messages++;
+	e->stats.per_tcode[tcode]++;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
+	    tstamp - e->sync_tstamp >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->sync_due)
+		e->slow = 1;
 	e->hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
