@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "test_ntrace_prog.h"
+#include "ntrace_internal.h"   /* ntrace_layout_of(), ntrace_write_fields() */
 
 #define MAX_MSGS 4096
 
@@ -1210,6 +1211,79 @@ static void test_10_rule4_htm_indirect_jump_carries_hist(void **state)
 	expect_tcode(2, NTRACE_TCODE_INDIRECT_BRANCH);
 }
 
+/*
+ * The branch messages have a writer of their own (ntrace_enc.c,
+ * emit_branch_now()): every message of a long pseudo-random session, in
+ * BTM and HTM, with and without SRC, must be the bytes the generic layout
+ * writer makes of the fields it parses back to.  Long runs make I-CNT
+ * span several bytes, far targets long U-ADDRs, branch runs long HISTs.
+ */
+static void branch_messages_match_generic_writer(struct ntrace_enc_config *c)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull, addr = 0x80000000ull;
+	unsigned seen[64] = { 0 };
+
+	begin(c, NTRACE_SYNC_DEBUG_EXIT);
+	for (unsigned i = 0; i < 1500; i++) {
+		unsigned r, run, k;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		r = (unsigned)(seed >> 33);
+		run = r % 7 == 0 ? 40 + r % 300 : r % 5;
+		for (k = 0; k < run; k++, addr += 4)
+			rec(addr, 4, 0);
+		switch (r % 4) {
+		case 0:
+			rec(addr, 4, RV_ITYPE_TAKEN_BRANCH);
+			addr = (addr & ~0xfffull) + ((r >> 8) & 0xffc);
+			break;
+		case 1:
+			rec(addr, 2, RV_ITYPE_NOT_TAKEN_BRANCH);
+			addr += 2;
+			break;
+		default:
+			rec(addr, 4, RV_ITYPE_UNINFERABLE_JUMP);
+			addr = r & 8 ? addr + 0x40 : 0x80000000ull + ((uint64_t)(seed >> 20) & ~3ull);
+			break;
+		}
+	}
+	finish(NTRACE_EVCODE_DEBUG_ENTRY, addr, 0);
+	for (size_t i = 0; i < S.nmsg; i++) {
+		const struct ntrace_msg *m = msg(i);
+		unsigned tcode = (unsigned)m->val[NTRACE_FLD_TCODE];
+		uint8_t want[NTRACE_MSG_WRITE_MAX];
+		int n;
+
+		seen[tcode & 63]++;
+		n = ntrace_write_fields(&S.fmt, ntrace_layout_of(tcode), m->val, false, want);
+		if ((size_t)n != m->length || memcmp(want, S.out.data + m->offset, m->length))
+			fail_msg("message %zu (%s at byte %zu) differs from the generic writer's", i,
+				 ntrace_tcode_name(tcode), m->offset);
+	}
+	if (c->trTeInstMode == NTRACE_INST_MODE_HTM) {
+		assert_true(seen[NTRACE_TCODE_INDIRECT_BRANCH_HIST] > 100);
+		assert_true(seen[NTRACE_TCODE_INDIRECT_BRANCH] > 10);
+	} else {
+		assert_true(seen[NTRACE_TCODE_DIRECT_BRANCH] > 100);
+		assert_true(seen[NTRACE_TCODE_INDIRECT_BRANCH] > 100);
+	}
+}
+
+static void test_branch_messages_are_the_generic_writers_bytes(void **state)
+{
+	struct ntrace_enc_config c;
+
+	(void)state;
+	c = base_config(NTRACE_INST_MODE_HTM);
+	branch_messages_match_generic_writer(&c);
+	c = base_config(NTRACE_INST_MODE_BTM);
+	branch_messages_match_generic_writer(&c);
+	c = base_config(NTRACE_INST_MODE_HTM);
+	c.trTeSrcBits = 7;
+	c.trTeSrcID = 0x55;
+	branch_messages_match_generic_writer(&c);
+}
+
 static void test_encoder_rejects_invalid_configuration(void **state)
 {
 	struct ntrace_enc_config c = base_config(5);
@@ -1232,6 +1306,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table24_address_xor_compression_sequence),
+		cmocka_unit_test(test_branch_messages_are_the_generic_writers_bytes),
 		cmocka_unit_test(test_8_4_1_btm_first_branch_taken_gives_icnt_3_then_1),
 		cmocka_unit_test(test_8_4_1_btm_second_branch_taken_gives_icnt_7_then_2),
 		cmocka_unit_test(test_8_4_1_btm_no_branch_taken_gives_icnt_10),
