@@ -49,6 +49,24 @@ int ntrace_enc_flush(struct ntrace_encoder *e)
 
 static void recompute_icnt_check(struct ntrace_encoder *e);
 
+/* A message of n bytes went into the buffer: statistics, and the
+ * periodic sync it may make due (message count, cycles). */
+static inline __attribute__((always_inline)) void
+account_msg(struct ntrace_encoder *e, unsigned tcode, uint32_t n, uint64_t tstamp)
+{
+	e->buf_len += n;
+	e->stats.bytes += n;
+	e->stats.messages++;
+	e->stats.per_tcode[tcode & 63]++;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
+	    tstamp - e->sync_tstamp >= e->sync_limit)
+		e->sync_due = 1;
+	if (e->sync_due)
+		e->slow = 1;
+}
+
 /* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
  * on synchronisation messages, relative to the last reported otherwise).
  * v[] holds the field values indexed by enum ntrace_field. */
@@ -70,17 +88,7 @@ write_msg(struct ntrace_encoder *e, unsigned tcode, uint64_t *v, uint64_t tstamp
 	/* constant tcode at every call site: the writer is specialised */
 	n = ntrace_write_layout(&e->fmt, ntrace_layout_of(tcode), v, e->cfg.trTsEnable,
 				e->buf + e->buf_len);
-	e->buf_len += (uint32_t)n;
-	e->stats.bytes += (uint64_t)n;
-	e->stats.messages++;
-	e->stats.per_tcode[tcode & 63]++;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
-		e->sync_due = 1;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
-	    tstamp - e->sync_tstamp >= e->sync_limit)
-		e->sync_due = 1;
-	if (e->sync_due)
-		e->slow = 1;
+	account_msg(e, tcode, (uint32_t)n, tstamp);
 }
 
 static void emit_resource_full(struct ntrace_encoder *e, unsigned rcode, uint64_t rdata,
@@ -470,18 +478,7 @@ emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t 
 	p[-1] |= NTRACE_MSEO_END_MSG;
 	n = (uint32_t)(p - start);
 	e->repeat_tcode = 0;
-	/* write_msg()'s accounting */
-	e->buf_len += n;
-	e->stats.bytes += n;
-	e->stats.messages++;
-	e->stats.per_tcode[tcode]++;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
-		e->sync_due = 1;
-	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
-	    tstamp - e->sync_tstamp >= e->sync_limit)
-		e->sync_due = 1;
-	if (e->sync_due)
-		e->slow = 1;
+	account_msg(e, tcode, n, tstamp);
 	e->hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
