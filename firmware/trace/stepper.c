@@ -1482,6 +1482,75 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 }
 
 /*
+ * A loop's visit, fused: T0 fired at the branch that ends the run it was
+ * armed for (nothing predicted before that run: the previous visit ran
+ * this branch in the hart's place), and the branch goes back to a block
+ * that ends at it again.  The firmware runs the branch here (emulate():
+ * only mepc changes) and leaves what t0_hit() would (retire_upto(),
+ * end_transfer(), hold(), plan()): what was held goes to the encoder, and
+ * the run and this branch are held, as the lazy run with the branch as
+ * its end (lazy_xfer).  False, with nothing changed, for anything else.
+ */
+static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	const struct step_block *b = s->blk;
+	uint64_t pc = regs->mepc, next;
+	unsigned int n = s->run_count;
+	struct step_block *bn;
+	uint8_t itype, size;
+
+	if (s->mode != STEP_RUN || !b || pc != s->t0 || pc != b->end || pc != s->run_end ||
+	    s->pend || s->chain_len || s->single_is_vector || s->tstamp ||
+	    tci_encoder_ts_enabled(&th->te) || !n || n > NTRACE_BLOCK_MAX ||
+	    (s->lazy && !s->lazy_xfer) || b->kind != BLOCK_END_EMULATE ||
+	    b->op != EMU_BRANCH || (s->t1_on && pc == s->t1))
+		return false;
+	jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype);
+	/* the block at next must end at this branch again, not take b's slot
+	 * (b's fields are read below), and not be the trap vector */
+	bn = cache_at(s, next);
+	if (next == pc || (bn == b && next != b->start))
+		return false;
+	bn = lookup_in(s, bn, next, s->priv);
+	if (bn->end != pc || !bn->count || (s->t1_on && next == s->t1))
+		return false;
+	size = b->size;
+	/* retire_segment(): the run retired; hold(): the branch joins it */
+	s->in_m = false;
+	if (s->lazy)
+		lazy_send(th, &s->lazy_rec);
+	else
+		feed_held(th);
+	s->lazy = true;
+	s->lazy_xfer = true;
+	s->lazy_start = s->start;
+	s->lazy_end = pc;
+	s->lazy_count = (uint8_t)n;
+	s->lazy_mask = s->run_mask;   /* (nothing past run_count: retire_whole()) */
+	s->lazy_priv = s->priv;
+	s->lazy_rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
+					       .priv = s->priv };
+	/* emulate(), then plan(): the block at next, T0 at its end (here) */
+	regs->mepc = next;
+	s->blk = bn;
+	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	t0_arm(s, bn->end);
+	return true;
+}
+
+/* t0_loop_hit()'s cheapest tests, before its call: most visits that are
+ * not the common one (single-stepping among them) fail one of them. */
+static inline __attribute__((always_inline)) bool looks_like_loop(const struct stepper *s,
+								    uint64_t pc)
+{
+	const struct step_block *b = s->blk;
+
+	return !s->pend && s->mode == STEP_RUN && b && b->end == pc && b->op == EMU_BRANCH &&
+	       b->kind == BLOCK_END_EMULATE && s->run_count;
+}
+
+/*
  * A trigger fired with V not where the stepper has the hart: it went
  * between HS and V=1 where no trigger saw it (a trap from V=1 into HS, with
  * T1 on vstvec; docs/CTR.md "Limits").  What was held is lost; stepping
@@ -1508,7 +1577,7 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 		virt_resync(th, regs);
 		return false;
 	}
-	if (t0_common_hit(th, regs))
+	if (t0_common_hit(th, regs) || (looks_like_loop(s, pc) && t0_loop_hit(th, regs)))
 		return true;
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && pc == s->t0)

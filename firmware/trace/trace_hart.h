@@ -108,7 +108,7 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r);
  * and HIST (ntrace_enc_block_inline()).  The same state and statistics as
  * engine_block(), without the block.  False: nothing changed.
  */
-static inline bool engine_block_inline(struct trace_hart *th, uint64_t addr, uint32_t halfwords,
+static inline __attribute__((always_inline)) bool engine_block_inline(struct trace_hart *th, uint64_t addr, uint32_t halfwords,
 				       unsigned count, uint8_t priv, const struct ntrace_retired *end)
 {
 	struct ntrace_ingress *in = &th->ingress;
