@@ -1529,6 +1529,8 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	s->lazy_count = (uint8_t)n;
 	s->lazy_mask = s->run_mask;   /* (nothing past run_count: retire_whole()) */
 	s->lazy_priv = s->priv;
+	/* outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
+	 * blocks only: no flags) */
 	s->lazy_rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
 					       .priv = s->priv };
 	/* emulate(), then plan(): the block at next, T0 at its end (here) */
