@@ -651,7 +651,7 @@ static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *t
 
 /* The held run and transfer (lazy_xfer) go to the encoder; the lazy run
  * is then the empty one before next, which is held. */
-static __attribute__((noinline)) void lazy_send_xfer(struct trace_hart *th,
+static inline __attribute__((always_inline)) void lazy_send_xfer(struct trace_hart *th,
 						     const struct ntrace_retired *next)
 {
 	struct stepper *s = &th->step;
