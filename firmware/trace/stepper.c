@@ -682,6 +682,26 @@ static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsi
 	hold_run(th, n, th->step.run_end);
 }
 
+/* The whole current run (n instructions, no timestamp) becomes the lazy
+ * run, its last instruction the held end: what hold_run() holds when
+ * nothing else is held. */
+static inline __attribute__((always_inline)) void lazy_hold_run(struct stepper *s, unsigned int n)
+{
+	s->lazy = true;
+	s->lazy_xfer = false;
+	s->lazy_start = s->start;
+	s->lazy_end = s->run_end;
+	s->lazy_count = (uint8_t)n;
+	/* the whole run: run_mask holds its sizes and nothing past them
+	 * (set_run() takes a block's mask, hold_run() shifts out what it
+	 * retires), so it needs no masking */
+	s->lazy_mask = s->run_mask;
+	s->lazy_priv = s->priv;
+	s->start = s->run_end;
+	s->run_mask = 0;
+	s->run_count = 0;
+}
+
 /* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
  * at run_end): the same steps without the search, inlined into the visit. */
 static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
@@ -721,19 +741,7 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		hold_whole_run(th, n);
 		return;
 	}
-	s->lazy = true;
-	s->lazy_xfer = false;
-	s->lazy_start = s->start;
-	s->lazy_end = s->run_end;
-	s->lazy_count = (uint8_t)n;
-	/* the whole run: run_mask holds its sizes and nothing past them
-	 * (set_run() takes a block's mask, hold_run() shifts out what it
-	 * retires), so it needs no masking */
-	s->lazy_mask = s->run_mask;
-	s->lazy_priv = s->priv;
-	s->start = s->run_end;
-	s->run_mask = 0;
-	s->run_count = 0;
+	lazy_hold_run(s, n);
 }
 
 /* Whether upto is where the current segment's transfer (not run) or its
@@ -1500,11 +1508,11 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	struct step_block *bn;
 	uint8_t itype, size;
 
-	if (s->mode != STEP_RUN || !b || pc != s->t0 || pc != b->end || pc != s->run_end ||
-	    s->pend || s->chain_len || s->single_is_vector || s->tstamp ||
-	    tci_encoder_ts_enabled(&th->te) || !n || n > NTRACE_BLOCK_MAX ||
-	    (s->lazy && !s->lazy_xfer) || b->kind != BLOCK_END_EMULATE ||
-	    b->op != EMU_BRANCH || (s->t1_on && pc == s->t1))
+	/* (looks_like_loop() held: T0's block is b, a branch ends it at pc,
+	 * nothing pending, a run) */
+	if (pc != s->t0 || pc != s->run_end || s->chain_len || s->single_is_vector || s->tstamp ||
+	    tci_encoder_ts_enabled(&th->te) || n > NTRACE_BLOCK_MAX ||
+	    (s->lazy && !s->lazy_xfer) || (s->t1_on && pc == s->t1))
 		return false;
 	jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype);
 	/* the block at next must end at this branch again, not take b's slot
@@ -1522,13 +1530,8 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 		lazy_send(th, &s->lazy_rec);
 	else
 		feed_held(th);
-	s->lazy = true;
+	lazy_hold_run(s, n);
 	s->lazy_xfer = true;
-	s->lazy_start = s->start;
-	s->lazy_end = pc;
-	s->lazy_count = (uint8_t)n;
-	s->lazy_mask = s->run_mask;   /* (nothing past run_count: retire_whole()) */
-	s->lazy_priv = s->priv;
 	/* outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
 	 * blocks only: no flags) */
 	s->lazy_rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
@@ -1541,8 +1544,9 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	return true;
 }
 
-/* t0_loop_hit()'s cheapest tests, before its call: most visits that are
- * not the common one (single-stepping among them) fail one of them. */
+/* t0_loop_hit()'s cheapest tests, before its call (it relies on them):
+ * most visits that are not the common one (single-stepping among them)
+ * fail one of them. */
 static inline __attribute__((always_inline)) bool looks_like_loop(const struct stepper *s,
 								    uint64_t pc)
 {

@@ -422,16 +422,14 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 		e->need_ownership = 1; /* 7.1: around exceptions and interrupts */
 }
 
-/* A variable field from a byte boundary (ntrace_put_var() with no pending
- * bits): its bytes end at p; the last gets MSEO=01. */
+/* A variable field from a byte boundary at p (ntrace_put_var() with no
+ * pending bits, which folds to the bytes alone); returns its end. */
 static inline __attribute__((always_inline)) uint8_t *put_var_at(uint8_t *p, uint64_t v)
 {
-	while (v >> NTRACE_MDO_BITS) {
-		*p++ = (uint8_t)((v & NTRACE_MDO_MASK) << 2);
-		v >>= NTRACE_MDO_BITS;
-	}
-	*p++ = (uint8_t)(v << 2 | NTRACE_MSEO_END_FIELD);
-	return p;
+	struct ntrace_bit_writer w = { .p = p };
+
+	ntrace_put_var(&w, v);
+	return w.p;
 }
 
 /*
