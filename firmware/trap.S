@@ -153,6 +153,16 @@
 	j	\name\()_ecall_return
 
 \name\()_slow:
+.if \traced && !\counted
+	/* A breakpoint: block stepping's common visit takes the fast path
+	 * (trace/step_fast.S), which comes back to _full when it does not,
+	 * with every register as it came. */
+	addi	t0, t0, CAUSE_SUPERVISOR_ECALL - CAUSE_BREAKPOINT
+	bnez	t0, \name\()_full
+	j	trace_fast_visit
+	.globl	\name\()_full
+\name\()_full:
+.endif
 	sd	x1, X(1)(sp)
 	sd	x3, X(3)(sp)
 	sd	x4, X(4)(sp)

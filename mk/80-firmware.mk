@@ -9,9 +9,12 @@ FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tvtra
 # and with the tandem-verification writer in TV mode.
 FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
               lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c lib/tvtrace/tvtrace.c
-FW_C_SRCS   = $(wildcard firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c \
-                drivers/*/*.c) $(FDT_SRCS) $(FW_LIB_SRCS)
-FW_S_SRCS  := $(wildcard firmware/*.S firmware/sbi/*.S)
+# step_fast_offsets.c is not linked: it gives step_fast.S its offsets
+# (FW_OFFSETS below).
+FW_OFFSETS_SRC := firmware/trace/step_fast_offsets.c
+FW_C_SRCS   = $(filter-out $(FW_OFFSETS_SRC),$(wildcard firmware/*.c firmware/sbi/*.c \
+                firmware/trace/*.c platform/*.c drivers/*/*.c)) $(FDT_SRCS) $(FW_LIB_SRCS)
+FW_S_SRCS  := $(wildcard firmware/*.S firmware/sbi/*.S firmware/trace/*.S)
 FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
               $(patsubst %.S,$(FW_BUILD)/%.S.o,$(FW_S_SRCS))
 
@@ -57,7 +60,21 @@ $(1)/%.o: %.c
 
 $(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_RELAX) $(3) $(FW_INCLUDE) -MMD -MP -c $$< -o $$@
+	$(CC_RV) $(RV_CFLAGS) $(FW_RELAX) $(3) $(FW_INCLUDE) -I$(1)/gen -MMD -MP -c $$< -o $$@
+
+# The offsets of the C structures step_fast.S reads: each "@@ NAME value"
+# line of step_fast_offsets.c compiled to assembly becomes a #define.
+$(1)/gen/step_fast_offsets.h: $(FW_OFFSETS_SRC)
+	@mkdir -p $$(dir $$@)
+	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(3) $(FW_INCLUDE) -MMD -MP -MT $$@ -MF $$@.d \
+		-S $$< -o $$@.s
+	{ echo '/* Generated from $(FW_OFFSETS_SRC) by mk/80-firmware.mk: do not edit. */'; \
+	  sed -n 's/.*@@ \([A-Z0-9_]*\) \(-\{0,1\}[0-9][0-9]*\).*/#define \1 \2/p' $$@.s; } > $$@.tmp
+	@test "$$$$(grep -c '^#define' $$@.tmp)" -eq "$$$$(grep -c '@@ ' $$@.s)" || \
+		{ echo "$$@: a line of $$@.s was not understood"; rm -f $$@.tmp; exit 1; }
+	mv $$@.tmp $$@
+
+$(1)/firmware/trace/step_fast.S.o: $(1)/gen/step_fast_offsets.h
 
 $(1)/fwsyms-empty.c:
 	@mkdir -p $$(@D)
@@ -94,7 +111,7 @@ $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(OBJCOPY_RV) -O binary $< $@
 
 -include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*.d \
-                    $(FW_DEBUG_BUILD)/*/*/*.d)
+                    $(FW_DEBUG_BUILD)/*/*/*.d $(FW_BUILD)/gen/*.d $(FW_DEBUG_BUILD)/gen/*.d)
 
 # Boot-level checks: banner/feature detection per CPU model, many harts,
 # sparse hart IDs, the DT handed over, a bad DTB, the report of injected

@@ -4,7 +4,9 @@
 # does not come from those objects (libgcc, picolibc, assembly) could, so
 # this checks the linked image: no function may name t3..t6 except the
 # trap vectors' full-frame paths and the boot code before any S-mode state
-# exists.  gp is S-mode's too (the firmware links with call relaxation but
+# exists, and the fast visit's table that reads S-mode's registers where
+# they are (trace_fast_read, firmware/trace/step_fast.S: it never writes
+# them).  gp is S-mode's too (the firmware links with call relaxation but
 # defines no __global_pointer$, so ld never makes gp-relative accesses):
 # the same rule holds for it.  Fails the build with the offending functions.
 # objdump shows code of objects whose attributes lack C (picolibc's string
@@ -16,7 +18,7 @@
 # usage: check-fixed-regs.sh FIRMWARE.elf
 set -u
 elf=$1
-allowed='^(_start|wait_for_boot_hart|enter_hart_slot|trap_entry(_counted|_traced|_traced_counted)?(_slow)?)$'
+allowed='^(_start|wait_for_boot_hart|enter_hart_slot|trap_entry(_counted|_traced|_traced_counted)?(_slow|_full)?|trace_fast_read)$'
 bad=$(${CROSS:-riscv64-unknown-elf-}objdump -d --no-show-raw-insn "$elf" | awk -v allowed="$allowed" '
     function hexval(s,   i, v) {
         v = 0

@@ -275,6 +275,7 @@ static bool start_ntrace(struct trace_hart *th, struct trap_regs *regs)
 	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
 	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
 	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	stepper_fast_configure(th);
 	return true;
 }
 
@@ -549,6 +550,9 @@ static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
  * to the stepper (which applies what is pending after them itself). */
 bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
 {
+	/* (what follows may look at the stepper: the fast visit's state
+	 * written out) */
+	stepper_fast_leave(&th->step);
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
 		return stepper_breakpoint(th, regs);
 	return other_traced_trap(th, regs, cause);

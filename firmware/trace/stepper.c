@@ -147,6 +147,8 @@ void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned in
 	s->cache = cache;
 	s->cache_mask = slots - 1;
 	s->cache_gen = 0;
+	s->fast = 0;          /* (RAM held anything before) */
+	s->fast_allowed = false;
 }
 
 /* A new generation: every block decoded before misses.  The slots are
@@ -156,6 +158,7 @@ void stepper_flush_cache(struct stepper *s)
 {
 	unsigned int i;
 
+	stepper_fast_leave(s);   /* its blocks are read, and may be cleared */
 	s->cache_gen += STEP_CACHE_GEN;
 	if (s->cache_gen != STEP_CACHE_GEN)
 		return;
@@ -254,7 +257,6 @@ static void classify_end(const struct stepper *s, struct step_block *b, const st
 	b->rd = in->rd;
 	b->rs1 = in->rs1;
 	b->itype_taken = (uint8_t)rv_insn_itype(in, true, s->itype4, s->all_jumps);
-	b->itype_fall = (uint8_t)rv_insn_itype(in, false, s->itype4, s->all_jumps);
 	switch (in->kind) {
 	case RV_INSN_BRANCH:
 		b->op = EMU_BRANCH;
@@ -351,6 +353,26 @@ static bool ends_chain(const struct step_block *b)
 	return b->op == EMU_JALR && reg_written(b, b->rs1);
 }
 
+/* How the fast visit takes b's end (step_fast.S): a branch, a jump or a
+ * jalr it predicts as t0_common_hit() does; not an sret, and not a jalr
+ * with no run before it when 9.1 is on (outcome() looks at the held
+ * instruction then). */
+static uint8_t fast_op_of(const struct stepper *s, const struct step_block *b)
+{
+	if (b->kind != BLOCK_END_EMULATE)
+		return 0;
+	switch (b->op) {
+	case EMU_BRANCH:
+		return STEP_FAST_BRANCH;
+	case EMU_JAL:
+		return STEP_FAST_JAL;
+	case EMU_JALR:
+		return !b->count && s->seq_jump ? 0 : STEP_FAST_JALR;
+	default:
+		return 0;
+	}
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -415,7 +437,10 @@ linear:
 	}
 	b->count = (uint8_t)n;
 	b->rvc_mask = mask;
-	b->chain_stop = ends_chain(b);
+	if (ends_chain(b))
+		b->flags |= BLOCK_CHAIN_STOP;
+	b->fast_op = fast_op_of(s, b);
+	b->fast_h = (uint8_t)(((b->end - b->start) >> 1) + (b->size >> 1));
 }
 
 static inline __attribute__((always_inline)) uint64_t cache_slot(const struct stepper *s, uint64_t pc)
@@ -949,7 +974,7 @@ jump_target(const struct stepper *s, const struct step_block *b, uint64_t a, uin
 			*next = b->target;
 		} else {
 			*next = b->end + b->size;
-			*itype = b->itype_fall;
+			*itype = RV_ITYPE_NOT_TAKEN_BRANCH;
 		}
 		return true;
 	case EMU_JAL:
@@ -1376,14 +1401,14 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 	s->chain_len = 0;
 	s->chain_pos = 0;
 	/* (single-stepping stays one visit an instruction) */
-	if (s->max_block == 1 || cur->chain_stop)
+	if (s->max_block == 1 || (cur->flags & BLOCK_CHAIN_STOP))
 		return cur;
 	write_link(&k, rd, link_val);
 	lo[0] = s->start;
 	hi[0] = cur->end;
-	/* chain_stop: not a predicted transfer (ends_chain()), or one whose
-	 * sources the run writes (unknown below anyway) */
-	while (s->chain_len < STEP_CHAIN_MAX && !cur->chain_stop) {
+	/* BLOCK_CHAIN_STOP: not a predicted transfer (ends_chain()), or one
+	 * whose sources the run writes (unknown below anyway) */
+	while (s->chain_len < STEP_CHAIN_MAX && !(cur->flags & BLOCK_CHAIN_STOP)) {
 		uint64_t xend = cur->end, a = 0, c = 0, nn;
 		uint8_t itype, size = cur->size;
 		struct step_segment *g;
@@ -1427,6 +1452,132 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 		cur = nb;
 	}
 	return cur;
+}
+
+/* ---- The fast visit ----------------------------------------------------- */
+
+/*
+ * step_fast.S takes the common visit while the stepper is in its steady
+ * state: T0 at the end of block `blk`, whose run the hart ran, and before
+ * it what t0_common_hit() holds and keeps pending, which the fast visit
+ * keeps as the blocks it came from (struct stepper, `fast`):
+ *   fast 1: the lazy run is fast_h1's run (not empty) and fast_h1's end,
+ *           which retired with itype fast_it1, is the pending transfer;
+ *   fast 2: the lazy run is fast_h1's run (maybe empty) with its end as
+ *           its end (lazy_xfer), and the pending transfer is fast_h2's
+ *           end, whose run is empty.
+ * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
+ * the encoder and holds the block (fast 1); a visit at a block without a
+ * run holds it as fast_h2 (fast 2), sending fast_h1 first if it was
+ * there.  These are the records, in the order, that retire_whole() gives
+ * the encoder.  Its counting, which is most visits, is done in assembly
+ * (ntrace_enc_inline_end()); anything else comes here
+ * (stepper_fast_retire()).  The fast visit never predicts a chain: one
+ * visit costs less than a chained segment does here.
+ *
+ * Block stepping enters the steady state at the end of t0_common_hit()
+ * (fast_enters()), and any other path of the stepper leaves it first
+ * (stepper_fast_leave()), so the fast visit only runs when nothing but
+ * itself has changed the stepper since the common visit, and a visit it
+ * cannot take (a miss, a loop, another end, a trap) goes to
+ * trace_trap_handler(), which leaves it.
+ */
+
+/* The record of the transfer that ends q, which retired with itype: what
+ * outcome() makes of it in a fast session (fast_op_of()). */
+static struct ntrace_retired fast_record(const struct stepper *s, const struct step_block *q,
+					 uint8_t itype)
+{
+	return (struct ntrace_retired){
+		.addr = q->end, .size = q->size, .itype = itype, .priv = s->priv,
+		.flags = q->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
+}
+
+void stepper_fast_leave(struct stepper *s)
+{
+	const struct step_block *q = s->fast_h1, *b = s->blk;
+
+	if (!s->fast)
+		return;
+	s->lazy = true;
+	s->lazy_start = q->start;
+	s->lazy_end = q->end;
+	s->lazy_count = q->count;
+	s->lazy_mask = q->rvc_mask;
+	s->lazy_priv = s->priv;
+	s->lazy_xfer = s->fast == 2;
+	if (s->lazy_xfer) {
+		s->lazy_rec = fast_record(s, q, s->fast_it1);
+		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
+	} else {
+		s->pend_rec = fast_record(s, q, s->fast_it1);
+	}
+	s->pend = true;
+	set_run(s, b->start, b->count, b->rvc_mask, b->end);
+	s->fast = 0;
+}
+
+/* Whether the common visit just made (b's run and end held and pending,
+ * T0 to go to bn's end) leaves the stepper where the fast visit takes
+ * over: the lazy run is b's whole run, the encoder's records are all
+ * qualified by privilege, and nothing the fast visit does not look at is
+ * pending. */
+static inline __attribute__((always_inline)) bool
+fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
+{
+	const struct stepper *s = &th->step;
+	const struct ntrace_ingress *in = &th->ingress;
+
+	/* tracing, not paused, no overflow during this event, no CTR
+	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
+	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->lazy &&
+	       !s->lazy_xfer && s->lazy_start == b->start && s->lazy_count == b->count &&
+	       s->lazy_count && !s->follow_virt && !(s->priv & STEP_V) &&
+	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
+	       bn->end != s->t1;
+}
+
+void stepper_fast_configure(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+	unsigned int it;
+
+	s->fast_allowed = s->max_block != 1 && !th->cfg.trTeContext && !th->cfg.trTsEnable;
+	for (it = 0; it < sizeof(s->fast_end); it++)
+		s->fast_end[it] = (uint8_t)ntrace_enc_inline_end(&th->enc, it);
+}
+
+/* q's run and end to the encoder, as lazy_send() sends them. */
+static void fast_send(struct trace_hart *th, const struct step_block *q, uint8_t itype)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_retired end = fast_record(s, q, itype);
+	struct ntrace_block run = { .addr = q->start, .rvc_mask = q->rvc_mask, .count = q->count,
+				    .priv = s->priv };
+
+	if (!engine_block_inline(th, q->start, (uint32_t)((q->end - q->start) >> 1), q->count,
+				 s->priv, &end))
+		engine_block(th, &run, &end);
+}
+
+/* The encoder step of a fast visit at a block of n instructions (see
+ * above), from the `first` held block on (1: fast_h1, 2: fast_h2; the
+ * fast visit counted those before itself). */
+void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first)
+{
+	struct stepper *s = &th->step;
+
+	if (first == 1 && (n || s->fast == 2))
+		fast_send(th, s->fast_h1, s->fast_it1);
+	if (n && s->fast == 2)
+		fast_send(th, s->fast_h2, s->fast_it2);
+}
+
+/* The encoder overflowed into the sink during a fast visit: applied after
+ * the visit, as stepper_breakpoint() does. */
+void stepper_fast_pending(struct trace_hart *th)
+{
+	engine_apply_pending(th, NULL);
 }
 
 /*
@@ -1483,6 +1634,16 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	s->pend_rec = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
 					       .priv = s->priv, .flags = flags };
 	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	if (fast_enters(th, b, bn)) {
+		/* from the next visit on, step_fast.S takes the common visit:
+		 * b's run and end are what is held and pending */
+		s->fast = 1;
+		s->fast_h1 = b;
+		s->fast_it1 = itype;
+		s->blk = bn;
+		t0_arm(s, bn->end);
+		return true;
+	}
 	bn = chain_from(s, regs, end, rd, end + size, bn);
 	s->blk = bn;
 	t0_arm(s, bn->end);
@@ -1597,7 +1758,10 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 
 bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
-	bool untouched = breakpoint(th, regs);
+	bool untouched;
+
+	stepper_fast_leave(&th->step);
+	untouched = breakpoint(th, regs);
 
 	/* (tested here: most visits leave nothing pending) */
 	if (th->overflow_now | th->start_pending | th->ctr_recording) {
@@ -1613,6 +1777,7 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 	struct stepper *s = &th->step;
 	bool to_vs = regs->mstatus & MSTATUS_MPV;
 
+	stepper_fast_leave(s);
 	s->tstamp = engine_timestamp(th);
 	if (to_vs && !s->follow_virt)
 		return;   /* delivered to VS-mode: not traced (docs/TRACE.md) */
@@ -1638,6 +1803,7 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 {
 	struct stepper *s = &th->step;
 
+	stepper_fast_leave(s);
 	if (!single_is_sbi_call(s))
 		return;
 	s->tstamp = engine_timestamp(th);
@@ -1660,6 +1826,7 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 {
 	struct stepper *s = &th->step;
 
+	stepper_fast_leave(s);
 	s->follow_virt = follow_virt;
 	s->trap_to_vs = false;
 	s->t0 = ADDR_NONE;
@@ -1690,6 +1857,7 @@ void stepper_off(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 
+	stepper_fast_leave(s);
 	if (s->mode == STEP_OFF && !s->t1_on)
 		return;
 	t0_off(s);
@@ -1711,6 +1879,7 @@ bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsig
 	struct trap_info trap = { cause, 0 };
 	unsigned long epc = regs->mepc;
 
+	stepper_fast_leave(s);
 	if (!s->t1_virt || cause >= 64 || !((s->medeleg_hs >> cause) & 1) ||
 	    !(regs->mstatus & MSTATUS_MPV))
 		return false;
@@ -1724,6 +1893,7 @@ void stepper_enter_m(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 
+	stepper_fast_leave(s);
 	if (single_is_sbi_call(s) && !s->in_m) {
 		s->tstamp = engine_timestamp(th);
 		sbi_call_trap(th, s->start);
@@ -1734,6 +1904,7 @@ void stepper_finish(struct trace_hart *th, uint64_t pc)
 {
 	struct stepper *s = &th->step;
 
+	stepper_fast_leave(s);
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && !s->in_m && !retire_upto(th, pc))
 		lost_track(th);

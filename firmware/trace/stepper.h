@@ -46,6 +46,9 @@ enum block_end {
 #define BLOCK_SEQ_INFERABLE (1u << 0) /* the end jump is sequentially inferable (9.1) */
 #define BLOCK_WATCH_STVEC   (1u << 1) /* split after an access to stvec   */
 #define BLOCK_WATCH_CODE    (1u << 2) /* split after satp/sfence.vma/fence.i */
+#define BLOCK_CHAIN_STOP    (1u << 3) /* no chain goes on after this block: its
+					 end is not a predictable transfer, or
+					 its run writes the transfer's sources */
 
 /* How the firmware emulates an end transfer (decoded once, at scan). */
 enum emu_op {
@@ -69,14 +72,19 @@ struct step_block {
 	uint8_t op;              /* enum emu_op (BLOCK_END_EMULATE)          */
 	uint8_t cond;            /* EMU_BRANCH: funct3 of the compare        */
 	uint8_t rd, rs1, rs2;
-	uint8_t itype_taken;     /* Table 2 itype when taken / a jump        */
-	uint8_t itype_fall;      /* ... when a branch is not taken           */
-	bool chain_stop;         /* no chain goes on after this block: its end
-				    is not a predictable transfer, or its run
-				    writes the transfer's source registers   */
+	uint8_t itype_taken;     /* Table 2 itype when taken / a jump (a
+				    branch not taken: RV_ITYPE_NOT_TAKEN_BRANCH) */
+	uint8_t fast_op;         /* STEP_FAST_*: how the fast visit takes the
+				    end (step_fast.S), 0: it does not     */
+	uint8_t fast_h;          /* I-CNT half-words of the run and the end */
 	uint32_t tag;            /* tag too: the cache's generation when
 				    decoded, | STEP_V for V=1 code          */
 };
+
+/* step_block.fast_op: an end transfer the fast visit predicts. */
+#define STEP_FAST_BRANCH 1
+#define STEP_FAST_JAL    2       /* jal, or a jalr 9.1 makes direct      */
+#define STEP_FAST_JALR   3
 
 /* The stepper's privileges are the N-Trace records' (ntrace.h): PRV in
  * bits 1..0, V in bit 2.  V=1 is stepped for CTR recording only. */
@@ -173,6 +181,21 @@ struct stepper {
 	uint32_t cache_mask;     /* slots - 1 (a power of two)               */
 	uint32_t cache_gen;      /* multiple of STEP_CACHE_GEN; 0: slots hold
 				    garbage (never cleared yet)              */
+	/*
+	 * The fast visit (step_fast.S, stepper.c "The fast visit"): while
+	 * `fast` is not 0, what was held and is pending is kept as the
+	 * blocks it came from, and the fields it stands for (lazy_*,
+	 * pend_rec, start and run_*) are out of date until
+	 * stepper_fast_leave() writes them.
+	 */
+	uint8_t fast;            /* 0; 1: fast_h1's run and end are the lazy
+				    run and the pending transfer; 2: they are
+				    the lazy run and its end (lazy_xfer), and
+				    fast_h2's end (no run) is pending       */
+	uint8_t fast_it1, fast_it2; /* the itypes of their ends           */
+	bool fast_allowed;       /* this session can take the fast visit   */
+	const struct step_block *fast_h1, *fast_h2;
+	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype */
 };
 
 #define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
@@ -214,6 +237,20 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 
 /* Code or translations changed (fence.i, sfence.vma, satp): forget blocks. */
 void stepper_flush_cache(struct stepper *s);
+
+/* The fast visit (step_fast.S) stops: the fields it kept as blocks are
+ * written.  Every function of the stepper that looks at its state calls
+ * it first. */
+void stepper_fast_leave(struct stepper *s);
+/* Whether the session can take the fast visit, and its encoder's inline
+ * ends (at the start of an N-Trace session). */
+void stepper_fast_configure(struct trace_hart *th);
+/* step_fast.S's calls into C: the encoder step of a visit it does not
+ * count itself (n: the run of the block it is at; from held block
+ * `first`, 1 or 2, on), and what the encoder left pending (an overflow)
+ * after the visit. */
+void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first);
+void stepper_fast_pending(struct trace_hart *th);
 /* The block cache is the `slots` (a power of two) blocks at cache, whose
  * contents are garbage: cleared at the first flush. */
 void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned int slots);

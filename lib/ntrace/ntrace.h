@@ -347,6 +347,16 @@ struct ntrace_enc_stats {
 
 #define NTRACE_ENC_BUF_SIZE 1024
 
+/* What the next record's address completes (struct ntrace_encoder.pending). */
+enum ntrace_enc_pending {
+	NTRACE_PEND_NONE = 0,
+	NTRACE_PEND_START,        /* ProgTraceSync after start/restart         */
+	NTRACE_PEND_DIRECT,       /* BTM taken branch: DirectBranch            */
+	NTRACE_PEND_INDIRECT,     /* indirect jump / trap / trap return        */
+	NTRACE_PEND_RETURN_CHECK, /* 9.2 modes 2/3: compare the return address */
+	NTRACE_PEND_ICNT_SYNC,    /* 8.4.4: I-CNT overflow reported with SYNC=4 */
+};
+
 /* Private encoder state: treat as opaque, allocate one per hart. */
 struct ntrace_encoder {
 	struct ntrace_enc_config cfg;
@@ -473,6 +483,33 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
 			     unsigned count, uint8_t priv, uint64_t context,
 			     const struct ntrace_retired *end);
+
+/*
+ * What ntrace_enc_block_inline() does with an end record of this itype
+ * (no flags, the encoder's privilege and context) when it takes it, for a
+ * caller that counts its blocks itself (the firmware's fast visit,
+ * firmware/trace/step_fast.S).  In every case I-CNT takes the run's and
+ * the end's half-words, and only while it stays below icnt_check; then:
+ *  HIST     HIST takes bit itype & 1 (8.3) while (hist & hist_limit) == 0;
+ *  COUNT    nothing more;
+ *  INFER    cur_priv and cur_context take the record's;
+ *  PENDING  an IndirectBranch waits for the next record: pending =
+ *           NTRACE_PEND_INDIRECT, pending_btype = NTRACE_BTYPE_INDIRECT,
+ *           pending_tstamp = the record's, slow = 1;
+ *  NO       not taken that way (ntrace_enc_block_inline() or
+ *           ntrace_enc_block() take it).
+ * And stats.records takes the run's records and the end.  The answer
+ * depends on the configuration only: ask once per session.
+ */
+enum ntrace_inline_end {
+	NTRACE_INLINE_NO,
+	NTRACE_INLINE_HIST,
+	NTRACE_INLINE_COUNT,
+	NTRACE_INLINE_INFER,
+	NTRACE_INLINE_PENDING,
+};
+
+enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype);
 
 /*
  * Trace stops: emits what is pending (the message waiting for an address

@@ -12,15 +12,14 @@
 #include "ntrace.h"
 #include "ntrace_internal.h"
 
-/* What the next record's address completes (struct ntrace_encoder.pending). */
-enum pending_kind {
-	PEND_NONE = 0,
-	PEND_START,        /* ProgTraceSync after start/restart              */
-	PEND_DIRECT,       /* BTM taken branch: DirectBranch                  */
-	PEND_INDIRECT,     /* indirect jump / trap / trap return              */
-	PEND_RETURN_CHECK, /* 9.2 modes 2/3: compare the return address       */
-	PEND_ICNT_SYNC,    /* 8.4.4: I-CNT overflow reported with SYNC=4      */
-};
+/* What the next record's address completes: enum ntrace_enc_pending
+ * (ntrace.h), in struct ntrace_encoder.pending. */
+#define PEND_NONE         NTRACE_PEND_NONE
+#define PEND_START        NTRACE_PEND_START
+#define PEND_DIRECT       NTRACE_PEND_DIRECT
+#define PEND_INDIRECT     NTRACE_PEND_INDIRECT
+#define PEND_RETURN_CHECK NTRACE_PEND_RETURN_CHECK
+#define PEND_ICNT_SYNC    NTRACE_PEND_ICNT_SYNC
 
 #define NO_ADDR (~0ull)
 #define MAX_REPEAT NTRACE_MAX_REPEAT /* B-CNT / HREPEAT: 18-bit fields */
@@ -1478,6 +1477,29 @@ static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint3
 	e->cur_priv = priv;
 	e->cur_context = context;
 	return true;
+}
+
+enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype)
+{
+	struct ntrace_retired r = { .itype = (uint8_t)itype, .size = 2, .priv = e->cur_priv,
+				    .context = e->cur_context };
+
+	if (itype > 15 || e->cfg.trTeContext)
+		return NTRACE_INLINE_NO;
+	switch (end_class(e, &r)) {
+	case END_PLAIN:
+		return NTRACE_INLINE_COUNT;
+	case END_HIST:
+		return e->htm ? NTRACE_INLINE_HIST : NTRACE_INLINE_COUNT;
+	case END_INFERABLE:
+		return NTRACE_INLINE_INFER;
+	case END_PENDING:
+		/* with 9.1 on, a flagged jump is not END_PENDING: the caller's
+		 * records carry no flags, so it takes none inline */
+		return e->cfg.trTeInstEnSequentialJump ? NTRACE_INLINE_NO : NTRACE_INLINE_PENDING;
+	default:
+		return NTRACE_INLINE_NO;
+	}
 }
 
 bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The offsets and constants step_fast.S needs, from the C declarations.
+ * Not linked: the build compiles this file to assembly only, where every
+ * OFFSET()/VALUE() leaves a line "@@ NAME value", and turns those lines
+ * into step_fast_offsets.h (mk/80-firmware.mk).  So the fast visit reads
+ * the fields where the C code has them, whatever the layout.
+ */
+#include <stddef.h>
+#include "trace_hart.h"
+#include "stepper.h"
+
+#define VALUE(name, v) __asm__ volatile(".ascii \"\\n@@ " #name " %0\\n\"" : : "i"(v))
+#define OFFSET(name, type, member) VALUE(name, offsetof(type, member))
+
+void step_fast_offsets(void);
+
+void step_fast_offsets(void)
+{
+	/* struct trace_hart and its stepper, encoder statistics, encoder */
+	OFFSET(TH_OVERFLOW_NOW, struct trace_hart, overflow_now);
+	OFFSET(TH_TE_BLOCKS, struct trace_hart, te.blocks);
+	OFFSET(TH_TE_INSNS, struct trace_hart, te.insns);
+	OFFSET(TH_PRIV, struct trace_hart, step.priv);
+	OFFSET(TH_ALIGN4, struct trace_hart, step.align4);
+	OFFSET(TH_T0, struct trace_hart, step.t0);
+	OFFSET(TH_T1, struct trace_hart, step.t1);
+	OFFSET(TH_BLK, struct trace_hart, step.blk);
+	OFFSET(TH_CACHE, struct trace_hart, step.cache);
+	OFFSET(TH_CACHE_MASK, struct trace_hart, step.cache_mask);
+	OFFSET(TH_CACHE_GEN, struct trace_hart, step.cache_gen);
+	OFFSET(TH_FAST, struct trace_hart, step.fast);
+	OFFSET(TH_FAST_IT1, struct trace_hart, step.fast_it1);
+	OFFSET(TH_FAST_IT2, struct trace_hart, step.fast_it2);
+	OFFSET(TH_FAST_H1, struct trace_hart, step.fast_h1);
+	OFFSET(TH_FAST_H2, struct trace_hart, step.fast_h2);
+	OFFSET(TH_FAST_END, struct trace_hart, step.fast_end);
+	OFFSET(TH_ENC, struct trace_hart, enc);
+	OFFSET(ENC_SLOW, struct ntrace_encoder, slow);
+	OFFSET(ENC_ICNT, struct ntrace_encoder, icnt);
+	OFFSET(ENC_ICNT_CHECK, struct ntrace_encoder, icnt_check);
+	OFFSET(ENC_HIST, struct ntrace_encoder, hist);
+	OFFSET(ENC_HIST_LIMIT, struct ntrace_encoder, hist_limit);
+	OFFSET(ENC_PENDING, struct ntrace_encoder, pending);
+	OFFSET(ENC_PENDING_BTYPE, struct ntrace_encoder, pending_btype);
+	OFFSET(ENC_PENDING_TSTAMP, struct ntrace_encoder, pending_tstamp);
+	OFFSET(ENC_CUR_PRIV, struct ntrace_encoder, cur_priv);
+	OFFSET(ENC_CUR_CONTEXT, struct ntrace_encoder, cur_context);
+	OFFSET(ENC_RECORDS, struct ntrace_encoder, stats.records);
+
+	/* struct step_block */
+	VALUE(BLK_SIZE, sizeof(struct step_block));
+	OFFSET(BLK_START, struct step_block, start);
+	OFFSET(BLK_END, struct step_block, end);
+	OFFSET(BLK_TARGET, struct step_block, target);
+	OFFSET(BLK_COUNT, struct step_block, count);
+	OFFSET(BLK_END_SIZE, struct step_block, size);
+	OFFSET(BLK_COND, struct step_block, cond);
+	OFFSET(BLK_RS1, struct step_block, rs1);
+	OFFSET(BLK_RS2, struct step_block, rs2);
+	OFFSET(BLK_ITYPE_TAKEN, struct step_block, itype_taken);
+	OFFSET(BLK_FAST_OP, struct step_block, fast_op);
+	OFFSET(BLK_FAST_H, struct step_block, fast_h);
+	OFFSET(BLK_TAG, struct step_block, tag);
+
+	/* constants */
+	VALUE(FAST_BRANCH, STEP_FAST_BRANCH);
+	VALUE(FAST_JAL, STEP_FAST_JAL);
+	VALUE(FAST_JALR, STEP_FAST_JALR);
+	VALUE(INLINE_HIST, NTRACE_INLINE_HIST);
+	VALUE(INLINE_COUNT, NTRACE_INLINE_COUNT);
+	VALUE(INLINE_INFER, NTRACE_INLINE_INFER);
+	VALUE(INLINE_PENDING, NTRACE_INLINE_PENDING);
+	VALUE(PEND_INDIRECT, NTRACE_PEND_INDIRECT);
+	VALUE(BTYPE_INDIRECT, NTRACE_BTYPE_INDIRECT);
+	VALUE(ITYPE_NOT_TAKEN, RV_ITYPE_NOT_TAKEN_BRANCH);
+	VALUE(ITYPE_TAKEN, RV_ITYPE_TAKEN_BRANCH);
+}
