@@ -45,8 +45,12 @@
  */
 .macro COUNT_HELD h, it, fail
 	lw	t0, ENC(SLOW)(a0)
-	bnez	t0, \fail
-	lbu	t1, BLK_FAST_H(\h)
+	beqz	t0, 70f
+	/* the encoder waits for this record's address (after a jalr): the
+	 * IndirectBranch goes out first, when that is all it does */
+	jal	t1, .Lresolve_jump
+	beqz	t0, \fail
+70:	lbu	t1, BLK_FAST_H(\h)
 	lw	t0, ENC(ICNT)(a0)
 	add	t1, t1, t0
 	lw	t0, ENC(ICNT_CHECK)(a0)
@@ -128,6 +132,11 @@
 	.balign 4
 	.globl	trace_fast_visit
 trace_fast_visit:
+	/* not in the steady state (single-stepping, TV mode, T1, ...): to
+	 * the full path at once */
+	ld	t0, HART_TRACE_AT(sp)
+	lbu	t0, TH_FAST(t0)
+	beqz	t0, trap_entry_traced_full
 	sd	t1, X(6)(sp)
 	sd	t2, X(7)(sp)
 	sd	a0, X(10)(sp)
@@ -140,8 +149,6 @@ trace_fast_visit:
 	sd	a7, X(17)(sp)
 	/* a0: this hart's struct trace_hart, a1: pc, a2: the block T0 ends */
 	ld	a0, HART_TRACE_AT(sp)
-	lbu	t1, TH_FAST(a0)
-	beqz	t1, .Lbail
 	csrr	a1, mepc
 	ld	t1, TH_T0(a0)
 	bne	a1, t1, .Lbail             /* T1, S/U's own ebreak */
@@ -243,6 +250,43 @@ trace_fast_visit:
 	lbu	t2, TH_FAST_IT2(a0)
 	COUNT_HELD a1, t2, .Lc_from_h2
 	j	.Lhold_run
+
+	/* COUNT_HELD's call of ntrace_enc_resolve_jump(the encoder, the
+	 * start of block a1, the privilege): returns through t1 with t0 its
+	 * answer, every register COUNT_HELD and the visit use kept (in
+	 * s2..s9's slots of the frame, which this path never restores). */
+.Lresolve_jump:
+	sd	t1, X(18)(sp)
+	sd	a0, X(19)(sp)
+	sd	a1, X(20)(sp)
+	sd	a2, X(21)(sp)
+	sd	a3, X(22)(sp)
+	sd	a4, X(23)(sp)
+	sd	a5, X(24)(sp)
+	sd	a7, X(25)(sp)
+	sd	t2, X(26)(sp)
+	sd	ra, X(1)(sp)
+	csrr	t0, mscratch
+	sd	t0, X(2)(sp)
+	csrw	mscratch, sp
+	ld	a1, BLK_START(a1)
+	lbu	a2, TH_PRIV(a0)
+	addi	a0, a0, TH_ENC
+	call	ntrace_enc_resolve_jump
+	mv	t0, a0
+	ld	t1, X(2)(sp)
+	csrw	mscratch, t1
+	ld	ra, X(1)(sp)
+	ld	t1, X(18)(sp)
+	ld	a0, X(19)(sp)
+	ld	a1, X(20)(sp)
+	ld	a2, X(21)(sp)
+	ld	a3, X(22)(sp)
+	ld	a4, X(23)(sp)
+	ld	a5, X(24)(sp)
+	ld	a7, X(25)(sp)
+	ld	t2, X(26)(sp)
+	jr	t1
 
 	/* What the encoder does not only count: in C, from that held block
 	 * on (the ones before it were counted above). */

@@ -512,6 +512,17 @@ enum ntrace_inline_end {
 enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype);
 
 /*
+ * For the same callers: the IndirectBranch[Hist] waiting for the next
+ * record (after an uninferable jump, NTRACE_INLINE_PENDING) goes out, the
+ * next record being at addr in privilege priv, context 0, as
+ * ntrace_enc_block_inline() would send it, when nothing else is due with
+ * it and emitting it can neither make a sync due nor reach the sink: then
+ * the encoder counts again (slow = 0).  False, with nothing changed,
+ * otherwise (ntrace_enc_block() takes the record then).
+ */
+bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv);
+
+/*
  * Trace stops: emits what is pending (the message waiting for an address
  * uses `next_addr`, the address of the next instruction that would execute)
  * and ProgTraceCorrelation with EVCODE = `evcode` (NTRACE_EVCODE_*), I-CNT and

@@ -236,7 +236,7 @@ static bool stack_pop(struct ntrace_encoder *e, uint64_t *v)
 
 
 /* I-CNT was transmitted (or reset): 8.4.3. */
-static void reset_icnt(struct ntrace_encoder *e)
+static inline __attribute__((always_inline)) void reset_icnt(struct ntrace_encoder *e)
 {
 	bool halfwords = e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS;
 
@@ -435,28 +435,35 @@ static inline __attribute__((always_inline)) uint8_t *put_var_at(uint8_t *p, uin
  * emit_branch_general() when nothing is held back or due (no HIST cut,
  * sync, RepeatBranch or lost bytes, room in the buffer) and the messages
  * have neither SRC nor TSTAMP nor extended addresses: the same message and
- * state, its bytes written in place.  A TCODE takes exactly one byte, so
- * every variable field starts on a byte boundary, B-TYPE (2 bits) riding
- * in the low bits of I-CNT's (Table 8 layouts: DirectBranch = I-CNT;
- * IndirectBranch = B-TYPE, I-CNT, U-ADDR; IndirectBranchHist = those and
- * HIST).  This is the visit of the firmware's stepper that completes a
- * jump: its most common message.  False, with nothing changed, otherwise.
+ * state, its bytes written in place (write_branch_now()).  This is the
+ * visit of the firmware's stepper that completes a jump: its most common
+ * message.
  */
 static inline __attribute__((always_inline)) bool
-emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
-		uint64_t tstamp)
+branch_now_ok(const struct ntrace_encoder *e, unsigned btype)
 {
-	uint8_t *start, *p;
+	return !(e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed |
+		 e->fmt.src_bits | e->fmt.extend_addr_msb | e->cfg.trTsEnable) &&
+	       e->buf_len + NTRACE_WRITE_MAX <= NTRACE_ENC_BUF_SIZE &&
+	       !(e->cfg.trTeInstEnRepeatedHistory && !e->htm) &&
+	       !(btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext);
+}
+
+/*
+ * The branch message of emit_branch_now(): a TCODE takes exactly one
+ * byte, so every variable field starts on a byte boundary, B-TYPE (2 bits)
+ * riding in the low bits of I-CNT's (Table 8 layouts: DirectBranch =
+ * I-CNT; IndirectBranch = B-TYPE, I-CNT, U-ADDR; IndirectBranchHist =
+ * those and HIST).
+ */
+static inline __attribute__((always_inline)) void
+write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
+		 uint64_t tstamp)
+{
+	uint8_t *start = e->buf + e->buf_len, *p;
 	unsigned tcode;
 	uint32_t n;
 
-	if (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed |
-	    e->fmt.src_bits | e->fmt.extend_addr_msb | e->cfg.trTsEnable ||
-	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
-	    (e->cfg.trTeInstEnRepeatedHistory && !e->htm) ||
-	    (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext))
-		return false;
-	start = e->buf + e->buf_len;
 	if (direct) {
 		tcode = NTRACE_TCODE_DIRECT_BRANCH;
 		start[0] = (uint8_t)(tcode << 2);
@@ -479,6 +486,16 @@ emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t 
 	e->hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
+}
+
+/* False, with nothing changed, when it does not apply. */
+static inline __attribute__((always_inline)) bool
+emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
+		uint64_t tstamp)
+{
+	if (!branch_now_ok(e, btype))
+		return false;
+	write_branch_now(e, direct, btype, addr, tstamp);
 	return true;
 }
 
@@ -1448,15 +1465,16 @@ end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 }
 
 /*
- * The message waiting for the run's first record (at addr) when nothing
- * else makes the encoder slow: an IndirectBranch[Hist] (or a 9.2 return
- * that went elsewhere), emitted as slow_record() would, when the run and
- * its end then go inline (I-CNT restarts at 0, HIST at 1) and emitting
- * cannot make a sync due or reach the sink.  False, with nothing changed,
- * otherwise.
+ * The message waiting for the next record (at addr), when nothing else
+ * makes the encoder slow: an IndirectBranch[Hist] (or a 9.2 return that
+ * went elsewhere), emitted as slow_record() would for that record, when
+ * emitting cannot make a sync due or reach the sink (so the encoder counts
+ * again after it: I-CNT restarts at 0, HIST at 1).  The record's
+ * privilege and context are the current ones (record_body()).  False,
+ * with nothing changed, otherwise.
  */
-static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
-				  uint8_t priv, uint64_t context, const struct ntrace_retired *end)
+static inline __attribute__((always_inline)) bool
+resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t context)
 {
 	unsigned p = e->pending;
 
@@ -1466,17 +1484,49 @@ static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint3
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES ||
 	    (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES &&
 	     e->sync_count + 1 >= e->sync_limit) ||
-	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
-	    halfwords + (end->size >> 1) >= (1u << (e->cfg.icnt_bits - 1)) ||
-	    end_class(e, end) == END_NO)
+	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		return false;
 	e->pending = PEND_NONE;
 	emit_waiting_jump(e, p, addr);
 	update_slow(e);
-	/* record_body() of the run's first record */
 	e->cur_priv = priv;
 	e->cur_context = context;
 	return true;
+}
+
+/* The common case is resolve_jump() of an IndirectBranch[Hist] that
+ * emit_branch_now() writes, with no periodic sync: written here, with no
+ * call (the firmware's fast visit makes one a jump). */
+static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder *e, uint64_t addr,
+							  uint8_t priv)
+{
+	return resolve_jump(e, addr, priv, 0);
+}
+
+bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv)
+{
+	if (e->pending != PEND_INDIRECT || !e->active || e->cfg.trTeContext ||
+	    e->cfg.trTeInstSyncMode != NTRACE_SYNC_MODE_OFF || !branch_now_ok(e, e->pending_btype))
+		return resolve_jump_general(e, addr, priv);   /* (a tail call) */
+	e->pending = PEND_NONE;
+	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp);
+	e->slow = 0;   /* update_slow(): active, nothing pending, due or lost */
+	e->cur_priv = priv;
+	e->cur_context = 0;
+	return true;
+}
+
+/*
+ * resolve_jump() for the run's first record (at addr), when the run and
+ * its end then go inline.  False, with nothing changed, otherwise.
+ */
+static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t halfwords,
+				  uint8_t priv, uint64_t context, const struct ntrace_retired *end)
+{
+	if (halfwords + (end->size >> 1) >= (1u << (e->cfg.icnt_bits - 1)) ||
+	    end_class(e, end) == END_NO)
+		return false;
+	return resolve_jump(e, addr, priv, context);
 }
 
 enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype)
