@@ -92,7 +92,16 @@
 	COUNT_TRAP_ENTRY
 .endif
 	csrr	t0, mcause
+.if \traced && !\counted
+	/* A breakpoint: block stepping's common visit takes the fast path
+	 * (trace/step_fast.S), which comes back to _full when it does not,
+	 * with every register as it came. */
+	addi	t0, t0, -CAUSE_BREAKPOINT
+	beqz	t0, trace_fast_visit
+	addi	t0, t0, CAUSE_BREAKPOINT - CAUSE_SUPERVISOR_ECALL
+.else
 	addi	t0, t0, -CAUSE_SUPERVISOR_ECALL
+.endif
 	bnez	t0, \name\()_slow
 
 	/* SBI call.  a0/a1 are results; a2..a7, ra, t0..t6 must survive
@@ -153,16 +162,8 @@
 	j	\name\()_ecall_return
 
 \name\()_slow:
-.if \traced && !\counted
-	/* A breakpoint: block stepping's common visit takes the fast path
-	 * (trace/step_fast.S), which comes back to _full when it does not,
-	 * with every register as it came. */
-	addi	t0, t0, CAUSE_SUPERVISOR_ECALL - CAUSE_BREAKPOINT
-	bnez	t0, \name\()_full
-	j	trace_fast_visit
 	.globl	\name\()_full
 \name\()_full:
-.endif
 	sd	x1, X(1)(sp)
 	sd	x3, X(3)(sp)
 	sd	x4, X(4)(sp)

@@ -23,9 +23,11 @@
  * (trap_entry_traced_full) with every register as it came, where
  * trace_trap_handler() leaves the steady state and does the visit in C.
  *
- * No S-mode register but t0..t2 and a0..a7 is touched, and those come
- * back from the frame.  A call into C saves ra too, and gives mscratch
- * back to the frame while C runs (a trap in M-mode finds its frame).
+ * No S-mode register but t0..t2 and a0..a6 is touched, and those come
+ * back from the frame.  A call into C saves ra and a7 too (C may change
+ * every caller-saved register but t3..t6, which the firmware never uses),
+ * and gives mscratch back to the frame while C runs (a trap in M-mode
+ * finds its frame).
  */
 #include "riscv_csr.h"
 #include "trap_regs.h"
@@ -36,6 +38,8 @@
 #define HART_TRACE_AT (TRAP_REGS_SIZE + HART_TRACE_OFFSET)
 /* the encoder's fields, from the struct trace_hart */
 #define ENC(field) (TH_ENC + ENC_##field)
+/* a5: the held end's itype, and this flag for a loop (not stored) */
+#define LOOP 0x100
 
 /*
  * One held block's run and end to the encoder, when that only counts
@@ -104,11 +108,13 @@
 	sd	t1, TH_TE_BLOCKS(a0)
 .endm
 
-/* Around a call into C: ra saved, S-mode's sp in the frame and mscratch
- * the frame again, mstatus and mepc kept (a guarded access in C may trap
- * and change them). */
+/* Around a call into C: ra and a7 saved (C may change them; the visit
+ * does not use them), S-mode's sp in the frame and mscratch the frame
+ * again, mstatus and mepc kept (a guarded access in C may trap and change
+ * them). */
 .macro C_CALL_BEGIN
 	sd	ra, X(1)(sp)
+	sd	a7, X(17)(sp)
 	csrr	t0, mscratch
 	sd	t0, X(2)(sp)
 	csrw	mscratch, sp
@@ -126,29 +132,31 @@
 	ld	t0, X(2)(sp)
 	csrw	mscratch, t0
 	ld	ra, X(1)(sp)
+	ld	a7, X(17)(sp)
 .endm
 
-	.section .text.trace_fast, "ax"
+	/* (beside the trap vectors: trap_entry_traced branches here; no
+	 * linker relaxation: the register table below keeps its alignment) */
+	.section .text.trap, "ax"
+	.option norelax
 	.balign 4
 	.globl	trace_fast_visit
 trace_fast_visit:
-	/* not in the steady state (single-stepping, TV mode, T1, ...): to
-	 * the full path at once */
-	ld	t0, HART_TRACE_AT(sp)
-	lbu	t0, TH_FAST(t0)
-	beqz	t0, trap_entry_traced_full
+	/* a0: this hart's struct trace_hart; not in the steady state
+	 * (single-stepping, TV mode, ...): to the full path at once */
+	sd	a0, X(10)(sp)
+	ld	a0, HART_TRACE_AT(sp)
+	lbu	t0, TH_FAST(a0)
+	beqz	t0, .Lbail_a0
 	sd	t1, X(6)(sp)
 	sd	t2, X(7)(sp)
-	sd	a0, X(10)(sp)
 	sd	a1, X(11)(sp)
 	sd	a2, X(12)(sp)
 	sd	a3, X(13)(sp)
 	sd	a4, X(14)(sp)
 	sd	a5, X(15)(sp)
 	sd	a6, X(16)(sp)
-	sd	a7, X(17)(sp)
-	/* a0: this hart's struct trace_hart, a1: pc, a2: the block T0 ends */
-	ld	a0, HART_TRACE_AT(sp)
+	/* a1: pc, a2: the block T0 ends */
 	csrr	a1, mepc
 	ld	t1, TH_T0(a0)
 	bne	a1, t1, .Lbail             /* T1, S/U's own ebreak */
@@ -187,12 +195,12 @@ trace_fast_visit:
 	beq	t2, t1, .Lnext
 	li	t1, FAST_JALR
 	bne	t2, t1, .Lbail             /* sret, ecall, a split, ... */
-	mv	a7, a3
+	mv	a4, a3
 	lbu	t1, BLK_RS1(a2)
 	slli	t1, t1, 3
 	add	t1, t1, a6
 	jalr	t0, 0(t1)
-	add	a3, a3, a7
+	add	a3, a3, a4
 	andi	a3, a3, -2
 	lbu	t1, TH_ALIGN4(a0)
 	beqz	t1, .Lnext
@@ -207,9 +215,9 @@ trace_fast_visit:
 
 	/* a3: where the transfer goes, a5: its itype.  a4: the block there
 	 * (cache_slot(): ((pc >> 1) ^ (pc >> 13)) & mask), which must be
-	 * cached (this generation, V = 0), not in b's slot (a loop, or b
-	 * would be gone), and end neither at this transfer (a loop: the
-	 * firmware runs it) nor at T1. */
+	 * cached (this generation, V = 0; nothing is decoded here, so no
+	 * slot changes: b itself may be it), and end neither at this
+	 * transfer (a loop, below) nor at T1. */
 .Lnext:
 	srli	t1, a3, 1
 	srli	t2, a3, 13
@@ -220,36 +228,55 @@ trace_fast_visit:
 	mul	t1, t1, t2
 	ld	t2, TH_CACHE(a0)
 	add	a4, t1, t2
-	beq	a4, a2, .Lbail
 	ld	t1, BLK_START(a4)
 	bne	t1, a3, .Lbail             /* a miss: decoded in C */
 	lwu	t1, BLK_TAG(a4)
 	lwu	t2, TH_CACHE_GEN(a0)
 	bne	t1, t2, .Lbail
 	ld	t1, BLK_END(a4)
-	beq	t1, a1, .Lbail
+	beq	t1, a1, .Lloop
 	ld	t2, TH_T1(a0)
 	beq	t1, t2, .Lbail
 
 	/* The visit is taken.  The encoder step (stepper.c, "The fast
-	 * visit"): with a run in b, fast_h1 and then fast_h2 (fast 2) go
-	 * out; without, fast_h1 goes out in fast 2 only. */
-	lbu	a6, BLK_COUNT(a2)
-	lbu	a7, TH_FAST(a0)
+	 * visit"): with a run in b, fast_h1 and then fast_h2 (TWO) go out;
+	 * without, fast_h1 goes out in TWO only. */
+.Ltaken_visit:
+	lbu	t1, BLK_COUNT(a2)
 	ld	a1, TH_FAST_H1(a0)
 	lbu	t2, TH_FAST_IT1(a0)
-	addi	a7, a7, -1                 /* 0: fast 1, 1: fast 2 */
-	bnez	a6, .Lsend_run
-	beqz	a7, .Lhold_no_run
+	bnez	t1, .Lsend_run
+	lbu	t0, TH_FAST(a0)
+	li	t1, FAST_TWO
+	bne	t0, t1, .Lhold_no_run
 	COUNT_HELD a1, t2, .Lc_from_h1
 	j	.Lhold_no_run
 .Lsend_run:
 	COUNT_HELD a1, t2, .Lc_from_h1
-	beqz	a7, .Lhold_run
+	lbu	t0, TH_FAST(a0)
+	li	t1, FAST_TWO
+	bne	t0, t1, .Lhold_run
 	ld	a1, TH_FAST_H2(a0)
 	lbu	t2, TH_FAST_IT2(a0)
 	COUNT_HELD a1, t2, .Lc_from_h2
 	j	.Lhold_run
+
+	/* A branch back into a block that ends at it again (a loop): the
+	 * firmware runs it, so T0 can stay (t0_loop_hit(): both blocks
+	 * have a run, the target is not the trap vector).  LOOP in a5
+	 * says so to .Lhold_run. */
+.Lloop:
+	lbu	t1, BLK_FAST_OP(a2)
+	li	t2, FAST_BRANCH
+	bne	t1, t2, .Lbail
+	lbu	t1, BLK_COUNT(a2)
+	beqz	t1, .Lbail
+	lbu	t1, BLK_COUNT(a4)
+	beqz	t1, .Lbail
+	ld	t2, TH_T1(a0)
+	beq	a3, t2, .Lbail
+	ori	a5, a5, LOOP
+	j	.Ltaken_visit
 
 	/* COUNT_HELD's call of ntrace_enc_resolve_jump(the encoder, the
 	 * start of block a1, the privilege): returns through t1 with t0 its
@@ -263,9 +290,9 @@ trace_fast_visit:
 	sd	a3, X(22)(sp)
 	sd	a4, X(23)(sp)
 	sd	a5, X(24)(sp)
-	sd	a7, X(25)(sp)
 	sd	t2, X(26)(sp)
 	sd	ra, X(1)(sp)
+	sd	a7, X(17)(sp)
 	csrr	t0, mscratch
 	sd	t0, X(2)(sp)
 	csrw	mscratch, sp
@@ -277,6 +304,7 @@ trace_fast_visit:
 	ld	t1, X(2)(sp)
 	csrw	mscratch, t1
 	ld	ra, X(1)(sp)
+	ld	a7, X(17)(sp)
 	ld	t1, X(18)(sp)
 	ld	a0, X(19)(sp)
 	ld	a1, X(20)(sp)
@@ -284,17 +312,16 @@ trace_fast_visit:
 	ld	a3, X(22)(sp)
 	ld	a4, X(23)(sp)
 	ld	a5, X(24)(sp)
-	ld	a7, X(25)(sp)
 	ld	t2, X(26)(sp)
 	jr	t1
 
 	/* What the encoder does not only count: in C, from that held block
 	 * on (the ones before it were counted above). */
 .Lc_from_h2:
-	li	a7, 2
+	li	a6, 2
 	j	.Lc_retire
 .Lc_from_h1:
-	li	a7, 1
+	li	a6, 1
 .Lc_retire:
 	C_CALL_BEGIN
 	/* b, next, its block and itype in s2..s5's slots, which this path
@@ -304,7 +331,7 @@ trace_fast_visit:
 	sd	a4, X(20)(sp)
 	sd	a5, X(21)(sp)
 	lbu	a1, BLK_COUNT(a2)
-	mv	a2, a7
+	mv	a2, a6
 	call	stepper_fast_retire
 	ld	a0, HART_TRACE_AT(sp)
 	ld	a2, X(18)(sp)
@@ -315,26 +342,29 @@ trace_fast_visit:
 	lbu	t0, BLK_COUNT(a2)
 	bnez	t0, .Lhold_run
 
-	/* b has no run: it is held after fast_h1 (fast 2), which takes what
-	 * fast_h2 held if anything (fast 2 before: fast_h1 went out). */
+	/* b has no run: it is held after fast_h1 (TWO), which takes what
+	 * fast_h2 held if anything (TWO before: fast_h1 went out). */
 .Lhold_no_run:
 	lbu	t0, TH_FAST(a0)
-	addi	t0, t0, -1
-	beqz	t0, 1f
+	li	t1, FAST_TWO
+	bne	t0, t1, 1f
 	ld	t0, TH_FAST_H2(a0)
 	sd	t0, TH_FAST_H1(a0)
 	lbu	t0, TH_FAST_IT2(a0)
 	sb	t0, TH_FAST_IT1(a0)
 1:	sd	a2, TH_FAST_H2(a0)
 	sb	a5, TH_FAST_IT2(a0)
-	li	t0, 2
+	li	t0, FAST_TWO
 	sb	t0, TH_FAST(a0)
 	j	.Lmove
-	/* b's run and end are held (fast 1). */
+	/* b's run and end are held (PENDING; RAN when the firmware runs
+	 * the end: a loop). */
 .Lhold_run:
 	sd	a2, TH_FAST_H1(a0)
 	sb	a5, TH_FAST_IT1(a0)
-	li	t0, 1
+	andi	t0, a5, LOOP
+	bnez	t0, .Lhold_loop
+	li	t0, FAST_PENDING
 	sb	t0, TH_FAST(a0)
 
 	/* run_predicted(): the hart runs the transfer, then the block at
@@ -344,6 +374,7 @@ trace_fast_visit:
 	ld	t0, BLK_END(a4)
 	sd	t0, TH_T0(a0)
 	csrw	CSR_TDATA2, t0
+.Lcheck_pending:
 	lbu	t0, TH_OVERFLOW_NOW(a0)
 	bnez	t0, .Lpending
 .Lexit:
@@ -356,10 +387,18 @@ trace_fast_visit:
 	ld	a4, X(14)(sp)
 	ld	a5, X(15)(sp)
 	ld	a6, X(16)(sp)
-	ld	a7, X(17)(sp)
 	ld	t0, X(5)(sp)
 	csrrw	sp, mscratch, sp
 	mret
+
+	/* emulate(): the hart goes on at the branch's target, where the
+	 * block a4 ends at this branch again, T0 staying. */
+.Lhold_loop:
+	li	t0, FAST_RAN
+	sb	t0, TH_FAST(a0)
+	sd	a4, TH_BLK(a0)
+	csrw	mepc, a3
+	j	.Lcheck_pending
 
 	/* The sink refused bytes during the encoder step (stepper_breakpoint()
 	 * applies that after the visit too). */
@@ -374,14 +413,14 @@ trace_fast_visit:
 .Lbail:
 	ld	t1, X(6)(sp)
 	ld	t2, X(7)(sp)
-	ld	a0, X(10)(sp)
 	ld	a1, X(11)(sp)
 	ld	a2, X(12)(sp)
 	ld	a3, X(13)(sp)
 	ld	a4, X(14)(sp)
 	ld	a5, X(15)(sp)
 	ld	a6, X(16)(sp)
-	ld	a7, X(17)(sp)
+.Lbail_a0:
+	ld	a0, X(10)(sp)
 	j	trap_entry_traced_full
 
 /*
@@ -397,7 +436,7 @@ trace_fast_visit:
 	li	\dst, 0
 .elseif \n == 2
 	csrr	\dst, mscratch
-.elseif (\n >= 5 && \n <= 7) || (\n >= 10 && \n <= 17)
+.elseif (\n >= 5 && \n <= 7) || (\n >= 10 && \n <= 16)
 	ld	\dst, (\n * 8)(sp)
 .else
 	mv	\dst, x\n

@@ -1461,16 +1461,19 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
  * state: T0 at the end of block `blk`, whose run the hart ran, and before
  * it what t0_common_hit() holds and keeps pending, which the fast visit
  * keeps as the blocks it came from (struct stepper, `fast`):
- *   fast 1: the lazy run is fast_h1's run (not empty) and fast_h1's end,
- *           which retired with itype fast_it1, is the pending transfer;
- *   fast 2: the lazy run is fast_h1's run (maybe empty) with its end as
- *           its end (lazy_xfer), and the pending transfer is fast_h2's
- *           end, whose run is empty.
+ *   PENDING: the lazy run is fast_h1's run (not empty) and fast_h1's end,
+ *            which retired with itype fast_it1, is the pending transfer;
+ *   TWO:     the lazy run is fast_h1's run (maybe empty) with its end as
+ *            its end (lazy_xfer), and the pending transfer is fast_h2's
+ *            end, whose run is empty;
+ *   RAN:     the lazy run is fast_h1's run with its end as its end, and
+ *            nothing is pending: the firmware ran that end, a branch back
+ *            into a block that ends at it again (a loop, t0_loop_hit()).
  * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
- * the encoder and holds the block (fast 1); a visit at a block without a
- * run holds it as fast_h2 (fast 2), sending fast_h1 first if it was
- * there.  These are the records, in the order, that retire_whole() gives
- * the encoder.  Its counting, which is most visits, is done in assembly
+ * the encoder and holds the block (PENDING, or RAN for a loop); a visit at
+ * a block without a run holds it as fast_h2 (TWO), sending fast_h1 first
+ * if fast_h2 was there.  These are the records, in the order, that
+ * retire_whole() and t0_loop_hit() give the encoder.  Its counting, which is most visits, is done in assembly
  * (ntrace_enc_inline_end()); anything else comes here
  * (stepper_fast_retire()).  The fast visit never predicts a chain: one
  * visit costs less than a chained segment does here.
@@ -1505,21 +1508,22 @@ void stepper_fast_leave(struct stepper *s)
 	s->lazy_count = q->count;
 	s->lazy_mask = q->rvc_mask;
 	s->lazy_priv = s->priv;
-	s->lazy_xfer = s->fast == 2;
-	if (s->lazy_xfer) {
+	s->lazy_xfer = s->fast != STEP_FAST_PENDING;
+	s->pend = s->fast != STEP_FAST_RAN;
+	if (s->lazy_xfer)
 		s->lazy_rec = fast_record(s, q, s->fast_it1);
+	if (s->fast == STEP_FAST_TWO)
 		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
-	} else {
+	else if (s->fast == STEP_FAST_PENDING)
 		s->pend_rec = fast_record(s, q, s->fast_it1);
-	}
-	s->pend = true;
 	set_run(s, b->start, b->count, b->rvc_mask, b->end);
 	s->fast = 0;
 }
 
-/* Whether the common visit just made (b's run and end held and pending,
- * T0 to go to bn's end) leaves the stepper where the fast visit takes
- * over: the lazy run is b's whole run, the encoder's records are all
+/* Whether the common visit just made (b's run and end held, and pending
+ * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
+ * where the fast visit takes over: the lazy run is b's whole run (with
+ * b's end as its end when that ran), the encoder's records are all
  * qualified by privilege, and nothing the fast visit does not look at is
  * pending. */
 static inline __attribute__((always_inline)) bool
@@ -1531,7 +1535,7 @@ fast_enters(const struct trace_hart *th, const struct step_block *b, const struc
 	/* tracing, not paused, no overflow during this event, no CTR
 	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
 	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->lazy &&
-	       !s->lazy_xfer && s->lazy_start == b->start && s->lazy_count == b->count &&
+	       s->lazy_xfer == !s->pend && s->lazy_start == b->start && s->lazy_count == b->count &&
 	       s->lazy_count && !s->follow_virt && !(s->priv & STEP_V) &&
 	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
 	       bn->end != s->t1;
@@ -1567,9 +1571,9 @@ void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int fir
 {
 	struct stepper *s = &th->step;
 
-	if (first == 1 && (n || s->fast == 2))
+	if (first == 1 && (n || s->fast == STEP_FAST_TWO))
 		fast_send(th, s->fast_h1, s->fast_it1);
-	if (n && s->fast == 2)
+	if (n && s->fast == STEP_FAST_TWO)
 		fast_send(th, s->fast_h2, s->fast_it2);
 }
 
@@ -1637,7 +1641,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	if (fast_enters(th, b, bn)) {
 		/* from the next visit on, step_fast.S takes the common visit:
 		 * b's run and end are what is held and pending */
-		s->fast = 1;
+		s->fast = STEP_FAST_PENDING;
 		s->fast_h1 = b;
 		s->fast_it1 = itype;
 		s->blk = bn;
@@ -1702,6 +1706,12 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	s->blk = bn;
 	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
 	t0_arm(s, bn->end);
+	if (fast_enters(th, b, bn)) {
+		/* the state of RAN: b's run and branch held, nothing pending */
+		s->fast = STEP_FAST_RAN;
+		s->fast_h1 = b;
+		s->fast_it1 = itype;
+	}
 	return true;
 }
 

@@ -81,6 +81,19 @@ struct step_block {
 				    decoded, | STEP_V for V=1 code          */
 };
 
+/* What the fast visit holds (struct stepper, `fast`; 0: not in the
+ * steady state). */
+enum step_fast_state {
+	STEP_FAST_PENDING = 1,   /* fast_h1's run and end are the lazy run and
+				    the pending transfer                     */
+	STEP_FAST_TWO = 2,       /* fast_h1's run and end are the lazy run and
+				    its end (lazy_xfer), and fast_h2's end
+				    (no run) is the pending transfer         */
+	STEP_FAST_RAN = 4,       /* fast_h1's run and end are the lazy run and
+				    its end, and nothing is pending: the
+				    firmware ran the end (a loop)            */
+};
+
 /* step_block.fast_op: an end transfer the fast visit predicts. */
 #define STEP_FAST_BRANCH 1
 #define STEP_FAST_JAL    2       /* jal, or a jalr 9.1 makes direct      */
@@ -188,10 +201,7 @@ struct stepper {
 	 * pend_rec, start and run_*) are out of date until
 	 * stepper_fast_leave() writes them.
 	 */
-	uint8_t fast;            /* 0; 1: fast_h1's run and end are the lazy
-				    run and the pending transfer; 2: they are
-				    the lazy run and its end (lazy_xfer), and
-				    fast_h2's end (no run) is pending       */
+	uint8_t fast;            /* 0, or enum step_fast_state             */
 	uint8_t fast_it1, fast_it2; /* the itypes of their ends           */
 	bool fast_allowed;       /* this session can take the fast visit   */
 	const struct step_block *fast_h1, *fast_h2;
