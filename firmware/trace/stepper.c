@@ -853,6 +853,25 @@ static bool single_is_sbi_call(const struct stepper *s)
 }
 
 /*
+ * A trap while nothing has retired since the trace left for M-mode (an
+ * SBI call): the trace resumes at the handler with a sync message, as the
+ * ingress would report an untraced stretch.  For CTR the trap is a
+ * transfer like any other (an interrupt pending at the SBI call's return,
+ * a fault at the first instruction after it): from epc, in the privilege
+ * the call returned to, to the handler (the next record).
+ */
+static void trap_after_m(struct trace_hart *th, uint64_t epc, uint8_t itype)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_retired rec = { .addr = epc, .itype = itype, .tstamp = s->tstamp,
+				      .priv = s->priv };
+
+	s->in_m = false;
+	drop_held(s);
+	engine_ctr_record(th, &rec);
+}
+
+/*
  * A trap at epc (exception) or before epc (interrupt): everything before
  * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
  * convention is selected.  The last retired instruction carries the trap.
@@ -870,19 +889,10 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 	 * instruction: the call's trap into M-mode goes out first. */
 	if (single_is_sbi_call(s) && epc == s->start + 4 && !s->in_m)
 		sbi_call_trap(th, s->start);
-	/* Nothing retired since the trace left for M-mode: the trace
-	 * resumes at the handler with a sync message, as the ingress would
-	 * report an untraced stretch.  For CTR the trap is a transfer like
-	 * any other (an interrupt pending at the SBI call's return, a fault
-	 * at the first instruction after it): from epc, in the privilege the
-	 * call returned to, to the handler (the next record). */
-	if (s->in_m) {
-		struct ntrace_retired rec = { .addr = epc, .itype = itype, .tstamp = s->tstamp,
-					      .priv = s->priv };
-
-		s->in_m = false;
-		drop_held(s);
-		engine_ctr_record(th, &rec);
+	/* Still on the call's ecall (T0 after it has not fired): nothing
+	 * after the call ran. */
+	if (s->in_m && single_is_sbi_call(s)) {
+		trap_after_m(th, epc, itype);
 		return;
 	}
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
@@ -890,6 +900,13 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 		upto = epc + size_at(s->run_mask, 0);
 	if (!retire_upto(th, upto)) {
 		lost_track(th);
+		return;
+	}
+	/* What ran since the call returned (a transfer the hart ran at the
+	 * return, the run after it) is held now, which clears in_m: when
+	 * it is still set, nothing did. */
+	if (s->in_m) {
+		trap_after_m(th, epc, itype);
 		return;
 	}
 	held_materialize(s);

@@ -67,7 +67,7 @@ import rvelf  # noqa: E402
 # others together a fraction of one of them.  The expensive ones run in a
 # few configurations only, to keep the suite near 4 minutes on 2 cores.
 ALL = None
-CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse,sbi-irq'
+CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse,sbi-irq,sbi-ret-irq'
 TICK = 3000
 
 TRTS_ON = (1 << 0) | (1 << 15)          # trTsActive, trTsEnable
@@ -113,7 +113,7 @@ CONFIGS = [
     Config('wrap', 'buf=2048', wrap=True, match='suffix'),
     Config('stop', 'buf=2048 stop mode=btm', wrap=True, match='prefix'),
     Config('range', 'range', 'filtered,interp', addr_range=True, cost=26),
-    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp,sbi-irq',
+    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp,sbi-irq,sbi-ret-irq',
            ecall_no_retire=True),
     Config('singlestep', 'singlestep'),
     Config('htm-alljumps', 'alljumps'),
