@@ -375,6 +375,9 @@ trace_fast_visit:
 	sd	t0, TH_T0(a0)
 	csrw	CSR_TDATA2, t0
 .Lcheck_pending:
+	lw	t0, ENC(SLOW)(a0)
+	bnez	t0, .Lresolve_next
+.Lcheck_overflow:
 	lbu	t0, TH_OVERFLOW_NOW(a0)
 	bnez	t0, .Lpending
 .Lexit:
@@ -399,6 +402,34 @@ trace_fast_visit:
 	sd	a4, TH_BLK(a0)
 	csrw	mepc, a3
 	j	.Lcheck_pending
+
+	/* The encoder waits for the next record's address (the visit sent a
+	 * jalr, or a 9.2 return to check): that record is fast_h1's first,
+	 * whatever happens next (what is held goes out first), so the
+	 * IndirectBranch goes out now (ntrace_enc_resolve_jump()), where the
+	 * call into C costs least.  Other waits (a sync, BTM's DirectBranch)
+	 * are C's. */
+.Lresolve_next:
+	lbu	t0, ENC(PENDING)(a0)
+	addi	t0, t0, -PEND_INDIRECT
+	sltiu	t0, t0, 2                  /* INDIRECT or RETURN_CHECK */
+	beqz	t0, .Lcheck_overflow
+	sd	ra, X(1)(sp)
+	sd	a7, X(17)(sp)
+	csrr	t0, mscratch
+	sd	t0, X(2)(sp)
+	csrw	mscratch, sp
+	ld	a1, TH_FAST_H1(a0)
+	ld	a1, BLK_START(a1)
+	lbu	a2, TH_PRIV(a0)
+	addi	a0, a0, TH_ENC
+	call	ntrace_enc_resolve_jump
+	ld	a0, HART_TRACE_AT(sp)
+	ld	t0, X(2)(sp)
+	csrw	mscratch, t0
+	ld	ra, X(1)(sp)
+	ld	a7, X(17)(sp)
+	j	.Lcheck_overflow
 
 	/* The sink refused bytes during the encoder step (stepper_breakpoint()
 	 * applies that after the visit too). */

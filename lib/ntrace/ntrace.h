@@ -381,6 +381,9 @@ struct ntrace_encoder {
 	uint8_t sync_reason;    /* SYNC value of that message                 */
 	uint8_t overflowed;     /* queue overrun: Error then SYNC=7           */
 	uint8_t need_ownership; /* Ownership with context after next message  */
+	uint8_t plain_msgs;     /* messages have no SRC, TSTAMP or extended
+				   address, no periodic sync counts them
+				   (ntrace_enc_resolve_jump())              */
 	uint8_t prev_in_block;  /* previous record counted in current I-CNT   */
 	uint8_t cur_priv;
 	uint64_t cur_context;

@@ -454,11 +454,12 @@ branch_now_ok(const struct ntrace_encoder *e, unsigned btype)
  * byte, so every variable field starts on a byte boundary, B-TYPE (2 bits)
  * riding in the low bits of I-CNT's (Table 8 layouts: DirectBranch =
  * I-CNT; IndirectBranch = B-TYPE, I-CNT, U-ADDR; IndirectBranchHist =
- * those and HIST).
+ * those and HIST).  plain (a constant): e->plain_msgs holds, so what only
+ * periodic sync or XLEN 32 need folds away.
  */
 static inline __attribute__((always_inline)) void
 write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t addr,
-		 uint64_t tstamp)
+		 uint64_t tstamp, const bool plain)
 {
 	uint8_t *start = e->buf + e->buf_len, *p;
 	unsigned tcode;
@@ -475,16 +476,32 @@ write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t
 		tcode = hist ? NTRACE_TCODE_INDIRECT_BRANCH_HIST : NTRACE_TCODE_INDIRECT_BRANCH;
 		start[0] = (uint8_t)(tcode << 2);
 		p = put_var_at(start + 1, (btype & 3) | (uint64_t)e->icnt << 2);
-		p = put_var_at(p, encode_addr_ref(e, addr));
+		if (plain) {
+			/* encode_addr_ref() at XLEN 64 */
+			p = put_var_at(p, ntrace_addr_to_field(addr ^ e->ref_addr));
+			e->ref_addr = addr;
+		} else {
+			p = put_var_at(p, encode_addr_ref(e, addr));
+		}
 		if (hist)
 			p = put_var_at(p, e->hist);
 	}
 	p[-1] |= NTRACE_MSEO_END_MSG;
 	n = (uint32_t)(p - start);
 	e->repeat_tcode = 0;
-	account_msg(e, tcode, n, tstamp);
+	if (plain) {
+		/* account_msg() and reset_icnt() with no periodic sync */
+		e->buf_len += n;
+		e->stats.bytes += n;
+		e->stats.messages++;
+		e->stats.per_tcode[tcode]++;
+		e->stats.halfwords += e->icnt;
+		e->icnt = 0;
+	} else {
+		account_msg(e, tcode, n, tstamp);
+		reset_icnt(e);
+	}
 	e->hist = 1;
-	reset_icnt(e);
 	e->block_start = addr;
 }
 
@@ -495,7 +512,7 @@ emit_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t 
 {
 	if (!branch_now_ok(e, btype))
 		return false;
-	write_branch_now(e, direct, btype, addr, tstamp);
+	write_branch_now(e, direct, btype, addr, tstamp, false);
 	return true;
 }
 
@@ -1224,6 +1241,9 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	if (sink)
 		e->sink = *sink;
 	e->htm = cfg->trTeInstMode == NTRACE_INST_MODE_HTM;
+	e->plain_msgs = !e->fmt.src_bits && !e->fmt.extend_addr_msb && !cfg->trTsEnable &&
+			!cfg->trTeContext && cfg->trTeInstSyncMode == NTRACE_SYNC_MODE_OFF &&
+			!(cfg->trTeInstEnRepeatedHistory && !e->htm) && cfg->xlen == 64;
 	e->hist = 1;
 	e->hist_full = 1u << (e->cfg.hist_bits - 1);
 	e->hist_limit = e->hist_full;
@@ -1494,22 +1514,24 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 	return true;
 }
 
-/* The common case is resolve_jump() of an IndirectBranch[Hist] that
- * emit_branch_now() writes, with no periodic sync: written here, with no
- * call (the firmware's fast visit makes one a jump). */
 static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder *e, uint64_t addr,
 							  uint8_t priv)
 {
 	return resolve_jump(e, addr, priv, 0);
 }
 
+/* The common case is resolve_jump() of an IndirectBranch[Hist] that
+ * emit_branch_now() writes, in a configuration of plain messages (the
+ * rest of branch_now_ok(), no trTeContext, no periodic sync): written
+ * here, with no call (the firmware's fast visit makes one a jump). */
 bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv)
 {
-	if (e->pending != PEND_INDIRECT || !e->active || e->cfg.trTeContext ||
-	    e->cfg.trTeInstSyncMode != NTRACE_SYNC_MODE_OFF || !branch_now_ok(e, e->pending_btype))
+	if (!e->plain_msgs || e->pending != PEND_INDIRECT || !e->active ||
+	    (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed) ||
+	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		return resolve_jump_general(e, addr, priv);   /* (a tail call) */
 	e->pending = PEND_NONE;
-	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp);
+	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp, true);
 	e->slow = 0;   /* update_slow(): active, nothing pending, due or lost */
 	e->cur_priv = priv;
 	e->cur_context = 0;
