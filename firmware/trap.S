@@ -29,7 +29,7 @@
 #define X(n) TRAP_REGS_X(n)
 
 /*
- * Trap entry, four times from one source.  trap_entry is the ordinary one.
+ * Trap entry, five times from one source.  trap_entry is the ordinary one.
  * mtvec points at the others only while they are needed (trap_set_vector):
  *  - _counted while some SBI PMU counter counts tracesbi's own events
  *    256..258 (pmu_trap_counting): M-mode traps, SBI calls, and the
@@ -38,7 +38,10 @@
  *  - _traced while the trace engine steps the hart: every trap that is not
  *    an SBI call goes to trace_trap_handler (trace.h), which sees the
  *    engine's trigger breakpoints and what trap_handler did;
- *  - _traced_counted for both.
+ *  - _traced_counted for both;
+ *  - _traced_fast as _traced, in a session whose common visit of block
+ *    stepping the fast visit takes (trace/step_fast.S): a breakpoint goes
+ *    there first.
  * So neither feature costs the ordinary entry anything.
  */
 #define HART_PMU_AT (TRAP_REGS_SIZE + HART_PMU_OFFSET)
@@ -82,7 +85,7 @@
 	sd	t1, PMU_OFF_M_INSTRET(t0)
 .endm
 
-.macro TRAP_VECTOR name, counted, traced
+.macro TRAP_VECTOR name, counted, traced, fast=0
 	.balign 4
 	.globl \name
 \name:
@@ -92,7 +95,7 @@
 	COUNT_TRAP_ENTRY
 .endif
 	csrr	t0, mcause
-.if \traced && !\counted
+.if \fast
 	/* A breakpoint: block stepping's common visit takes the fast path
 	 * (trace/step_fast.S), which comes back to _full when it does not,
 	 * with every register as it came. */
@@ -280,6 +283,7 @@
 	TRAP_VECTOR trap_entry_counted, 1, 0
 	TRAP_VECTOR trap_entry_traced, 0, 1
 	TRAP_VECTOR trap_entry_traced_counted, 1, 1
+	TRAP_VECTOR trap_entry_traced_fast, 0, 1, 1
 
 /*
  * A trap from M-mode: the frame holds the registers at the fault (x2 the

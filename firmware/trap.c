@@ -215,11 +215,14 @@ enum trap_result trap_handler(struct trap_regs *regs)
 
 void trap_set_vector(struct hart *h)
 {
-	extern char trap_entry_counted[], trap_entry_traced[], trap_entry_traced_counted[];
+	extern char trap_entry_counted[], trap_entry_traced[], trap_entry_traced_counted[],
+		trap_entry_traced_fast[];
 	char *entry = (char *)trap_entry;
 
-	if (h->trap_tracing)
-		entry = h->trap_counting ? trap_entry_traced_counted : trap_entry_traced;
+	if (h->trap_tracing && h->trap_counting)
+		entry = trap_entry_traced_counted;
+	else if (h->trap_tracing)
+		entry = h->trap_fast ? trap_entry_traced_fast : trap_entry_traced;
 	else if (h->trap_counting)
 		entry = trap_entry_counted;
 	csr_write(mtvec, (unsigned long)entry);

@@ -18,7 +18,7 @@
 # usage: check-fixed-regs.sh FIRMWARE.elf
 set -u
 elf=$1
-allowed='^(_start|wait_for_boot_hart|enter_hart_slot|trap_entry(_counted|_traced|_traced_counted)?(_slow|_full)?|trace_fast_read)$'
+allowed='^(_start|wait_for_boot_hart|enter_hart_slot|trap_entry(_counted|_traced|_traced_counted|_traced_fast)?(_slow|_full)?|trace_fast_read)$'
 bad=$(${CROSS:-riscv64-unknown-elf-}objdump -d --no-show-raw-insn "$elf" | awk -v allowed="$allowed" '
     function hexval(s,   i, v) {
         v = 0

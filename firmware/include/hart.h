@@ -139,6 +139,8 @@ struct hart {
 	/* Which trap entry mtvec points at (trap_set_vector). */
 	bool trap_counting;              /* PMU events 256..258 counted */
 	bool trap_tracing;               /* the trace engine steps this hart */
+	bool trap_fast;                  /* ... in a session that takes the fast
+					    visit (trace/step_fast.S) */
 	struct trace_hart *trace;        /* emulated trace components (trace.h) */
 	volatile uint64_t trace_from;    /* bit i: hart i posted a trace access */
 	struct trace_access trace_req;   /* this hart's access on another hart */

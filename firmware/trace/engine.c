@@ -174,6 +174,10 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 			   unsigned int priv)
 {
 	th->hart->trap_tracing = true;
+	/* the entry with the fast visit, for a session that can take it:
+	 * the others (CTR, TV mode, single-stepping, ...) do not pay its test */
+	th->hart->trap_fast = th->tracing && !th->paused && !th->ctr_recording && !th->tv_mode &&
+			      th->step.fast_allowed;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
 	if (th->tracing && !th->paused)
@@ -194,6 +198,7 @@ static void end_stepping(struct trace_hart *th)
 	else
 		stepper_off(th);
 	th->hart->trap_tracing = false;
+	th->hart->trap_fast = false;
 	trap_set_vector(th->hart);
 	th->te.status &= ~TSBI_STATUS_STEPPING;
 }

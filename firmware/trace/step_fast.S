@@ -3,7 +3,7 @@
  * The fast visit of block stepping (docs/TRACE.md, "The fast visit";
  * stepper.c, "The fast visit", has the state it keeps).
  *
- * trap_entry_traced (trap.S) comes here on a breakpoint, with t0 saved
+ * trap_entry_traced_fast (trap.S) comes here on a breakpoint, with t0 saved
  * in the frame and sp the frame.  While the stepper is in its steady state
  * (step.fast), T0 fired at the end of block `blk`, and that block ends
  * with a branch, jal or jalr, this does what t0_common_hit() does, without
@@ -20,7 +20,7 @@
  *   4. this block is held, T0 moves to the end of the next one, and the
  *      hart runs the transfer itself (mret).
  * Anything else, before step 3, goes back to trap.S's full path
- * (trap_entry_traced_full) with every register as it came, where
+ * (trap_entry_traced_fast_full) with every register as it came, where
  * trace_trap_handler() leaves the steady state and does the visit in C.
  *
  * No S-mode register but t0..t2 and a0..a6 is touched, and those come
@@ -135,7 +135,7 @@
 	ld	a7, X(17)(sp)
 .endm
 
-	/* (beside the trap vectors: trap_entry_traced branches here; no
+	/* (beside the trap vectors: trap_entry_traced_fast branches here; no
 	 * linker relaxation: the register table below keeps its alignment) */
 	.section .text.trap, "ax"
 	.option norelax
@@ -452,7 +452,7 @@ trace_fast_visit:
 	ld	a6, X(16)(sp)
 .Lbail_a0:
 	ld	a0, X(10)(sp)
-	j	trap_entry_traced_full
+	j	trap_entry_traced_fast_full
 
 /*
  * S-mode's registers, read where they are: x[n] into a3 at

@@ -1513,12 +1513,10 @@ static struct ntrace_retired fast_record(const struct stepper *s, const struct s
 		.flags = q->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
 }
 
-void stepper_fast_leave(struct stepper *s)
+void stepper_fast_unfold(struct stepper *s)
 {
 	const struct step_block *q = s->fast_h1, *b = s->blk;
 
-	if (!s->fast)
-		return;
 	s->lazy = true;
 	s->lazy_start = q->start;
 	s->lazy_end = q->end;

@@ -250,8 +250,15 @@ void stepper_flush_cache(struct stepper *s);
 
 /* The fast visit (step_fast.S) stops: the fields it kept as blocks are
  * written.  Every function of the stepper that looks at its state calls
- * it first. */
-void stepper_fast_leave(struct stepper *s);
+ * it first (inline: a stepper that is not in the steady state pays a
+ * test). */
+void stepper_fast_unfold(struct stepper *s);
+
+static inline void stepper_fast_leave(struct stepper *s)
+{
+	if (s->fast)
+		stepper_fast_unfold(s);
+}
 /* Whether the session can take the fast visit, and its encoder's inline
  * ends (at the start of an N-Trace session). */
 void stepper_fast_configure(struct trace_hart *th);
