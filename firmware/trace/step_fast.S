@@ -279,7 +279,7 @@ trace_fast_visit:
 	j	.Ltaken_visit
 
 	/* COUNT_HELD's call of ntrace_enc_resolve_jump(the encoder, the
-	 * start of block a1, the privilege): returns through t1 with t0 its
+	 * start of block a1, the privilege, context 0): returns through t1 with t0 its
 	 * answer, every register COUNT_HELD and the visit use kept (in
 	 * s2..s9's slots of the frame, which this path never restores). */
 .Lresolve_jump:
@@ -298,6 +298,7 @@ trace_fast_visit:
 	csrw	mscratch, sp
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
+	li	a3, 0                      /* context */
 	addi	a0, a0, TH_ENC
 	call	ntrace_enc_resolve_jump
 	mv	t0, a0
@@ -422,6 +423,7 @@ trace_fast_visit:
 	ld	a1, TH_FAST_H1(a0)
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
+	li	a3, 0                      /* context */
 	addi	a0, a0, TH_ENC
 	call	ntrace_enc_resolve_jump
 	ld	a0, HART_TRACE_AT(sp)

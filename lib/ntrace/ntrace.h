@@ -517,13 +517,14 @@ enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, uns
 /*
  * For the same callers: the IndirectBranch[Hist] waiting for the next
  * record (after an uninferable jump, NTRACE_INLINE_PENDING) goes out, the
- * next record being at addr in privilege priv, context 0, as
+ * next record being at addr in privilege priv and context, as
  * ntrace_enc_block_inline() would send it, when nothing else is due with
  * it and emitting it can neither make a sync due nor reach the sink: then
  * the encoder counts again (slow = 0).  False, with nothing changed,
  * otherwise (ntrace_enc_block() takes the record then).
  */
-bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv);
+bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			     uint64_t context);
 
 /*
  * Trace stops: emits what is pending (the message waiting for an address

@@ -1515,26 +1515,27 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 }
 
 static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder *e, uint64_t addr,
-							  uint8_t priv)
+							  uint8_t priv, uint64_t context)
 {
-	return resolve_jump(e, addr, priv, 0);
+	return resolve_jump(e, addr, priv, context);
 }
 
 /* The common case is resolve_jump() of an IndirectBranch[Hist] that
  * emit_branch_now() writes, in a configuration of plain messages (the
  * rest of branch_now_ok(), no trTeContext, no periodic sync): written
  * here, with no call (the firmware's fast visit makes one a jump). */
-bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv)
+bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			     uint64_t context)
 {
 	if (!e->plain_msgs || e->pending != PEND_INDIRECT || !e->active ||
 	    (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed) ||
 	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
-		return resolve_jump_general(e, addr, priv);   /* (a tail call) */
+		return resolve_jump_general(e, addr, priv, context);   /* (a tail call) */
 	e->pending = PEND_NONE;
 	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp, true);
 	e->slow = 0;   /* update_slow(): active, nothing pending, due or lost */
 	e->cur_priv = priv;
-	e->cur_context = 0;
+	e->cur_context = context;
 	return true;
 }
 

@@ -445,6 +445,8 @@ struct cut {
 };
 
 static unsigned long inline_taken; /* blocks ntrace_enc_block_inline() took */
+static unsigned long fast_counted;  /* blocks the fast visit's model counted */
+static unsigned long fast_resolved; /* waiting jumps ntrace_enc_resolve_jump() sent */
 
 static bool blockable(const struct ntrace_retired *r)
 {
@@ -457,6 +459,81 @@ static bool continues(const struct ntrace_retired *first, const struct ntrace_re
 {
 	return blockable(r) && r->addr == prev->addr + prev->size && r->priv == first->priv &&
 	       r->context == first->context && r->tstamp == first->tstamp;
+}
+
+/*
+ * The encoder step of the firmware's fast visit (firmware/trace/step_fast.S,
+ * macro COUNT_HELD), as ntrace_enc_inline_end() describes it: a block of
+ * `count` records and its end, h I-CNT units in all, counted by the class
+ * of the end's itype.  False, with nothing changed, when it does not apply.
+ */
+static bool fast_count(struct ntrace_encoder *e, const uint8_t ends[16], uint32_t h,
+		       unsigned count, const struct ntrace_retired *end)
+{
+	uint32_t next = e->icnt + h;
+
+	if (e->slow || next >= e->icnt_check)
+		return false;
+	switch (ends[end->itype & 15]) {
+	case NTRACE_INLINE_HIST:
+		if (e->hist & e->hist_limit)
+			return false;
+		e->hist = e->hist << 1 | (end->itype & 1);
+		break;
+	case NTRACE_INLINE_COUNT:
+		break;
+	case NTRACE_INLINE_INFER:
+		e->cur_priv = end->priv;
+		e->cur_context = end->context;
+		break;
+	case NTRACE_INLINE_PENDING:
+		e->pending = NTRACE_PEND_INDIRECT;
+		e->pending_btype = NTRACE_BTYPE_INDIRECT;
+		e->pending_tstamp = end->tstamp;
+		e->slow = 1;
+		break;
+	default:
+		return false;
+	}
+	e->icnt = next;
+	e->stats.records += count + 1;
+	return true;
+}
+
+/*
+ * A block with its end the fast visit's way, in a configuration it takes
+ * (no trTeContext, no timestamps): a jump's
+ * message waiting for the block's first record goes out first
+ * (ntrace_enc_resolve_jump(): then the encoder counts again; declined,
+ * nothing changed), then fast_count(), else ntrace_enc_block() (what
+ * stepper_fast_retire() ends in).  False when the block does not qualify.
+ */
+static bool fast_way(struct ntrace_encoder *e, const struct ntrace_block *b,
+		     const struct ntrace_retired *end, struct cut *c)
+{
+	static struct ntrace_encoder before;
+	uint64_t first = b->count ? b->addr : end->addr;
+	uint64_t context = b->count ? b->context : end->context;
+	uint8_t priv = b->count ? b->priv : end->priv, ends[16];
+
+	if (e->cfg.trTeContext || e->cfg.trTsEnable || rng_below(&c->r, 3))
+		return false;
+	if (e->slow && (e->pending == NTRACE_PEND_INDIRECT || e->pending == NTRACE_PEND_RETURN_CHECK)) {
+		memcpy(&before, e, sizeof(before));
+		if (ntrace_enc_resolve_jump(e, first, priv, context)) {
+			fast_resolved++;
+			assert_int_equal(e->slow, 0);
+		} else {
+			assert_memory_equal(&before, e, sizeof(before));
+		}
+	}
+	for (unsigned it = 0; it < 16; it++)
+		ends[it] = (uint8_t)ntrace_enc_inline_end(e, it);
+	if (fast_count(e, ends, ntrace_block_halfwords(b) + (end->size >> 1), b->count, end))
+		fast_counted++;
+	else
+		ntrace_enc_block(e, b, end);
+	return true;
 }
 
 /*
@@ -493,6 +570,8 @@ static size_t feed_block(struct ntrace_encoder *e, const struct stream *s, size_
 	}
 	if (j < lim && !(b.count && rng_below(&c->r, 1000) < c->null_permille))
 		end = &rec[j++];
+	if (end && fast_way(e, &b, end, c))
+		return j;
 	/* Half of the blocks with an end go through ntrace_enc_block_inline()
 	 * first (the firmware's stepper): when it declines, nothing may have
 	 * changed; when it takes the block, the state must be the same.  An
@@ -712,8 +791,12 @@ static void test_block_path_equals_record_path_for_random_configurations(void **
 			p.fine_tstamps = true;
 		check(&cfg, &p, i, "random configuration");
 	}
-	/* the inline entry was exercised, not only declined */
+	/* the inline entry was exercised, not only declined; so were the
+	 * fast visit's counting and its early jump messages */
 	assert_true(inline_taken > 1000);
+	print_message("fast visit model: %lu blocks counted, %lu jump messages sent early\n", fast_counted, fast_resolved);
+	assert_true(fast_counted > 1000);
+	assert_true(fast_resolved > 100);
 }
 
 /* 8.4.4: I-CNT overflows inside blocks, for counters of 2..8 bits (22 for
