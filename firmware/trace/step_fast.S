@@ -110,14 +110,26 @@
 
 /* Around a call into C: ra and a7 saved (C may change them; the visit
  * does not use them), S-mode's sp in the frame and mscratch the frame
- * again, mstatus and mepc kept (a guarded access in C may trap and change
- * them). */
-.macro C_CALL_BEGIN
+ * again (uses t0). */
+.macro C_ENTER
 	sd	ra, X(1)(sp)
 	sd	a7, X(17)(sp)
 	csrr	t0, mscratch
 	sd	t0, X(2)(sp)
 	csrw	mscratch, sp
+.endm
+
+.macro C_LEAVE
+	ld	t0, X(2)(sp)
+	csrw	mscratch, t0
+	ld	ra, X(1)(sp)
+	ld	a7, X(17)(sp)
+.endm
+
+/* C_ENTER for C that may reach the sink, and so make a guarded access,
+ * which traps and changes mstatus and mepc: those are kept too. */
+.macro C_CALL_BEGIN
+	C_ENTER
 	csrr	t0, mstatus
 	sd	t0, TRAP_REGS_MSTATUS(sp)
 	csrr	t0, mepc
@@ -129,10 +141,7 @@
 	csrw	mstatus, t0
 	ld	t0, TRAP_REGS_MEPC(sp)
 	csrw	mepc, t0
-	ld	t0, X(2)(sp)
-	csrw	mscratch, t0
-	ld	ra, X(1)(sp)
-	ld	a7, X(17)(sp)
+	C_LEAVE
 .endm
 
 	/* (beside the trap vectors: trap_entry_traced_fast branches here; no
@@ -279,9 +288,10 @@ trace_fast_visit:
 	j	.Ltaken_visit
 
 	/* COUNT_HELD's call of ntrace_enc_resolve_jump(the encoder, the
-	 * start of block a1, the privilege, context 0): returns through t1 with t0 its
-	 * answer, every register COUNT_HELD and the visit use kept (in
-	 * s2..s9's slots of the frame, which this path never restores). */
+	 * start of block a1, the privilege, context 0): returns through t1
+	 * with t0 its answer, every register COUNT_HELD and the visit use
+	 * kept (in s2..s10's slots of the frame, which this path never
+	 * restores; it writes only the encoder's buffer: no guarded access). */
 .Lresolve_jump:
 	sd	t1, X(18)(sp)
 	sd	a0, X(19)(sp)
@@ -291,21 +301,15 @@ trace_fast_visit:
 	sd	a4, X(23)(sp)
 	sd	a5, X(24)(sp)
 	sd	t2, X(26)(sp)
-	sd	ra, X(1)(sp)
-	sd	a7, X(17)(sp)
-	csrr	t0, mscratch
-	sd	t0, X(2)(sp)
-	csrw	mscratch, sp
+	C_ENTER
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
 	li	a3, 0                      /* context */
 	addi	a0, a0, TH_ENC
 	call	ntrace_enc_resolve_jump
-	mv	t0, a0
-	ld	t1, X(2)(sp)
-	csrw	mscratch, t1
-	ld	ra, X(1)(sp)
-	ld	a7, X(17)(sp)
+	sd	a0, X(25)(sp)
+	C_LEAVE
+	ld	t0, X(25)(sp)
 	ld	t1, X(18)(sp)
 	ld	a0, X(19)(sp)
 	ld	a1, X(20)(sp)
@@ -415,11 +419,7 @@ trace_fast_visit:
 	addi	t0, t0, -PEND_INDIRECT
 	sltiu	t0, t0, 2                  /* INDIRECT or RETURN_CHECK */
 	beqz	t0, .Lcheck_overflow
-	sd	ra, X(1)(sp)
-	sd	a7, X(17)(sp)
-	csrr	t0, mscratch
-	sd	t0, X(2)(sp)
-	csrw	mscratch, sp
+	C_ENTER
 	ld	a1, TH_FAST_H1(a0)
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
@@ -427,10 +427,7 @@ trace_fast_visit:
 	addi	a0, a0, TH_ENC
 	call	ntrace_enc_resolve_jump
 	ld	a0, HART_TRACE_AT(sp)
-	ld	t0, X(2)(sp)
-	csrw	mscratch, t0
-	ld	ra, X(1)(sp)
-	ld	a7, X(17)(sp)
+	C_LEAVE
 	j	.Lcheck_overflow
 
 	/* The sink refused bytes during the encoder step (stepper_breakpoint()
