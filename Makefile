@@ -42,7 +42,19 @@ all: $(ALL_TARGETS)
 
 # make test: every suite in TEST_SUITES through the runner, which prints the
 # one summary line and fails when any suite fails.
+#
+# The suites' test binaries are built first, two at a time (ASan builds of
+# the host tests take minutes one by one); the suites then run one after
+# another, so their output stays whole.  A failed build here is only
+# logged: the suite that needs the binary builds it again and reports it.
+TEST_PREBUILD = $(HOST_TESTS) $(FUZZ_BINS) $(NT_ELFS) $(NTRACE_TOOL_BIN)
+.PHONY: test-prebuild
+test-prebuild: $(TEST_PREBUILD)
+
 test: deps-check
+	@mkdir -p $(BUILD)/logs; \
+	$(MAKE) --no-print-directory -j2 test-prebuild >$(BUILD)/logs/test-prebuild.log 2>&1 || \
+		echo "== building the test binaries failed (log in $(BUILD)/logs/test-prebuild.log): each suite builds what it needs"
 	@scripts/run-tests.sh $(TEST_SUITES)
 
 bench: deps-check $(BENCH_TARGETS)
