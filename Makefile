@@ -43,11 +43,12 @@ all: $(ALL_TARGETS)
 # make test: every suite in TEST_SUITES through the runner, which prints the
 # one summary line and fails when any suite fails.
 #
-# The suites' test binaries are built first, two at a time (ASan builds of
-# the host tests take minutes one by one); the suites then run one after
+# The suites' test binaries, and the N-Trace corpus's QEMU traces (cached
+# by tests/ntrace/gen-trace.sh), are built first, two at a time: ASan builds
+# of the host tests take minutes one by one.  The suites then run one after
 # another, so their output stays whole.  A failed build here is only
-# logged: the suite that needs the binary builds it again and reports it.
-TEST_PREBUILD = $(HOST_TESTS) $(FUZZ_BINS) $(NT_ELFS) $(NTRACE_TOOL_BIN)
+# logged: the suite that needs the file builds it again and reports it.
+TEST_PREBUILD = $(HOST_TESTS) $(FUZZ_BINS) $(NT_PCS) $(NTRACE_TOOL_BIN)
 .PHONY: test-prebuild
 test-prebuild: $(TEST_PREBUILD)
 
