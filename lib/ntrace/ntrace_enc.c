@@ -48,15 +48,21 @@ int ntrace_enc_flush(struct ntrace_encoder *e)
 
 static void recompute_icnt_check(struct ntrace_encoder *e);
 
-/* A message of n bytes went into the buffer: statistics, and the
- * periodic sync it may make due (message count, cycles). */
+/* A message of n bytes went into the buffer: its statistics. */
 static inline __attribute__((always_inline)) void
-account_msg(struct ntrace_encoder *e, unsigned tcode, uint32_t n, uint64_t tstamp)
+count_msg(struct ntrace_encoder *e, unsigned tcode, uint32_t n)
 {
 	e->buf_len += n;
 	e->stats.bytes += n;
 	e->stats.messages++;
 	e->stats.per_tcode[tcode & 63]++;
+}
+
+/* ... and the periodic sync it may make due (message count, cycles). */
+static inline __attribute__((always_inline)) void
+account_msg(struct ntrace_encoder *e, unsigned tcode, uint32_t n, uint64_t tstamp)
+{
+	count_msg(e, tcode, n);
 	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES && ++e->sync_count >= e->sync_limit)
 		e->sync_due = 1;
 	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES &&
@@ -431,20 +437,28 @@ static inline __attribute__((always_inline)) uint8_t *put_var_at(uint8_t *p, uin
 	return w.p;
 }
 
+/* What write_branch_now() needs of the encoder's state: nothing held back
+ * or due (no HIST cut, sync, RepeatBranch or lost bytes), room in the
+ * buffer. */
+static inline __attribute__((always_inline)) bool
+branch_state_ok(const struct ntrace_encoder *e)
+{
+	return !(e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed) &&
+	       e->buf_len + NTRACE_WRITE_MAX <= NTRACE_ENC_BUF_SIZE;
+}
+
 /*
- * emit_branch_general() when nothing is held back or due (no HIST cut,
- * sync, RepeatBranch or lost bytes, room in the buffer) and the messages
- * have neither SRC nor TSTAMP nor extended addresses: the same message and
+ * emit_branch_general() when branch_state_ok() and the messages have
+ * neither SRC nor TSTAMP nor extended addresses: the same message and
  * state, its bytes written in place (write_branch_now()).  This is the
  * visit of the firmware's stepper that completes a jump: its most common
- * message.
+ * message.  (plain_msgs, set once a session, holds more than this.)
  */
 static inline __attribute__((always_inline)) bool
 branch_now_ok(const struct ntrace_encoder *e, unsigned btype)
 {
-	return !(e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed |
-		 e->fmt.src_bits | e->fmt.extend_addr_msb | e->cfg.trTsEnable) &&
-	       e->buf_len + NTRACE_WRITE_MAX <= NTRACE_ENC_BUF_SIZE &&
+	return branch_state_ok(e) &&
+	       !(e->fmt.src_bits | e->fmt.extend_addr_msb | e->cfg.trTsEnable) &&
 	       !(e->cfg.trTeInstEnRepeatedHistory && !e->htm) &&
 	       !(btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext);
 }
@@ -491,10 +505,7 @@ write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t
 	e->repeat_tcode = 0;
 	if (plain) {
 		/* account_msg() and reset_icnt() with no periodic sync */
-		e->buf_len += n;
-		e->stats.bytes += n;
-		e->stats.messages++;
-		e->stats.per_tcode[tcode]++;
+		count_msg(e, tcode, n);
 		e->stats.halfwords += e->icnt;
 		e->icnt = 0;
 	} else {
@@ -1522,14 +1533,13 @@ static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder
 
 /* The common case is resolve_jump() of an IndirectBranch[Hist] that
  * emit_branch_now() writes, in a configuration of plain messages (the
- * rest of branch_now_ok(), no trTeContext, no periodic sync): written
+ * configuration's part of branch_now_ok(), no trTeContext, no periodic
+ * sync) and branch_state_ok(): written
  * here, with no call (the firmware's fast visit makes one a jump). */
 bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
 			     uint64_t context)
 {
-	if (!e->plain_msgs || e->pending != PEND_INDIRECT || !e->active ||
-	    (e->held_cut | e->sync_due | e->held_count | e->repeat_count | e->overflowed) ||
-	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
+	if (!e->plain_msgs || e->pending != PEND_INDIRECT || !e->active || !branch_state_ok(e))
 		return resolve_jump_general(e, addr, priv, context);   /* (a tail call) */
 	e->pending = PEND_NONE;
 	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp, true);
