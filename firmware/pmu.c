@@ -365,32 +365,59 @@ static void counter_reset(struct pmu_hart *p, unsigned int idx)
 	c->event_data = 0;
 }
 
-/* config_matching's choice: the lowest free counter that fits, else the
- * lowest configured (stopped) one; with SKIP_MATCH the lowest of the set. */
+/* The lowest counter of `s` in `state`, or -1. */
+static int lowest_in_state(const struct pmu_hart *p, uint64_t s, uint8_t state)
+{
+	while (s) {
+		unsigned int idx = next_counter(&s);
+
+		if (p->state[idx] == state)
+			return (int)idx;
+	}
+	return -1;
+}
+
+/* Counters whose overflow raises LCOFI: with Sscofpmf, the HPM counters
+ * (only mhpmevent3..31 have an OF bit; mcycle and minstret never overflow
+ * into an interrupt). */
+static uint64_t overflowing_counters(const struct pmu_hart *p)
+{
+	if (!p->sscofpmf || p->hw_count <= 2)
+		return 0;
+	return ((1ULL << p->hw_count) - 1) & ~3ULL;
+}
+
+/*
+ * config_matching's choice among the counters of `set` that fit: a free
+ * one, else a configured (stopped) one; with SKIP_MATCH the lowest of the
+ * set.  Where counters can overflow (Sscofpmf), those are taken first: the
+ * caller may sample with the counter (Linux perf does, starting it with
+ * SET_INIT_VALUE and waiting for LCOFI), and cycle/instret would count
+ * but never interrupt.  Without Sscofpmf the fixed counters go first,
+ * which leaves the HPM counters to events only they can count.
+ */
 static int counter_pick(const struct pmu_hart *p, uint64_t set, bool skip_match, uint64_t fits)
 {
-	uint64_t s = set;
-	int stopped = -1;
+	uint64_t first = set & fits & overflowing_counters(p);
+	int idx;
 
 	if (skip_match) {
-		unsigned int idx = next_counter(&s);
+		uint64_t s = set;
 
+		idx = (int)next_counter(&s);
 		if (p->state[idx] == PMU_RUNNING || !((fits >> idx) & 1))
 			return -1;
-		return (int)idx;
+		return idx;
 	}
-	for (s &= fits; s;) {
-		unsigned int idx = next_counter(&s);
-		uint8_t state = p->state[idx];
-
-		if (state == PMU_RUNNING)
-			continue;
-		if (state == PMU_FREE)
-			return (int)idx;
-		if (stopped < 0)
-			stopped = (int)idx;
-	}
-	return stopped;
+	set &= fits;
+	idx = lowest_in_state(p, first, PMU_FREE);
+	if (idx < 0)
+		idx = lowest_in_state(p, set, PMU_FREE);
+	if (idx < 0)
+		idx = lowest_in_state(p, first, PMU_CONFIGURED);
+	if (idx < 0)
+		idx = lowest_in_state(p, set, PMU_CONFIGURED);
+	return idx;
 }
 
 /* ---- snapshot page ---- */

@@ -26,17 +26,19 @@ linux-kernel:
 clean-linux:
 	rm -rf $(BUILD)/linux
 
-# Two boots: the kernel's timer through Sstc, then through SBI TIME (the
-# second one is where init counts SBI set_timer calls with perf).
+# Three boots: the kernel's timer through Sstc, then through SBI TIME (the
+# second one is where init counts SBI set_timer calls with perf), then
+# Linux's own perf tool (stat, record, report) under -icount.
 test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
-	@rc=0; for timer in sstc sbi; do \
+	@rc=0; for timer in sstc sbi perf-tool; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) \
 	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) $$timer || rc=1; \
 	done; exit $$rc
 
 # OpenSBI 1.1 has 16 firmware counters (tracesbi 32), the same 18 hardware ones.
+# Its perf tool boot only reports what perf gets (INFO lines).
 test-linux-opensbi: linux-kernel
-	@rc=0; for timer in sstc sbi; do \
+	@rc=0; for timer in sstc sbi perf-tool; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) PMU_COUNTERS="16 18" \
 	    scripts/run-linux-test.sh opensbi $$timer || rc=1; \
 	done; exit $$rc

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the minimal Linux kernel of the boot test (build/linux/Image) from
-# Debian's linux-source-6.1 tarball, with tests/linux/init.c as the only
-# program of a built-in initramfs.
+# Debian's linux-source-6.1 tarball, with a built-in initramfs holding
+# tests/linux/init.c (+ perf_tool.c) as /init, the perf checks' workload
+# tests/linux/tsbi-spin.c and Linux's own perf tool (tools/perf of the same
+# tree, cross-built statically with its optional libraries off) as
+# /bin/perf.
 #
 # Caching, so that repeated runs take a second:
 #   build/linux/src/.unpacked   checksum of the tarball the tree came from;
@@ -9,11 +12,20 @@
 #   build/linux/obj/.configured checksum of tarball + config fragments; a
 #                               change means configure again from tinyconfig.
 #   build/linux/Image.key       checksum of everything the Image depends on
-#                               (tarball, fragment, init source, this script,
-#                               compilers); when it matches, nothing is run.
-# A change to the init source alone only rebuilds the initramfs and relinks.
+#                               (tarball, fragment, init and workload
+#                               sources, this script, compilers); when it
+#                               matches, nothing is run.
+#   $CACHE/Image-KEY, $CACHE/perf-KEY
+#                               the same Image and perf binary outside the
+#                               clone (CACHE: $TRACESBI_CACHE, default
+#                               ~/.cache/tracesbi/linux; TRACESBI_CACHE=none
+#                               turns it off), so a fresh clone on the same
+#                               machine copies them instead of building;
+#                               the newest 3 of each are kept.
+# A change to the init sources alone only rebuilds the initramfs and relinks.
 #
-# Environment: BUILD (default build), JOBS (default 2), TARBALL, FRAGMENT.
+# Environment: BUILD (default build), JOBS (default 2), TARBALL, FRAGMENT,
+# TRACESBI_CACHE.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +33,12 @@ BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FRAGMENT=${FRAGMENT:-tests/linux/tracesbi.config}
-INIT_SRC=tests/linux/init.c
+INIT_SRCS="tests/linux/init.c tests/linux/perf_tool.c"
+INIT_HDRS=tests/linux/init.h
+SPIN_SRC=tests/linux/tsbi-spin.c
 CROSS_LINUX=riscv64-linux-gnu-
+CACHE=${TRACESBI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracesbi/linux}
+[ "$CACHE" = none ] && CACHE=
 
 mkdir -p "$BUILD/linux"
 # Absolute paths: the kernel's make runs in other directories.
@@ -38,7 +54,7 @@ flock 9
 log() { echo "build-linux: $*" >&2; }
 sum_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
 
-for f in "$TARBALL" "$FRAGMENT" "$INIT_SRC"; do
+for f in "$TARBALL" "$FRAGMENT" $INIT_SRCS $INIT_HDRS "$SPIN_SRC"; do
     [ -r "$f" ] || { log "error: cannot read $f"; exit 1; }
 done
 FRAGMENT=$(realpath "$FRAGMENT")
@@ -52,13 +68,34 @@ else
     printf '%s\n%s\n' "$tarball_id" "$tarball_sum" >"$dir/.tarball-sum"
 fi
 
+compiler_id=$(${CROSS_LINUX}gcc --version | head -n1)
+perf_key=$( { echo "$tarball_sum"; sum_of "$0"; echo "$compiler_id"; } | sha256sum | cut -d' ' -f1)
 image_key=$( {
     echo "$tarball_sum"
-    sum_of "$FRAGMENT" "$INIT_SRC" "$0"
-    ${CROSS_LINUX}gcc --version | head -n1
+    sum_of "$FRAGMENT" $INIT_SRCS $INIT_HDRS "$SPIN_SRC" "$0"
+    echo "$compiler_id"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$dir/Image" ] && [ -f "$dir/Image.key" ] && [ "$(cat "$dir/Image.key")" = "$image_key" ]; then
     log "kernel up to date ($BUILD/linux/Image)"
+    exit 0
+fi
+
+# Keeps the newest 3 files of the cache matching a prefix.
+prune_cache() {
+    # shellcheck disable=SC2012 # cache file names have no odd characters
+    ls -t "$CACHE/$1"-* 2>/dev/null | tail -n +4 | xargs -r rm -f
+}
+# Stores a built file in the cache (atomically: a concurrent reader sees
+# the old file or the whole new one).
+cache_store() {
+    [ -n "$CACHE" ] || return 0
+    mkdir -p "$CACHE" && cp "$1" "$CACHE/$2.tmp.$$" && mv "$CACHE/$2.tmp.$$" "$CACHE/$2" &&
+        prune_cache "${2%%-*}" || log "note: could not store $2 in $CACHE"
+}
+if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ]; then
+    cp "$CACHE/Image-$image_key" "$dir/Image"
+    echo "$image_key" >"$dir/Image.key"
+    log "kernel copied from the cache ($CACHE/Image-$image_key)"
     exit 0
 fi
 start=$(date +%s)
@@ -76,17 +113,51 @@ kmake() {
     make -C "$src" O="$obj" ARCH=riscv CROSS_COMPILE=$CROSS_LINUX -j"$JOBS" "$@"
 }
 
-# 2. Init program and the initramfs list (gen_init_cpio format, see
-#    Documentation/filesystems/ramfs-rootfs-initramfs.rst).
+# 2. Linux's perf tool, static, without the optional libraries (no libelf:
+#    perf report names user code by its file, kernel code by
+#    /proc/kallsyms).  Only the perf binary: the rest of "all" (the
+#    dlfilter shared objects) cannot link -static.
 mkdir -p "$initramfs_dir"
+perf_bin=$initramfs_dir/perf
+if [ -n "$CACHE" ] && [ -f "$CACHE/perf-$perf_key" ]; then
+    cp "$CACHE/perf-$perf_key" "$perf_bin"
+    log "perf tool copied from the cache"
+elif [ ! -f "$perf_bin" ] || [ "$(cat "$perf_bin.key" 2>/dev/null)" != "$perf_key" ]; then
+    log "building Linux's perf tool (log in $BUILD/linux/perf-build.log)"
+    perf_obj=$dir/perf-obj
+    mkdir -p "$perf_obj"
+    if ! make -C "$src/tools/perf" O="$perf_obj" ARCH=riscv CROSS_COMPILE=$CROSS_LINUX \
+        LDFLAGS=-static WERROR=0 NO_LIBELF=1 NO_LIBPERL=1 NO_LIBPYTHON=1 NO_SLANG=1 \
+        NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1 \
+        NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBCAP=1 NO_LIBBPF=1 NO_JVMTI=1 NO_SDT=1 NO_LZMA=1 \
+        NO_ZLIB=1 NO_BACKTRACE=1 NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBTRACEEVENT=1 \
+        -j"$JOBS" "$perf_obj/perf" >"$dir/perf-build.log" 2>&1; then
+        tail -n 30 "$dir/perf-build.log" >&2
+        log "error: perf tool build failed"
+        exit 1
+    fi
+    ${CROSS_LINUX}strip -o "$perf_bin" "$perf_obj/perf"
+    echo "$perf_key" >"$perf_bin.key"
+    cache_store "$perf_bin" "perf-$perf_key"
+fi
+
+# 3. Init program, workload and the initramfs list (gen_init_cpio format,
+#    see Documentation/filesystems/ramfs-rootfs-initramfs.rst).
+# shellcheck disable=SC2086 # INIT_SRCS is a list of files
 ${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror -pthread \
-    -o "$initramfs_dir/init" "$INIT_SRC"
+    -o "$initramfs_dir/init" $INIT_SRCS
+${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror \
+    -o "$initramfs_dir/tsbi-spin" "$SPIN_SRC"
 cat >"$initramfs_dir/list.new" <<EOF
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0755 0 0
 dir /sys 0755 0 0
+dir /tmp 1777 0 0
+dir /bin 0755 0 0
 file /init $initramfs_dir/init 0755 0 0
+file /bin/tsbi-spin $initramfs_dir/tsbi-spin 0755 0 0
+file /bin/perf $perf_bin 0755 0 0
 EOF
 # Rewrite the list only when it changed, so kbuild does not redo the cpio.
 cmp -s "$initramfs_dir/list.new" "$initramfs_dir/list" ||
@@ -96,7 +167,7 @@ cat >"$dir/initramfs.config" <<EOF
 CONFIG_INITRAMFS_SOURCE="$initramfs_dir/list"
 EOF
 
-# 3. Configuration: tinyconfig + fragments, then check nothing was dropped.
+# 4. Configuration: tinyconfig + fragments, then check nothing was dropped.
 config_key=$(sum_of "$FRAGMENT" "$dir/initramfs.config" | sed "s/^/$tarball_sum /")
 if [ ! -f "$obj/.configured" ] || [ "$(cat "$obj/.configured")" != "$config_key" ]; then
     log "configuring (tinyconfig + $FRAGMENT)"
@@ -131,7 +202,7 @@ if [ ! -f "$obj/.configured" ] || [ "$(cat "$obj/.configured")" != "$config_key"
     echo "$config_key" >"$obj/.configured"
 fi
 
-# 4. Kernel.
+# 5. Kernel.
 log "building Image (-j$JOBS, log in $BUILD/linux/build.log)"
 if ! kmake Image >"$dir/build.log" 2>&1; then
     tail -n 40 "$dir/build.log" >&2
@@ -140,4 +211,5 @@ if ! kmake Image >"$dir/build.log" 2>&1; then
 fi
 cp "$obj/arch/riscv/boot/Image" "$dir/Image"
 echo "$image_key" >"$dir/Image.key"
+cache_store "$dir/Image" "Image-$image_key"
 log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"

@@ -7,7 +7,9 @@
 #   TIMER is "sstc" (default: QEMU's CPU has Sstc, the kernel writes
 #   stimecmp itself) or "sbi" (Sstc off, every timer goes through the SBI
 #   TIME extension); with "sbi" the check names start with linux/sbi-timer/.
-#   Only virt has a choice: the other boards' harts have no Sstc.
+#   Only virt has a choice: the other boards' harts have no Sstc.  TIMER
+#   "perf-tool" (virt) is the boot of Linux's own perf tool instead of
+#   init's other checks: Sstc, -icount, names linux/perf-tool/... .
 # Environment: MACHINE (virt, the default; sifive_u or spike: below),
 #   FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4, virt only),
 #   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image),
@@ -62,10 +64,11 @@ BUILD=${BUILD:-build}
 FW=${FW:-$BUILD/tracesbi.elf}
 QEMU=${QEMU:-qemu-system-riscv64}
 SMP=${SMP:-4}
-TIMEOUT=${TIMEOUT:-60}
+# The perf tool's boot runs a dozen perf sessions under -icount.
+case "$timer" in perf-tool) TIMEOUT=${TIMEOUT:-240} ;; *) TIMEOUT=${TIMEOUT:-60} ;; esac
 KERNEL=${KERNEL:-$BUILD/linux/Image}
 QEMU_EXTRA=${QEMU_EXTRA:-}
-usage() { echo "usage: [MACHINE=virt|sifive_u|spike] $0 [NAME [sstc|sbi]]" >&2; exit 2; }
+usage() { echo "usage: [MACHINE=virt|sifive_u|spike] $0 [NAME [sstc|sbi|perf-tool]]" >&2; exit 2; }
 
 # Per machine: QEMU's options, the CPUs Linux gets, its console, the
 # counters tracesbi offers (docs/PMU.md: "F H" firmware and hardware; on
@@ -77,10 +80,22 @@ virt)
     case "$timer" in
     sstc) QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix= ;;
     sbi)  QEMU_CPU=rv64,sscofpmf=true,sstc=false; prefix=sbi-timer/; name=$name-sbi-timer ;;
+    # Linux's perf tool (tests/linux/perf_tool.c), under -icount so that
+    # cycles and instret count instructions and sample counts are exact:
+    # asserted under tracesbi, only reported under another firmware.
+    perf-tool)
+          QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix=perf-tool/; name=$name-perf-tool
+          QEMU_EXTRA="$QEMU_EXTRA -icount shift=0,align=off,sleep=off" ;;
     *)    usage ;;
     esac
     MACHINE_ARGS="-M virt -m 256M -smp $SMP -cpu $QEMU_CPU"
-    CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND='' END=poweroff ;;
+    CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND='' END=poweroff
+    if [ "$timer" = perf-tool ]; then
+        case "${1:-tracesbi}" in
+        tracesbi) PMU_APPEND=tracesbi.perftool=check ;;
+        *)        PMU_APPEND=tracesbi.perftool=info ;;
+        esac
+    fi ;;
 sifive_u)
     [ "$timer" = sbi ] || usage
     MACHINE_ARGS="-M sifive_u -smp 3" prefix=sifive_u/ name=$name-sifive_u

@@ -78,11 +78,26 @@ static inline __attribute__((always_inline)) void pmu_hw_event_write(unsigned in
  * from the write.  Stop: read the live value, inhibit, write it back (QEMU
  * 7.2 reads a stopped counter as its last written value).  One jump per
  * call, all CSR accesses in the case.
+ *
+ * Before an HPM counter starts, it is written once with PMU_HW_SCRUB
+ * while still inhibited.  QEMU 7.2 (target/riscv/pmu.c) keeps, per
+ * counter, a remainder `irq_overflow_left` for overflows more than
+ * INT64_MAX ns away: a counter written with a value such as Linux's
+ * counting start 0x8000000000000001 leaves a positive remainder that only
+ * the overflow timer clears, and the first overflow of a later sampling
+ * start on that counter is then spent re-arming the timer that far ahead:
+ * no LCOFI, no sample (Linux perf record on a hart that had run perf stat
+ * got none).  A written value v in (now, 2^62) makes the remainder
+ * negative, i.e. none; the real value written next sets it afresh when it
+ * needs one.  On hardware the extra write is overwritten before the
+ * counter runs.  docs/PMU.md, "QEMU 7.2".
  */
+#define PMU_HW_SCRUB (1ULL << 61)
 #define PMU_HW_START_CASE(i) case i: __asm__ __volatile__( \
-	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %0\n .endif\n" \
+	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %0\n" \
+	"csrw " PMU_HW_STR(0xB00 + i) ", %3\n .endif\n" \
 	"csrc 0x320, %1\n csrw " PMU_HW_STR(0xB00 + i) ", %2" \
-	:: "r"(mhpmevent), "r"(1UL << (i)), "r"(value) : "memory"); break;
+	:: "r"(mhpmevent), "r"(1UL << (i)), "r"(value), "r"(PMU_HW_SCRUB) : "memory"); break;
 #define PMU_HW_STOP_CASE(i) case i: __asm__ __volatile__( \
 	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
 	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory"); break;
@@ -96,12 +111,14 @@ pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
 }
 
 /* Start counter n from the value it stopped at (QEMU 7.2: read while
- * inhibited, it is the last value written, which the stop wrote). */
+ * inhibited, it is the last value written, which the stop wrote), with
+ * the scrub write of PMU_HW_START_CASE between the read and the start. */
 #define PMU_HW_RESUME_CASE(i) case i: __asm__ __volatile__( \
 	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %1\n .endif\n" \
-	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrc 0x320, %2\n" \
-	"csrw " PMU_HW_STR(0xB00 + i) ", %0" \
-	: "=&r"(v) : "r"(mhpmevent), "r"(1UL << (i)) : "memory"); break;
+	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n" \
+	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0xB00 + i) ", %3\n .endif\n" \
+	"csrc 0x320, %2\n csrw " PMU_HW_STR(0xB00 + i) ", %0" \
+	: "=&r"(v) : "r"(mhpmevent), "r"(1UL << (i)), "r"(PMU_HW_SCRUB) : "memory"); break;
 
 static inline __attribute__((always_inline)) void
 pmu_hw_counter_resume(unsigned int n, uint64_t mhpmevent)

@@ -415,7 +415,9 @@ static void test_event_validity(void **state)
 
 /* ---- config_matching: which counter ------------------------------------- */
 
-static void test_match_cycle_instret(void **state)
+/* Without Sscofpmf nothing overflows into an interrupt: cycle and instret
+ * first, the HPM counters left to events only they count. */
+static void test_match_cycle_instret_fixed_first(void **state)
 {
 	(void)state;
 	assert_ok(cfg(0, ALL_MASK, 0, EV_CYCLES, 0), 0);
@@ -423,6 +425,29 @@ static void test_match_cycle_instret(void **state)
 	/* cycle taken but stopped: a free HPM counter comes first. */
 	assert_ok(cfg(0, ALL_MASK, 0, EV_CYCLES, 0), 2);
 	assert_ok(cfg(0, ALL_MASK, 0, EV_INSTRET, 0), 3);
+}
+
+/* With Sscofpmf only the HPM counters raise LCOFI: they go first (a
+ * sampling caller such as Linux perf cannot say it samples); then a free
+ * cycle/instret, then configured HPM, then configured fixed counters. */
+static void test_match_cycle_instret_overflowing_first(void **state)
+{
+	(void)state;
+	assert_ok(cfg(0, ALL_MASK, 0, EV_CYCLES, 0), 2);
+	assert_ok(cfg(0, ALL_MASK, 0, EV_INSTRET, 0), 3);
+	assert_ok(cfg(0, 1, 0, EV_CYCLES, 0), 0);
+	assert_ret(stop(0, 1, PMU_STOP_RESET), SBI_ERR_ALREADY_STOPPED);
+	/* Set {cycle, counter 4}: HPM free, then cycle free, then HPM again. */
+	assert_ok(cfg(0, 0x11, 0, EV_CYCLES, 0), 4);
+	assert_ok(cfg(0, 0x11, 0, EV_CYCLES, 0), 0);
+	assert_ok(cfg(0, 0x11, 0, EV_CYCLES, 0), 4);
+	assert_ok(start(4, 1, 0, 0), 0);
+	assert_ok(cfg(0, 0x11, 0, EV_CYCLES, 0), 0);
+}
+
+static void test_match_cycle_instret(void **state)
+{
+	(void)state;
 	/* cycle counts only cycles, instret only instructions, whatever the map. */
 	assert_ret(cfg(0, 1, 0, EV_INSTRET, 0), SBI_ERR_NOT_SUPPORTED);
 	assert_ret(cfg(1, 1, 0, EV_CYCLES, 0), SBI_ERR_NOT_SUPPORTED);
@@ -1096,6 +1121,8 @@ int main(void)
 		T(test_reserved_flags),
 		T(test_event_validity),
 		T(test_match_cycle_instret),
+		TN(test_match_cycle_instret_fixed_first),
+		T(test_match_cycle_instret_overflowing_first),
 		T(test_match_lowest_free_then_stopped),
 		T(test_match_firmware_only_on_fw_counters),
 		TD(test_match_raw_default),

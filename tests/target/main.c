@@ -67,6 +67,7 @@ static const char *const deviation_text[DEV_COUNT] = {
 	[DEV_OPENSBI_PMU_SUSPEND] = "OpenSBI 1.1 leaves HPM counters stopped after a non-retentive suspend",
 	[DEV_OPENSBI_PMU_SELF] = "OpenSBI 1.1 counts IPIs and remote fences to the calling hart itself as sent",
 	[DEV_OPENSBI_PMU_MATCHING] = "OpenSBI 1.1 picks the highest free counter, never picks a configured counter again without SKIP_MATCH, SKIP_MATCH only reuses a configured counter, and without Sscofpmf cycles and instructions go to cycle/instret whatever the set",
+	[DEV_OPENSBI_PMU_QEMU_REMAINDER] = "OpenSBI 1.1 starts a counter without clearing QEMU 7.2's overflow remainder: after a counting start (2^63 + 1) on a counter, a sampling start on it raises no LCOFI for about the machine's uptime",
 	[DEV_OPENSBI_PMU_NO_SBI2] = "OpenSBI 1.1 implements PMU functions 0-5 (SBI 0.3): no fw_read_hi, snapshot or event_get_info",
 	[DEV_OPENSBI_PMU_EVENTS] = "OpenSBI 1.1 has no implementation-specific or platform firmware events",
 	[DEV_OPENSBI_NO_TRACESBI_EXT] = "tracesbi's own extension (mhpmevent read-back) is not in OpenSBI",

@@ -46,6 +46,7 @@ enum deviation {
 	DEV_OPENSBI_PMU_SETS,         /* empty and wrapping counter sets */
 	DEV_OPENSBI_PMU_EVENT_RULES,  /* which events it takes, and where */
 	DEV_OPENSBI_PMU_MATCHING,     /* counter choice, SKIP_MATCH */
+	DEV_OPENSBI_PMU_QEMU_REMAINDER, /* QEMU 7.2's stale overflow remainder kept */
 	DEV_OPENSBI_PMU_STATES,       /* ALREADY_STARTED/STOPPED in sets */
 	DEV_OPENSBI_PMU_STOPPED_VALUE, /* a stopped HPM counter reads its start value */
 	DEV_OPENSBI_PMU_SELF,         /* counts IPIs/fences to the caller as sent */

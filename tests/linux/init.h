@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What init.c shares with the other parts of the boot test's init. */
+#ifndef TRACESBI_LINUX_INIT_H
+#define TRACESBI_LINUX_INIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LINE_MAX_LEN 512
+
+/* One result line, "PASS: linux/<check>" or "FAIL: linux/<check>: why". */
+void pass(const char *check);
+void fail(const char *check, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+long read_file(const char *path, char *buf, size_t size);
+bool cmdline_has(const char *key_value);
+
+/* Linux's perf tool on the SBI PMU (perf_tool.c): only with tracesbi.perftool=. */
+void check_perf_tool(int cpus);
+
+#endif
