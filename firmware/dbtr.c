@@ -96,11 +96,14 @@ static long tdata1_check(const struct hart *self, unsigned long tdata1)
 	return SBI_SUCCESS;
 }
 
-static unsigned long state_of(unsigned int idx, unsigned long tdata1)
+/* trig_state: mapped and the saved vs/vu/s/u.  have_hw_trig ("the
+ * hardware (or physical) debug trigger details are available") stays 0,
+ * and with it hw_trig_idx: the hardware index is the logical one here, so
+ * it tells S-mode nothing, and OpenSBI reports the same word. */
+static unsigned long state_of(unsigned long tdata1)
 {
 	const struct trig_layout *l = layout_of(tdata1);
-	unsigned long st = SBI_DBTR_STATE_MAPPED | SBI_DBTR_STATE_HAVE_HW_TRIG |
-			   (unsigned long)idx << SBI_DBTR_STATE_HW_IDX_SHIFT;
+	unsigned long st = SBI_DBTR_STATE_MAPPED;
 
 	if (tdata1 & l->u)
 		st |= SBI_DBTR_STATE_U;
@@ -343,7 +346,7 @@ static void uninstall_one(struct dbtr_hart *d, unsigned int idx)
 /* Trigger idx now holds tdata1 (as S-mode gave it), enabled. */
 static void installed(struct dbtr_hart *d, unsigned int idx, unsigned long tdata1)
 {
-	d->state[idx] = state_of(idx, tdata1);
+	d->state[idx] = state_of(tdata1);
 	d->tdata1[idx] = tdata1;
 	d->disabled &= (uint8_t)~(1u << idx);
 }
@@ -466,7 +469,10 @@ struct sbiret dbtr_update_triggers(struct hart *self, unsigned long count)
 	return SBI_RET(SBI_SUCCESS, 0);
 }
 
-/* Every index of the set is a mapped trigger (checked before acting). */
+/* Every index of the set is a mapped trigger (checked before acting):
+ * uninstall, enable and disable each give INVALID_PARAM for a trigger
+ * "not mapped to any HW debug trigger" (their error tables), where
+ * OpenSBI's enable and disable skip it and succeed (docs/SBI.md). */
 static bool set_mapped(const struct dbtr_hart *d, unsigned long base, unsigned long mask)
 {
 	unsigned long bit;

@@ -146,6 +146,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	pmu_map_error = pmu_map_from_fdt(&pmu_event_map, &fdt);
 	trace_cold_init(&fdt);
 	ctr_cold_init(&fdt);
+	srst_cold_init(&fdt);
 	choose_next_stage(info, hartid);
 	if (!hart_by_id(platform.next_hartid))
 		platform.next_hartid = hart_ids[0];
@@ -222,6 +223,7 @@ static void print_banner(const struct hart *self)
 	print_pmu_map();
 	trace_print_banner();
 	ctr_print_banner();
+	srst_print_banner();
 	printf("SBI extensions   :");
 	sbi_ecall_print_extensions();
 	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,

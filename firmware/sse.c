@@ -209,13 +209,17 @@ static unsigned long attr_value(const struct hart *self, const struct sse_event 
 	}
 }
 
-/* The INTERRUPTED_FLAGS bits this hart has: hstatus bits only with H;
- * Zicfilp and Ssdbltrp are not handled (no hart here has them). */
-static unsigned long flags_supported(const struct hart *self)
-{
-	return SBI_SSE_FLAGS_SPP | SBI_SSE_FLAGS_SPIE |
-	       (self->feat.h ? SBI_SSE_FLAGS_HSTATUS_SPV | SBI_SSE_FLAGS_HSTATUS_SPVP : 0);
-}
+/*
+ * The INTERRUPTED_FLAGS bits S-mode may write: the six the attribute table
+ * defines, on every hart; only bits XLEN-1:6 "must be set to zero"
+ * (ext-sse.adoc, INTERRUPTED_FLAGS).  A bit whose extension the hart lacks
+ * (hstatus bits without H; SPELP, SDT: no hart here has Zicfilp or
+ * Ssdbltrp) is kept and read back, and completion ignores it: it restores
+ * each bit only "if <extension> is available to supervisor mode".  OpenSBI
+ * and KVM accept them too.
+ */
+#define SSE_FLAGS_DEFINED (SBI_SSE_FLAGS_SPP | SBI_SSE_FLAGS_SPIE | SBI_SSE_FLAGS_HSTATUS_SPV | \
+			   SBI_SSE_FLAGS_HSTATUS_SPVP | SBI_SSE_FLAGS_SPELP | SBI_SSE_FLAGS_SDT)
 
 /* May attribute `attr` of e take value v now: DENIED (read-only),
  * INVALID_PARAM (illegal value), INVALID_STATE (the table's state rule). */
@@ -242,7 +246,7 @@ static long attr_check(const struct hart *self, const struct sse_event *e, unsig
 			return SBI_ERR_INVALID_PARAM;
 		return idle ? SBI_SUCCESS : SBI_ERR_INVALID_STATE;
 	case SBI_SSE_ATTR_INTERRUPTED_FLAGS:
-		if (v & ~flags_supported(self))
+		if (v & ~SSE_FLAGS_DEFINED)
 			return SBI_ERR_INVALID_PARAM;
 		return running_here ? SBI_SUCCESS : SBI_ERR_INVALID_STATE;
 	case SBI_SSE_ATTR_INTERRUPTED_SEPC:

@@ -11,7 +11,8 @@
 #             (the kernel counts its boots), stopped once it is done.
 #   spike     one hart; HTIF console and power-off (QEMU's exit status 0).
 #   spike     mode=sysfail: a "system failure" shutdown ends QEMU with
-#             status 3, as on virt.
+#             status 0 (as OpenSBI), and with status 3 under
+#             tracesbi.sysfail=status, as on virt.
 #   spike     -smp 2: the multi-hart groups (HSM, IPI, RFENCE, PMU).
 # The pmu group runs on both, told what the board offers (expect-pmu=):
 # sifive_u's U54s have no mcountinhibit, so tracesbi offers its 32
@@ -116,14 +117,19 @@ results spike "DONE: target-tests"
 [ "$rc" -eq 0 ] && pass spike/htif-poweroff-status-0 ||
     fail spike/htif-poweroff-status-0 "QEMU ended with $rc after the kernel's shutdown (124: timeout)"
 
-boot spike-sysfail spike 1 "mode=sysfail"
-if ! grep -aq '^DONE: sysfail-test' "$logdir/spike-sysfail.log"; then
-    fail spike/sysfail-exit-status-3 "the kernel did not reach the failure shutdown (status $rc)"
-elif [ "$rc" -eq 3 ]; then
-    pass spike/sysfail-exit-status-3
-else
-    fail spike/sysfail-exit-status-3 "QEMU ended with $rc, expected 3 (124: timeout)"
-fi
+# spike_sysfail NAME EXTRA-BOOTARGS WANT-STATUS
+spike_sysfail() {
+    boot "spike-$1" spike 1 "mode=sysfail${2:+ $2}"
+    if ! grep -aq '^DONE: sysfail-test' "$logdir/spike-$1.log"; then
+        fail "spike/$1-exit-status-$3" "the kernel did not reach the failure shutdown (status $rc)"
+    elif [ "$rc" -eq "$3" ]; then
+        pass "spike/$1-exit-status-$3"
+    else
+        fail "spike/$1-exit-status-$3" "QEMU ended with $rc, expected $3 (124: timeout)"
+    fi
+}
+spike_sysfail sysfail "" 0
+spike_sysfail sysfail-status tracesbi.sysfail=status 3
 
 boot spike-2harts spike 2 "expect-sstc=0 expect-sscofpmf=0 expect-pmu=default-map groups=hsm,ipi,rfence,pmu variant=2harts"
 results spike-2harts "DONE: target-tests 2harts"

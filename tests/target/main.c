@@ -14,6 +14,8 @@
  *                                      legacy shutdown (EID 0x08)
  *                          mode=sysfail  a "system failure" shutdown (the
  *                                      runner checks QEMU's exit status)
+ *                          mode=exit-code code=N  end as a kvm-unit-tests
+ *                                      program with exit code N (reboot.c)
  *                          mode=hostile seed=N calls=N  the hostile SBI
  *                                      caller on every hart (hostile.c)
  *                          mode=harts seconds=N  many harts hammering IPIs,
@@ -310,6 +312,7 @@ static void read_run_options(void)
 
 void reboot_test_main(void);
 void sysfail_test_main(void);
+void exit_code_test_main(void);
 void mfault_test_main(unsigned long kind);
 void hostile_main(void);
 void harts_soak_main(void);
@@ -334,6 +337,8 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			reboot_test_main();
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "sysfail"))
 			sysfail_test_main();
+		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "exit-code"))
+			exit_code_test_main();
 		if (bootarg("mode", mode, sizeof(mode)) && !strcmp(mode, "mfault") &&
 		    bootarg("fault", mode, sizeof(mode)))
 			mfault_test_main((unsigned long)(mode[0] - '0'));

@@ -79,7 +79,8 @@ void reboot_test_main(void)
 }
 
 /* Ends the run with a failure shutdown; the runner expects QEMU to exit with
- * the status docs/README give for it (3 on tracesbi). */
+ * the status docs/README give for it (0 on tracesbi, 3 with
+ * tracesbi.sysfail=status). */
 void sysfail_test_main(void)
 {
 	struct sbiret r;
@@ -111,5 +112,27 @@ void mfault_test_main(unsigned long kind)
 	if (r.error == 0)
 		__asm__ volatile("unimp");
 	kprintf("FAIL: target/mfault/%lu: the firmware went on (error %ld)\n", kind, r.error);
+	sbi_shutdown();
+}
+
+/*
+ * A test program's end as kvm-unit-tests ends one (bootargs mode=exit-code
+ * code=N): "EXIT: STATUS=" with N << 1 | 1 on the console, then an SRST
+ * shutdown, "system failure" when N is not 0.  N = 0: passed, 1: failed,
+ * 38: every test skipped (the console says 77).  The runner
+ * (scripts/kut-verdict.sh) turns QEMU's status and the console into the
+ * harness's verdict.
+ */
+void exit_code_test_main(void)
+{
+	unsigned long code = bootarg_ulong("code", 0);
+	struct sbiret r;
+
+	kprintf("DONE: exit-code-test %lu\n", code);
+	kprintf("EXIT: STATUS=%lu\n", code << 1 | 1);
+	r = sbi_system_reset(SBI_SRST_TYPE_SHUTDOWN,
+			     code ? SBI_SRST_REASON_SYSFAIL : SBI_SRST_REASON_NONE);
+	kprintf("FAIL: target/srst/exit_code_shutdown: system_reset returned %s\n",
+		sbi_error_name(r.error));
 	sbi_shutdown();
 }

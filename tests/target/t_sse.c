@@ -590,6 +590,80 @@ out:
 	local_event_done();
 }
 
+/* What the handler of interrupted_flags_defined_bits found: per value
+ * tried, the write's error and the value read back. */
+#define SSTATUS_SPELP (1ul << 23)
+#define SSTATUS_SDT   (1ul << 24)
+static const unsigned long flag_values[] = {
+	SBI_SSE_FLAGS_SPP, SBI_SSE_FLAGS_SPIE, SBI_SSE_FLAGS_HSTATUS_SPV,
+	SBI_SSE_FLAGS_HSTATUS_SPVP, SBI_SSE_FLAGS_SPELP, SBI_SSE_FLAGS_SDT,
+	SBI_SSE_FLAGS_SPP | SBI_SSE_FLAGS_SPIE | SBI_SSE_FLAGS_HSTATUS_SPV |
+		SBI_SSE_FLAGS_HSTATUS_SPVP | SBI_SSE_FLAGS_SPELP | SBI_SSE_FLAGS_SDT,
+	1ul << 6, 1ul << 32,
+};
+#define NFLAG_VALUES (sizeof(flag_values) / sizeof(flag_values[0]))
+#define NFLAG_DEFINED (NFLAG_VALUES - 2)
+static long flag_err[NFLAG_VALUES];
+static unsigned long flag_read[NFLAG_VALUES], flag_saved;
+
+/* Each value written and read back, then the interrupted flags as they
+ * were, plus SPELP and SDT, for the completion to ignore. */
+static void write_each_flag(struct sse_ctx *c)
+{
+	unsigned int i;
+
+	flag_saved = sse_attr(c->id, SBI_SSE_ATTR_INTERRUPTED_FLAGS);
+	for (i = 0; i < NFLAG_VALUES; i++) {
+		flag_err[i] = sse_write1(c->id, SBI_SSE_ATTR_INTERRUPTED_FLAGS, flag_values[i]);
+		flag_read[i] = sse_attr(c->id, SBI_SSE_ATTR_INTERRUPTED_FLAGS);
+	}
+	c->seen = sse_write1(c->id, SBI_SSE_ATTR_INTERRUPTED_FLAGS,
+			     flag_saved | SBI_SSE_FLAGS_SPELP | SBI_SSE_FLAGS_SDT);
+}
+
+/*
+ * INTERRUPTED_FLAGS takes each of the six bits the attribute table defines
+ * (and all of them) on every hart, whether or not it has H, Zicfilp or
+ * Ssdbltrp, and reads it back; bit 6 and bit 32 are reserved
+ * (INVALID_PARAM, the value kept).  SPELP and SDT left set at completion
+ * change nothing on a hart without those extensions (QEMU 7.2).
+ */
+static void interrupted_flags_defined_bits(void)
+{
+	static unsigned long regs[32];
+	struct sse_ctx *c = local_event(write_each_flag);
+	unsigned long st_before, st_after;
+	unsigned int i;
+
+	if (!c)
+		return;
+	if (!local_event_ready(c))
+		goto out;
+	st_before = csr_read(sstatus);
+	sse_inject_capture(regs, EV_LOCAL_SW, current_hart());
+	st_after = csr_read(sstatus);
+	if (!CHECK_EQ(c->runs, 1, "handler runs"))
+		goto out;
+	for (i = 0; i < NFLAG_DEFINED; i++) {
+		CHECK_ERR(flag_err[i], SBI_SUCCESS, "write INTERRUPTED_FLAGS = %#lx", flag_values[i]);
+		CHECK_EQ(flag_read[i], flag_values[i], "INTERRUPTED_FLAGS read back after %#lx",
+			 flag_values[i]);
+	}
+	for (; i < NFLAG_VALUES; i++) {
+		CHECK_ERR(flag_err[i], SBI_ERR_INVALID_PARAM, "write INTERRUPTED_FLAGS = %#lx (reserved)",
+			  flag_values[i]);
+		CHECK_EQ(flag_read[i], flag_values[NFLAG_DEFINED - 1],
+			 "INTERRUPTED_FLAGS kept after the refused %#lx", flag_values[i]);
+	}
+	CHECK_ERR((long)c->seen, SBI_SUCCESS, "write the saved flags | SPELP | SDT");
+	CHECK_EQ(st_after & (SSTATUS_SPP | SSTATUS_SPIE | SSTATUS_SPELP | SSTATUS_SDT),
+		 st_before & (SSTATUS_SPP | SSTATUS_SPIE | SSTATUS_SPELP | SSTATUS_SDT),
+		 "sstatus SPP/SPIE/SPELP/SDT after complete as before");
+	CHECK_EQ(regs[17], SBI_EXT_SSE, "a7 after complete");
+out:
+	local_event_done();
+}
+
 #define HSTATUS_SPV  (1ul << 7)
 #define HSTATUS_SPVP (1ul << 8)
 
@@ -1211,6 +1285,7 @@ static const struct target_test sse_tests[] = {
 	{ "attr_write_rules", attr_write_rules, DEV_NONE },
 	{ "inject_round_trip", inject_round_trip, DEV_NONE },
 	{ "interrupted_attrs_written", interrupted_attrs_written, DEV_NONE },
+	{ "interrupted_flags_defined_bits", interrupted_flags_defined_bits, DEV_NONE },
 	{ "hstatus_flags_round_trip", hstatus_flags_round_trip, DEV_NONE },
 	{ "event_from_vs_mode", event_from_vs_mode, DEV_NONE },
 	{ "mask_holds_back", mask_holds_back, DEV_NONE },
