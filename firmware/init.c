@@ -5,8 +5,9 @@
  *   cold_boot  DTB -> platform + hart table + devices, DT fix-up, ecall table,
  *              next stage from the fw_dynamic info, wakes the other harts
  *   hart_warm_boot  on every hart, on its own stack: probe features, set the
- *              M-mode CSRs and PMP; the winner prints the banner and starts
- *              the next-stage hart; then every hart enters the HSM stopped
+ *              M-mode CSRs and PMP; the winner prints the banner, waits until
+ *              every hart is set up (at most a second) and starts the
+ *              next-stage hart; then every hart enters the HSM stopped
  *              loop, from which the next-stage hart leaves at once.
  */
 #include <string.h>
@@ -297,20 +298,55 @@ static void hart_setup_csrs(struct hart *self)
 	csr_write(mie, MIP_MSIP);
 }
 
-/* From entry.S on this hart's own stack; build_hart_table set its hartid. */
+/* Harts whose M-mode state is set up (hart_warm_boot). */
+static unsigned int harts_ready;
+
+static void hart_ready(const struct hart *self)
+{
+	__atomic_add_fetch(&harts_ready, 1, __ATOMIC_RELEASE);
+	if (self->hartid != boot_hartid)
+		ipi_post(hart_by_id(boot_hartid), IPI_EVENT_WAKE);
+}
+
+/*
+ * S-mode may use every hart's trace components at once, and what their
+ * encoders report (the triggers) only their own hart can find out
+ * (trace_hart_init): the next stage starts once every hart is set up.
+ * Bounded: a hart the DT lists that has not arrived within a second is
+ * left behind (its components answer without it, trace/mmio.c; its encoder
+ * reads as one that cannot trace until it arrives).
+ */
+static void wait_for_harts(struct hart *self)
+{
+	uint64_t deadline = time_now() + platform.timebase_hz;
+	unsigned int ready;
+
+	while ((ready = __atomic_load_n(&harts_ready, __ATOMIC_ACQUIRE)) < hart_count &&
+	       time_now() < deadline && timer_boot_wake_at(self, deadline))
+		ipi_wait_and_handle(self);
+	timer_cancel(self);
+	if (ready < hart_count)
+		printf("WARNING          : %u of %u harts did not boot within a second\n",
+		       hart_count - ready, hart_count);
+}
+
+/* From entry.S on this hart's own stack; build_hart_table set its hartid.
+ * The boot IPI (cold_boot) stays pending, with whatever events other harts
+ * posted since: the HSM stopped loop takes them. */
 void hart_warm_boot(void)
 {
 	struct hart *self = hart_self();
 	struct hart *next;
 
-	aclint_mswi_clear(self->msip);
 	features_probe(&self->feat);
 	features_probe_fwft(&self->fwft.support, self->feat.menvcfg);
 	hart_setup_csrs(self);
 	trace_hart_init(self);
 	ctr_hart_init(self);
+	hart_ready(self);
 	if (self->hartid == boot_hartid) {
 		print_banner(self);
+		wait_for_harts(self);
 		next = hart_by_id(platform.next_hartid);
 		hsm_set_start_pending(next, platform.next_addr, platform.dtb_addr,
 				      platform.next_mode);

@@ -3,9 +3,10 @@
  * Inter-hart events.  The sender ORs event bits into the target's
  * ipi_pending and raises its MSIP; the target clears MSIP first, then takes
  * the bits, so an event posted in between raises MSIP again and is never
- * lost.  Harts that wait (HSM stopped, suspended, a fence in flight) run
- * these events from their wait loop, so two harts fencing each other at the
- * same time cannot deadlock.
+ * lost.  Harts that wait (HSM stopped, suspended, a fence or a trace
+ * register access in flight) run these events from their wait loop, so two
+ * harts fencing each other, or accessing each other's trace components, at
+ * the same time cannot deadlock.
  */
 #include "ipi.h"
 #include "drivers.h"
@@ -78,4 +79,17 @@ void ipi_wait_and_handle(struct hart *self)
 	/* Only a deadline S-mode set (MTIE armed by set_timer) is its timer. */
 	if (mip & MIP_MTIP)
 		timer_handle_mtip(self);
+}
+
+void ipi_wait_until(struct hart *self, bool (*done)(struct hart *self))
+{
+	/* Only M-level events end a wfi here: an S-mode interrupt that is
+	 * pending and enabled would end every one at once. */
+	unsigned long mie = csr_swap(mie, MIP_MSIP | (csr_read(mie) & MIP_MTIP));
+
+	while (!done(self))
+		ipi_wait_and_handle(self);
+	/* S-mode's enables back; its timer's as the wait left it (MTIP,
+	 * handled, masks itself until the next set_timer). */
+	csr_write(mie, (mie & ~MIP_MTIP) | (csr_read(mie) & MIP_MTIP));
 }

@@ -38,6 +38,18 @@ void timer_set_smode_deadline(struct hart *self, uint64_t stime)
 	csr_set(mie, MIP_MTIP);
 }
 
+/* A wake-up of the firmware's own at `time` (MTIP, handled by
+ * ipi_wait_and_handle) before S-mode runs: at boot, when the machine timer
+ * is not S-mode's yet.  False without a machine timer. */
+bool timer_boot_wake_at(struct hart *self, uint64_t time)
+{
+	if (!self->mtimecmp)
+		return false;
+	mtimecmp_write(self->mtimecmp, time);
+	csr_set(mie, MIP_MTIP);
+	return true;
+}
+
 /* No S-mode deadline: nothing may fire (boot, HSM stop and start). */
 void timer_cancel(struct hart *self)
 {

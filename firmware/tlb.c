@@ -183,6 +183,11 @@ static long fence_send_one(struct hart *target, void *arg)
 	return 0;
 }
 
+static bool fences_acked(struct hart *self)
+{
+	return !__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE);
+}
+
 long fence_remote(unsigned long mask, unsigned long base, const struct fence_request *req)
 {
 	struct hart *self = hart_self();
@@ -204,14 +209,8 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 		return ret;
 	if (s.local)
 		fence_run_local(req);
-	if (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE)) {
-		/* Wait for the acks' IPI only: an S-mode interrupt that is
-		 * pending and enabled would make every wfi return at once. */
-		unsigned long mie = csr_swap(mie, MIP_MSIP | (csr_read(mie) & MIP_MTIP));
-
-		while (__atomic_load_n(&self->fence_outstanding, __ATOMIC_ACQUIRE))
-			ipi_wait_and_handle(self);
-		csr_write(mie, mie);
+	if (!fences_acked(self)) {
+		ipi_wait_until(self, fences_acked);
 		trace_wait_done(self);
 	}
 	if (s.local)

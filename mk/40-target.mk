@@ -19,7 +19,7 @@ TARGET_TEST_SRCS := main.c reboot.c t_base.c t_legacy.c t_pmp.c t_time.c t_hsm.c
                     t_ipi.c t_rfence.c t_pmu.c t_trace.c t_dbcn.c t_suspend.c t_srst.c \
                     t_redirect.c hostile.c hostile_ecall.S harts_soak.c
 TARGET_TEST_SRCS += t_fwft.c t_susp.c t_dbtr.c t_sse.c sse_entry.S
-TARGET_TEST_SRCS += t_ctr.c
+TARGET_TEST_SRCS += t_ctr.c t_tci.c tci_msg.c
 
 target_objs = $(patsubst %,$(TARGET_OBJDIR)/%.o,$(basename $(1)))
 

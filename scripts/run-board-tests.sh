@@ -7,13 +7,16 @@
 #             and the kernel ends it with a reboot (shutdown is
 #             NOT_SUPPORTED there).  Banner: the E51 named as skipped, the
 #             boot hart a U54, the kernel sees the two U54s only.
+#   sifive_u  groups=tci: every hart's trace components from the boot hart
+#             with the other U54 never started, stopped, suspended, running
+#             and tracing.
 #   sifive_u  mode=reboot: cold then warm reboot through the GPIO line
 #             (the kernel counts its boots), stopped once it is done.
 #   spike     one hart; HTIF console and power-off (QEMU's exit status 0).
 #   spike     mode=sysfail: a "system failure" shutdown ends QEMU with
 #             status 0 (as OpenSBI), and with status 3 under
 #             tracesbi.sysfail=status, as on virt.
-#   spike     -smp 2: the multi-hart groups (HSM, IPI, RFENCE, PMU).
+#   spike     -smp 2: the multi-hart groups (HSM, IPI, RFENCE, PMU, TCI).
 # The pmu group runs on both, told what the board offers (expect-pmu=):
 # sifive_u's U54s have no mcountinhibit, so tracesbi offers its 32
 # firmware counters only (fw-only: the layout and every firmware counter
@@ -88,6 +91,12 @@ grep -aq '^shutdown: not supported, rebooting' "$logdir/sifive_u.log" && [ "$rc"
     pass sifive_u/shutdown-unsupported-reboot-ends-run ||
     fail sifive_u/shutdown-unsupported-reboot-ends-run "expected SRST shutdown NOT_SUPPORTED, then a reboot ending QEMU (-no-reboot) with 0, got status $rc"
 
+# The TCI group (every hart's trace components in every HSM state of their
+# owner, first with the other U54 never started): the E51, which never
+# boots, has no components.
+boot sifive_u-tci sifive_u 3 "expect-sstc=0 groups=tci variant=u54" -no-reboot
+results sifive_u-tci "DONE: target-tests u54"
+
 # The reboot sequence: no -no-reboot, so the kernel's boot count survives;
 # QEMU is stopped once the kernel says it is done (its last shutdown turns
 # into a reboot again on this board).
@@ -131,7 +140,7 @@ spike_sysfail() {
 spike_sysfail sysfail "" 0
 spike_sysfail sysfail-status tracesbi.sysfail=status 3
 
-boot spike-2harts spike 2 "expect-sstc=0 expect-sscofpmf=0 expect-pmu=default-map groups=hsm,ipi,rfence,pmu variant=2harts"
+boot spike-2harts spike 2 "expect-sstc=0 expect-sscofpmf=0 expect-pmu=default-map groups=hsm,ipi,rfence,pmu,tci variant=2harts"
 results spike-2harts "DONE: target-tests 2harts"
 [ "$rc" -eq 0 ] && pass spike-2harts/htif-poweroff-status-0 ||
     fail spike-2harts/htif-poweroff-status-0 "QEMU ended with $rc (124: timeout)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the S-mode test kernel on one firmware in seven QEMU runs and prints
+# Runs the S-mode test kernel on one firmware in twelve QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group
 #   nosstc  -cpu ...,sstc=false,h=false: TIME, legacy, RFENCE, SUSP, suspend and PMU again
@@ -8,6 +8,13 @@
 #           no overflow interrupt, a zero overflow bitmap)
 #   trace-3harts  -smp 3: the trace group again (a register window with room
 #           past the last hart's components)
+#   tci, tci-icount  -smp 4, without and with -icount: the TCI group (every
+#           hart's trace components in every HSM state, first with the other
+#           harts never started)
+#   tci-absent  -smp 2 with a DT of three harts: the components of the hart
+#           that never runs
+#   held    tracesbi.trace=...,hold: the components of a hart held in its
+#           system reset (tracesbi only; ends by a short timeout)
 #   reboot  mode=reboot: cold then warm reboot, then shutdown
 #   legacy-shutdown  mode=legacy-shutdown: power off through the legacy
 #           shutdown call (EID 0x08)
@@ -110,11 +117,58 @@ run pmu-icount 4 "$CPU_NOSSCOFPMF" \
     "$fwarg expect-sscofpmf=0 icount=1 groups=pmu variant=icount-nosscofpmf" \
     "DONE: target-tests icount-nosscofpmf" --icount
 run trace-3harts 3 "$CPU_SSTC" "$fwarg groups=trace variant=3harts" "DONE: target-tests 3harts"
+# Every hart's trace components from the boot hart in every HSM state of
+# their owners, first before any hart_start; under -icount the boot hart
+# reaches S-mode before the other harts have booted.
+run tci 4 "$CPU_SSTC" "$fwarg groups=tci variant=smp4" "DONE: target-tests smp4"
+run tci-icount 4 "$CPU_SSTC" "$fwarg groups=tci icount=1 variant=icount" \
+    "DONE: target-tests icount" --icount
+# A hart the DT lists that never runs (a three-hart DT on two harts): the
+# firmware boots without it after a second, its components answer all the
+# same.
+absent_dtb=$logdir/target-three-harts.dtb
+qemu-system-riscv64 -M virt -m 256M -smp 3 -cpu "$CPU_SSTC" -machine dumpdtb="$absent_dtb" \
+    >/dev/null 2>&1
+run tci-absent 2 "$CPU_SSTC" "$fwarg groups=tci tests=absent_hart absent-hart=2 variant=absent" \
+    "DONE: target-tests absent" -- -dtb "$absent_dtb"
+if [ "$fw_name" = tracesbi ]; then
+    if grep -aq '^WARNING *: 1 of 3 harts did not boot' "$logdir/target-$fw_name-tci-absent.log"; then
+        echo "PASS: $prefix/tci-absent/boot_warning"
+    else
+        status=1
+        echo "FAIL: $prefix/tci-absent/boot_warning: no \"1 of 3 harts did not boot\" warning in the banner"
+    fi
+fi
 # CTR's draft v0.1.4 layout, chosen by the firmware's boot option.
 run ctr-draft 1 "$CPU_SSTC" "$fwarg tracesbi.ctr=draft groups=ctr variant=draft" \
     "DONE: target-tests draft"
 run reboot 2 "$CPU_SSTC" "$fwarg mode=reboot" "DONE: reboot-test"
 run legacy-shutdown 2 "$CPU_SSTC" "$fwarg mode=legacy-shutdown" "DONE: legacy-shutdown"
+
+# The trace boot option's hold (tracesbi.trace=...,hold, for `make trace`):
+# a hart that asks for a system reset stays held there, and the other harts
+# go on accessing its components.  The kernel's own shutdown at the end then
+# holds the machine too, so this run ends by its (short) timeout.
+if [ "$fw_name" = tracesbi ]; then
+    held_log=$logdir/target-$fw_name-held.log
+    scripts/qemu-run.sh --bios "$fw" --kernel "$kernel" --smp 2 --cpu "$CPU_SSTC" \
+        --append "$fwarg tracesbi.trace=harts=2,hold groups=tci tests=held_hart held-hart=1 variant=held" \
+        --timeout 8 >"$held_log.raw" 2>&1
+    rc=$?
+    tr -d '\r' <"$held_log.raw" >"$held_log"
+    rm -f "$held_log.raw"
+    grep -aE '^(PASS|FAIL|INFO): ' "$held_log"
+    grep -aq '^FAIL: ' "$held_log" && status=1
+    if ! grep -aqx 'DONE: target-tests held' "$held_log"; then
+        status=1
+        echo "FAIL: $prefix/run-held: no \"DONE: target-tests held\" (QEMU status $rc, log: $held_log)"
+    elif [ "$rc" -ne 124 ] || ! grep -aq '^tracesbi: trace captured, holding' "$held_log"; then
+        status=1
+        echo "FAIL: $prefix/srst/shutdown-held: the machine was not held (QEMU status $rc, log: $held_log)"
+    else
+        echo "PASS: $prefix/srst/shutdown-held"
+    fi
+fi
 
 # The failure shutdown: only the exit status says whether it worked.
 # sysfail NAME EXTRA-BOOTARGS WANT-STATUS

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "sbi_spec.h"
+#include "spinlock.h"
 
 /* Bits of hart.ipi_pending: work another hart asked this hart to do. */
 #define IPI_EVENT_SSIP   (1u << 0)   /* raise a supervisor software interrupt */
@@ -145,6 +146,11 @@ struct hart {
 	volatile uint64_t trace_from;    /* bit i: hart i posted a trace access */
 	struct trace_access trace_req;   /* this hart's access on another hart */
 	volatile uint32_t trace_req_done;
+	/* The hart runs no S/U code and does not step: other harts change its
+	 * trace components themselves, under trace_lock; the hart sets and
+	 * clears it under the lock (trace/mmio.c). */
+	bool trace_parked;
+	spinlock_t trace_lock;
 
 	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
 	struct dbtr_hart dbtr;           /* SBI DBTR state (dbtr.c) */

@@ -14,6 +14,9 @@ void ipi_post(struct hart *target, uint32_t events);
 void ipi_handle_pending(struct hart *self, struct trap_regs *regs);
 /* Sleep until an interrupt is pending, running posted events. */
 void ipi_wait_and_handle(struct hart *self);
+/* In an SBI call: run posted events until done(self) holds (another hart's
+ * answer, which comes with an IPI); S-mode's interrupts do not end the wait. */
+void ipi_wait_until(struct hart *self, bool (*done)(struct hart *self));
 
 /* tlb.c */
 /* The hart mask selects exactly the calling hart (no IPI needed). */
@@ -31,6 +34,7 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 void timer_set_smode_deadline(struct hart *self, uint64_t stime);
 void timer_handle_mtip(struct hart *self);
 void timer_cancel(struct hart *self);
+bool timer_boot_wake_at(struct hart *self, uint64_t time);
 
 /* time_csr.c: the time CSR's value, also on harts that do not have it. */
 uint64_t time_now(void);

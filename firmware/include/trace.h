@@ -19,7 +19,8 @@ struct trace_hart;
 /* Cold boot (after the hart table and the devices): decide whether the
  * firmware emulates trace components and where their registers go. */
 void trace_cold_init(const struct fdt *fdt);
-/* Every hart at warm boot (after feature probing). */
+/* Every hart at warm boot (after feature probing): the facts of the hart
+ * its encoder reports.  S-mode starts after every hart has done it. */
 void trace_hart_init(struct hart *self);
 /* DT fix-up: the component nodes (trace-component-dt-binding.md). */
 int trace_fdt_fixup(struct fdt_rw *rw);
@@ -43,7 +44,9 @@ void trace_ipi(struct hart *self, struct trap_regs *regs);
  * the registers C code may have changed. */
 bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 /* The hart leaves S/U-mode for good inside an SBI call (HSM stop,
- * non-retentive suspend) / enters S/U-mode at addr (HSM start, resume). */
+ * non-retentive suspend, a hold) / enters S/U-mode at addr (HSM start,
+ * resume): in between (and from boot to its first start) its components
+ * are parked, so other harts access them without it (trace/mmio.c). */
 void trace_hart_leaving(struct hart *self);
 /* The SBI call the hart is in returns to regs->mepc instead of after its
  * ecall (an SSE event's handler, or the context an event interrupted). */

@@ -439,6 +439,9 @@ void trace_cold_init(const struct fdt *fdt)
 		th->tv_mode = th->tv.on = false;
 		tci_encoder_init(&th->te);
 		tci_ramsink_init(&th->ram, th->sram, TRACE_SRAM_SIZE, &smem_env);
+		/* Until the hart first enters S-mode (mmio.c; the lock is
+		 * clear, as build_hart_table left the struct). */
+		hart_table[i]->trace_parked = true;
 		hart_table[i]->trace = th;
 	}
 }
@@ -452,10 +455,13 @@ void trace_hart_init(struct hart *self)
 
 	if (!th)
 		return;
+	/* (parked: other harts may be accessing the registers already) */
+	spin_lock(&self->trace_lock);
 	/* T0 and T1 (stepper.h): two execute triggers. */
 	th->te.status = triggers << TSBI_STATUS_TRIGGERS_SHIFT |
 			(triggers >= 2 && execute ? TSBI_STATUS_INGRESS_OK : 0);
 	th->te.tv_params = tv_params_word();
+	spin_unlock(&self->trace_lock);
 	if (boot.on && (boot.harts >> self->index) & 1)
 		boot_configure(self);
 }
@@ -636,7 +642,10 @@ bool trace_stop_all(void)
 						    : th->ram.wp - th->ram.start),
 		       th->te.control & TRTE_INST_STALL_OR_OVERFLOW ? " overflow" : "");
 	}
-	if (boot.hold)
-		printf("tracesbi: trace captured, holding (tracesbi.trace=...,hold)\n");
-	return boot.hold;
+	if (!boot.hold)
+		return false;
+	printf("tracesbi: trace captured, holding (tracesbi.trace=...,hold)\n");
+	/* This hart halts: the other harts make accesses to its components. */
+	trace_hart_leaving(hart_self());
+	return true;
 }

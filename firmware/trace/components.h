@@ -22,8 +22,9 @@ struct trace_hart *components_lookup(uint64_t addr, bool *sink);
 uint64_t components_encoder_base(unsigned int index);
 
 /* A register access by the current hart (mmio.c): reads answered directly,
- * writes (and trRamData reads) made by the owner hart.  regs: this hart's
- * S/U frame when it is in a trap from S/U-mode, else NULL. */
+ * writes (and trRamData reads) made by the owner hart, or here when the
+ * owner is parked.  regs: this hart's S/U frame when it is in a trap from
+ * S/U-mode, else NULL. */
 struct trap_regs;
 uint32_t components_access(struct trace_hart *th, bool sink, uint32_t off, bool write,
 			   uint32_t val, struct trap_regs *regs);

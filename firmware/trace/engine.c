@@ -3,12 +3,15 @@
  * The software trace encoder of one hart: instruction tracing turns on and
  * off as the encoder's registers say, the N-Trace encoder (lib/ntrace) is
  * configured from them, its bytes go to the hart's RAM sink, and the
- * stepper feeds it.  Everything here runs on the owner hart.
+ * stepper feeds it.  Everything here runs on the owner hart, or, while the
+ * owner is parked, on any hart under the components' lock (mmio.c).
  *
  * The hart must be in a trap from S/U-mode (regs) to start stepping at the
  * interrupted instruction; when it is in M-mode for another reason (inside
  * an SBI call, HSM stopped) the start waits until it runs S/U code again
  * (start_pending: hart entry, or a self-IPI when an SBI call returns).
+ * That is also how a start made by another hart on parked components
+ * (mmio.c) takes effect: with regs NULL nothing here touches a CSR.
  *
  * In tandem-verification mode (TSBI_INGRESS_TV) the TV stepper
  * (tv_stepper.c) steps instead and writes Bluespec trace records to the
@@ -197,10 +200,14 @@ static void end_stepping(struct trace_hart *th)
 		tv_off(th);
 	else
 		stepper_off(th);
+	th->te.status &= ~TSBI_STATUS_STEPPING;
+	/* Not stepping (parked components, which another hart may be
+	 * changing): mtvec is already the plain entry, and not this hart's. */
+	if (!th->hart->trap_tracing)
+		return;
 	th->hart->trap_tracing = false;
 	th->hart->trap_fast = false;
 	trap_set_vector(th->hart);
-	th->te.status &= ~TSBI_STATUS_STEPPING;
 }
 
 static void step_or_wait(struct trace_hart *th, struct trap_regs *regs)
@@ -567,15 +574,18 @@ void trace_hart_leaving(struct hart *self)
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (!th || !stepping(th))
+	if (!th)
 		return;
-	if (th->tv_mode)
-		tv_enter_m(th);
-	else
-		stepper_enter_m(th);
-	end_stepping(th);
-	th->start_pending = true;
-	engine_apply_pending(th, NULL);
+	if (stepping(th)) {
+		if (th->tv_mode)
+			tv_enter_m(th);
+		else
+			stepper_enter_m(th);
+		end_stepping(th);
+		th->start_pending = true;
+		engine_apply_pending(th, NULL);
+	}
+	components_park(th);
 }
 
 void trace_sbi_returns_elsewhere(struct hart *self, const struct trap_regs *regs)
@@ -594,7 +604,11 @@ void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mo
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (th && th->start_pending && stepping_wanted(th))
+	if (!th)
+		return;
+	/* What other harts programmed meanwhile starts here. */
+	components_unpark(th);
+	if (th->start_pending && stepping_wanted(th))
 		begin_stepping(th, NULL, addr, (unsigned int)mode);
 }
 

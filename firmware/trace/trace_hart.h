@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * One hart's emulated trace components and the software encoder behind
- * them.  The registers (te, ram) are read by any hart; every change that
- * touches the running encoder or sink is made by the owner hart itself
- * (mmio.c sends it there), so the data plane needs no lock.
+ * them.  The registers (te, ram) are read by any hart; while the owner
+ * hart runs, every change is made by the owner itself (mmio.c sends it
+ * there), so the data plane needs no lock; while it is parked, by any
+ * hart under its lock (hart.trace_parked, hart.trace_lock: mmio.c).
  */
 #ifndef TRACE_TRACE_HART_H
 #define TRACE_TRACE_HART_H
@@ -66,6 +67,12 @@ _Static_assert(__builtin_offsetof(struct trace_hart, paused) ==
 	       "engine_block_inline(): the flags' low four bytes");
 
 struct trace_hart *trace_hart_of(const struct hart *h);
+
+/* mmio.c, on the owner: it stops / starts running S/U code (the stepping
+ * already off / not yet on: hart.trace_parked).  Parking serves the
+ * accesses posted before. */
+void components_park(struct trace_hart *th);
+void components_unpark(struct trace_hart *th);
 
 /* engine.c: start/stop of instruction tracing on the owner.  regs is the
  * frame of the trap the owner is in (its S/U context), or NULL when the

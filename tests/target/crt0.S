@@ -148,6 +148,8 @@ sbi_ecall:
 	mv	a7, t0
 	mv	a6, t1
 	ecall
+	.globl	sbi_ecall_return
+sbi_ecall_return:
 	ret
 
 /* long sbi_legacy(eid, a0): a6 is left with a junk value on purpose, the

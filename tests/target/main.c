@@ -5,6 +5,7 @@
  *
  * bootargs (QEMU -append): fw=opensbi  skip and list OpenSBI's deviations
  *                          groups=a,b  run only these groups
+ *                          tests=a,b   ... and of them only these tests
  *                          variant=X   report groups as <group>-X
  *                          expect-sstc=0|1  what the run's -cpu provides
  *                          mode=reboot the SRST reboot test instead
@@ -34,7 +35,7 @@ struct run_state run;
 extern const struct test_group group_base, group_legacy, group_pmp, group_time,
 	group_hsm, group_ipi, group_rfence, group_dbcn, group_suspend, group_srst,
 	group_redirect, group_pmu, group_trace, group_ctr;
-extern const struct test_group group_fwft, group_susp, group_dbtr, group_sse;
+extern const struct test_group group_fwft, group_susp, group_dbtr, group_sse, group_tci;
 
 /* Order matters: HSM checks that the secondaries are stopped at boot and
  * starts them for TIME/IPI/RFENCE/legacy/PMU (PMU stops, restarts and
@@ -43,7 +44,7 @@ extern const struct test_group group_fwft, group_susp, group_dbtr, group_sse;
  * suspends and resumes them, SRST's invalid-parameter calls come last. */
 static const struct test_group *const groups[] = {
 	&group_base, &group_pmp, &group_redirect, &group_hsm, &group_time,
-	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_dbcn,
+	&group_ipi, &group_rfence, &group_legacy, &group_pmu, &group_trace, &group_tci, &group_dbcn,
 	&group_fwft, &group_dbtr, &group_sse, &group_susp,
 	&group_suspend,
 	&group_ctr, &group_srst,
@@ -88,6 +89,7 @@ static char na_reason[160];
 static bool test_na;
 static char variant[24];
 static char group_filter[128];
+static char test_filter[128];
 
 bool check_failed(const char *fmt, ...)
 {
@@ -235,9 +237,9 @@ void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,
 	CHECK_EQ(e->sstatus & SSTATUS_SIE, 0, "sstatus.SIE %s", when);
 }
 
-static bool group_selected(const char *name)
+/* Whether `name` is in the comma list `p` (an empty list: every name). */
+static bool listed(const char *p, const char *name)
 {
-	const char *p = group_filter;
 	size_t n = strlen(name);
 
 	if (!*p)
@@ -303,6 +305,8 @@ static void read_run_options(void)
 		variant[0] = '\0';
 	if (!bootarg("groups", group_filter, sizeof(group_filter)))
 		group_filter[0] = '\0';
+	if (!bootarg("tests", test_filter, sizeof(test_filter)))
+		test_filter[0] = '\0';
 	{
 		uint64_t cmp;
 
@@ -355,10 +359,11 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 		(unsigned long)fw_base(), (unsigned long)fw_end(),
 		(unsigned long)plat.timebase_hz, run.sstc, plat.bootargs);
 	for (gi = 0; gi < sizeof(groups) / sizeof(groups[0]); gi++) {
-		if (!group_selected(groups[gi]->name))
+		if (!listed(group_filter, groups[gi]->name))
 			continue;
 		for (ti = 0; ti < groups[gi]->count; ti++)
-			run_one(groups[gi], &groups[gi]->tests[ti]);
+			if (listed(test_filter, groups[gi]->tests[ti].name))
+				run_one(groups[gi], &groups[gi]->tests[ti]);
 	}
 	kprintf("DONE: target-tests%s%s\n", *variant ? " " : "", variant);
 	sbi_shutdown();

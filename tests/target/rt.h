@@ -237,6 +237,8 @@ struct hart_mailbox {
 
 extern struct hart_mailbox mailbox[MAX_HARTS];
 extern char secondary_entry[];
+/* The instruction after sbi_ecall()'s ecall (where an SBI call returns). */
+extern char sbi_ecall_return[];
 
 /* Ask a started, parked secondary hart to run fn(arg). */
 void hart_post(unsigned long hartid, hart_fn fn, unsigned long arg);
