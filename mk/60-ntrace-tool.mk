@@ -6,8 +6,9 @@
 # (core with the codec: classification, round trips, dump, stats),
 # test_ntrace_tool_ingress (--tci, privileges through the ingress, filters,
 # --wrapped, --symbols), test_ntrace_tool_views (listing, profile, flame
-# graph, timeline, pcseq export) and test_ntrace_tool_cli (exit statuses and
-# messages of a sanitizer build).
+# graph, timeline, pcseq export), test_ntrace_tool_stack (the profile's call
+# stack rules) and test_ntrace_tool_cli (exit statuses and messages of a
+# sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
 # NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
@@ -61,6 +62,12 @@ $(NTRACE_TOOL_TESTBIN)/prof.elf: $(NTRACE_TOOL_DATA)/prof.S
 	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
+# Calls, returns, traps and breaks for the call stack tests.
+$(NTRACE_TOOL_TESTBIN)/stack.elf: $(NTRACE_TOOL_DATA)/stack.S
+	@mkdir -p $(dir $@)
+	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
+
 $(NTRACE_TOOL_TESTBIN)/tiny32.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
 	$(CC_RV) -march=rv32imac_zicsr -mabi=ilp32 -mno-relax -nostdlib -static \
@@ -110,6 +117,16 @@ $(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c tests/
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_views
+
+# The profile's call stack: one rule per test, on traces of stack.S.
+$(BUILD)/host/test_ntrace_tool_stack: tests/host/test_ntrace_tool_stack.c \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
+		$(NTRACE_TOOL_TESTBIN)/stack.elf
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
 
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.

@@ -15,6 +15,13 @@ truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
           with the ground truth's session window by scripts/trace-compare.py
           (with the configuration's privilege / address filter; a wrapped
           buffer must be a suffix of it, a stopped one a prefix);
+  profile `ntrace profile --json` and `--folded` of the buffer = what
+          tests/trace/stack-reference.py rebuilds from the session window
+          (the decoded part of it) by the same stated rules
+          (tools/ntrace/README.md, "profile: the call stack"): self, total
+          and calls per function, the folded stacks, instructions, traps,
+          max depth; no function's total above all instructions, no stack
+          deeper than the reference's;
   bytes   scripts/trace-compare.py --emit-window, encoded again by
           `ntrace encode --tci CONTROL,FEATURES,0` with the same filter; the
           firmware's buffer must start with exactly those bytes and hold only
@@ -236,6 +243,43 @@ def message_at(dump_text, offset):
     return best or ['(no message at that offset)']
 
 
+def folded_stacks(text):
+    """{"outer;...;leaf": count} of `ntrace profile --folded`."""
+    stacks = {}
+    for line in text.splitlines():
+        path, _, count = line.rpartition(' ')
+        stacks[path] = stacks.get(path, 0) + int(count)
+    return stacks
+
+
+def profile_differences(tool, folded, ref):
+    """What `ntrace profile` (its --json and --folded) says differently from
+    stack-reference.py, one line each (empty when they agree)."""
+    out = []
+    for key in ('instructions', 'traps', 'max_depth'):
+        if tool[key] != ref[key]:
+            out.append(f'{key}: profile {tool[key]}, reference {ref[key]}')
+    if tool['max_depth'] > ref['max_depth']:
+        out.append(f'the profile\'s deepest stack ({tool["max_depth"]} frames) is deeper '
+                   f'than any that ran ({ref["max_depth"]})')
+    for f in tool['functions']:
+        if f['total'] > tool['instructions']:
+            out.append(f'{f["name"]}: total {f["total"]} is more than all '
+                       f'{tool["instructions"]} instructions')
+    cols = ('self', 'total', 'calls')
+    mine = {(f['name'], f['addr']): tuple(f[c] for c in cols) for f in tool['functions']}
+    theirs = {(f['name'], f['addr']): tuple(f[c] for c in cols) for f in ref['functions']}
+    for k in sorted(set(mine) | set(theirs)):
+        if mine.get(k) != theirs.get(k):
+            out.append(f'{k[0]} ({k[1]:#x}) self/total/calls: profile {mine.get(k)}, '
+                       f'reference {theirs.get(k)}')
+    for k in sorted(set(folded) | set(ref['folded'])):
+        if folded.get(k) != ref['folded'].get(k):
+            out.append(f'stack {k}: profile {folded.get(k)}, reference '
+                       f'{ref["folded"].get(k)}')
+    return out
+
+
 class Suite:
     def __init__(self, args):
         self.args = args
@@ -360,6 +404,42 @@ class Suite:
             enc_opts += ['--trace-range', rng]
         return cmp_opts, enc_opts
 
+    def check_profile(self, cfg, tag, nex, dec, win, emitted, tci):
+        """`ntrace profile` of the buffer = tests/trace/stack-reference.py on
+        the ground truth's window (the decoded instructions of it): self,
+        total and calls of every function, the folded stacks (the flame
+        graph), instructions, traps and the deepest stack; and no function
+        on the stack for more than all instructions."""
+        what = 'profile = call stacks rebuilt from the ground truth'
+        if emitted.returncode != 0:
+            emit([f'FAIL: {tag}: {what}: no session window'] +
+                 indent(emitted.stdout + emitted.stderr, 6))
+            return 0, 1
+        decoded = sum(1 for _ in open(dec)) if os.path.exists(dec) else 0
+        ref_cmd = [sys.executable, os.path.join(ROOT, 'tests/trace/stack-reference.py'),
+                   '--elf', self.payload, win] + self.filter_options(cfg)[0]
+        if cfg.match != 'exact':
+            ref_cmd += [f'--{cfg.match}', str(decoded)]
+        prof = [self.ntrace, 'profile', '--elf', self.payload, '--tci', tci, nex]
+        if cfg.match == 'suffix':
+            prof.append('--wrapped')
+        j, f, r = run(prof + ['--json']), run(prof + ['--folded']), run(ref_cmd)
+        problems = [f'{who} failed: {c.stderr.strip()[:300]}'
+                    for who, c in (('ntrace profile --json', j),
+                                   ('ntrace profile --folded', f),
+                                   ('stack-reference.py', r)) if c.returncode != 0]
+        if not problems:
+            tool, ref = json.loads(j.stdout), json.loads(r.stdout)
+            problems = profile_differences(tool, folded_stacks(f.stdout), ref)
+        if problems:
+            emit([f'FAIL: {tag}: {what}'] + ['    ' + p for p in problems[:12]] +
+                 [f'    files: {nex} {win}'])
+            return 0, 1
+        emit([f'PASS: {tag}: {what} ({ref["instructions"]} instructions, '
+              f'{len(ref["functions"])} functions, {len(ref["folded"])} stacks, '
+              f'max depth {ref["max_depth"]}, {ref["traps"]} traps)'])
+        return 1, 0
+
     def check_hart(self, cfg, base, b, tag, elapsed):
         h = b['hart']
         tag = f'{tag} hart{h}'
@@ -395,16 +475,22 @@ class Suite:
             emit(lines)
             fails += 1
 
+        win = f'{base}.win.hart{h}.pcs'
+        e = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
+                 '--elf', self.payload, '--emit-window', win, gt])
+
+        # ---- the profile's call stacks against those rebuilt from the window
+        p, f = self.check_profile(cfg, tag, nex, dec, win, e, tci)
+        passes += p
+        fails += f
+
         # ---- byte identity with the host encoder
         ts_on = (b['tscontrol'] & TRTS_ON) == TRTS_ON and TRTS_MODE(b['tscontrol']) == 2
         if ts_on and b['wrap']:
             emit([f'SKIP: {tag}: bytes = host encoder (not comparable: timestamps in a '
                   'wrapped buffer)'])
             return passes, fails
-        win = f'{base}.win.hart{h}.pcs'
         host = f'{base}.host.hart{h}.nex'
-        e = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
-                 '--elf', self.payload, '--emit-window', win, gt])
         if e.returncode == 0 and int(open(win).readline().split()[0], 16) != self.first:
             emit([f'SKIP: {tag}: bytes = host encoder (not comparable: a trap came right '
                   'after the enabling store, before trace_first; a .pcs window cannot '

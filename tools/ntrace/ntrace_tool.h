@@ -533,15 +533,27 @@ struct nt_profile_block {
 	uint64_t executions;
 };
 
-struct nt_profile_icache {
+/* What an instruction does to the stack and the basic blocks (profile.c). */
+struct nt_profile_insn {
 	uint64_t tag;           /* pc | 1 when valid */
 	uint8_t size, transfer;
-	bool linear;
-	uint64_t call_target;
+	bool linear;            /* falls through: does not end a basic block */
+	bool next_known;        /* the opcode alone gives the successor: */
+	uint64_t next;          /* pc + size, or a direct jump's or call's target */
+};
+
+/* One frame of the shadow call stack (profile.c). */
+struct nt_profile_frame {
+	uint32_t node;          /* its call tree node: the path to it */
+	uint8_t kind;           /* base, call or trap frame */
+	uint8_t pending;        /* trap frames: the trapped instruction's transfer, if a call */
+	uint64_t ra;            /* call frames: the return address (call pc + size) */
+	uint64_t pending_ra;    /* trap frames: that call's return address */
 };
 
 #define NT_PROFILE_ICACHE 4096
-#define NT_PROFILE_MAX_TRAPS 64
+#define NT_PROFILE_MAX_DEPTH 1024       /* frames of all segments */
+#define NT_PROFILE_MAX_SEGMENTS 16      /* a new one beyond forgets the oldest */
 
 struct nt_profile {
 	struct nt_image_set *images;
@@ -558,15 +570,17 @@ struct nt_profile {
 	struct nt_profile_block *blocks;
 	size_t blocks_count, blocks_cap;
 	struct nt_map block_map;
-	struct nt_profile_icache *icache;
+	struct nt_profile_insn *icache;         /* classified instructions, by pc */
 	uint64_t instructions, traps;
+	uint32_t max_depth;                     /* deepest stack an instruction ran on */
 	/* the walk */
-	uint32_t cur;                           /* current node */
-	uint32_t trap_stack[NT_PROFILE_MAX_TRAPS];
-	unsigned trap_depth;
-	bool have_prev, pending_trap;
-	uint8_t pending;                        /* what the previous instruction does */
-	uint64_t pending_target;                /* its target when a direct call */
+	struct nt_profile_frame *stack;         /* NT_PROFILE_MAX_DEPTH frames */
+	uint32_t depth;
+	struct nt_map vectors;                  /* pcs entered by a trap: trap vectors */
+	bool have_prev;                         /* prev_* is the last instruction's */
+	uint8_t prev_event;                     /* its trap marker */
+	uint64_t prev_pc;
+	struct nt_profile_insn prev_insn;
 	uint64_t block_start, block_last, block_next;
 	uint32_t block_len;
 	uint64_t func_lo, func_hi;              /* function_of() cache */

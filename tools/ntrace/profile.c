@@ -1,18 +1,23 @@
 /*
  * `ntrace profile`: where a decoded trace spent its instructions.
  *
- * The walk keeps a shadow call stack as a call tree (one node per distinct
- * path of functions from the root): a call (Table 2 itype 8/9: jal/jalr
- * writing a link register) enters a child of the current node, a return
- * (itype 13) goes back to the parent, a trap enters the handler's function
- * below the interrupted one and the trap return (mret/sret) goes back to
- * it, and any other transfer into another function (a tail call) replaces
- * the current node.  A function is the nearest function symbol at or below
- * the pc (nt_symtab_keep_functions: local labels are inside functions).
- * From the tree: instructions per function (self: at its own pcs; total:
- * while it is anywhere on the stack, recursion counted once), calls per
- * function and per caller -> callee edge, and the folded stacks of the
- * flame graph.  Basic blocks are the straight runs between transfers.
+ * The walk keeps a shadow call stack rebuilt from what the ISA shows a
+ * decoder (the rules: tools/ntrace/README.md, "profile: the call stack";
+ * tests/trace/stack-reference.py implements them a second time): call
+ * frames with their return addresses (Table 2 itype 8/9 pushes, a return,
+ * itype 13, pops to the frame that returns to its target), trap frames on
+ * the interrupted stack (mret/sret pops back to them), tail calls in place
+ * of the top frame, jumps to an outer frame's return address unwinding to
+ * it, and segments: a stack left where code nothing on it explains runs (a
+ * trap return or the trace resuming elsewhere) waits below a new one.
+ * Each frame is a node of the call tree (one node per distinct path of
+ * functions from a segment's base).  A function is the nearest function
+ * symbol at or below the pc (nt_symtab_keep_functions: local labels are
+ * inside functions).  From the tree: instructions per function (self: at
+ * its own pcs; total: while it is anywhere on the stack, recursion counted
+ * once), calls per function and per caller -> callee edge, and the folded
+ * stacks of the flame graph.  Basic blocks are the straight runs between
+ * transfers.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,7 +26,6 @@
 #include "ntrace_tool.h"
 #include "rvinsn.h"
 
-#define PROFILE_MAX_DEPTH 1024  /* deeper calls replace the top frame */
 #define NO_NODE UINT32_MAX
 
 /* What the previous instruction does to the stack once the next pc is known. */
@@ -97,6 +101,11 @@ static uint32_t map_get_or_add(struct nt_map *m, uint64_t key, uint32_t next, bo
 		*added = true;
 	}
 	return *slot;
+}
+
+static bool map_has(struct nt_map *m, uint64_t key)
+{
+	return m->cap && *map_slot(m, key) != NO_NODE;
 }
 
 static void map_free(struct nt_map *m)
@@ -208,49 +217,213 @@ static void count_edge(struct nt_profile *p, uint32_t caller, uint32_t callee)
 	p->edges[e].calls++;
 }
 
-/* Frame of func instead of the current one (tail call, unknown flow). */
+/* ---- The shadow call stack ------------------------------------------------ */
+
+enum frame_kind {
+	FRAME_BASE = 0,         /* a segment's first frame: its caller was not seen */
+	FRAME_CALL,             /* entered by a call: ra is known */
+	FRAME_TRAP,             /* entered by a trap: left by the trap return */
+};
+
+static uint32_t func_of_frame(const struct nt_profile *p, uint32_t level)
+{
+	return p->nodes[p->stack[level].node].func;
+}
+
+static uint32_t top_func(const struct nt_profile *p)
+{
+	return p->depth ? func_of_frame(p, p->depth - 1) : NO_NODE;
+}
+
+/* The tree node of func in a frame of kind at level: a segment's base
+ * starts a path of its own (a root of the flame graph). */
+static uint32_t node_for(struct nt_profile *p, uint32_t level, uint8_t kind, uint32_t func)
+{
+	return child(p, kind == FRAME_BASE || !level ? 0 : p->stack[level - 1].node, func);
+}
+
+static uint32_t segments(const struct nt_profile *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->depth; i++)
+		n += p->stack[i].kind == FRAME_BASE;
+	return n;
+}
+
+/* Forgets the oldest segment (the frames below the second base). */
+static void drop_oldest_segment(struct nt_profile *p)
+{
+	uint32_t b = 1;
+
+	while (b < p->depth && p->stack[b].kind != FRAME_BASE)
+		b++;
+	if (b == p->depth)
+		return;
+	memmove(p->stack, p->stack + b, (p->depth - b) * sizeof(*p->stack));
+	p->depth -= b;
+}
+
+/* A new top frame.  A full stack forgets its oldest segment first; with
+ * one segment only, the new frame takes the top frame's place. */
+static void push(struct nt_profile *p, uint32_t func, uint8_t kind, uint64_t ra,
+		 uint8_t pending, uint64_t pending_ra)
+{
+	if (p->depth == NT_PROFILE_MAX_DEPTH)
+		drop_oldest_segment(p);
+	uint32_t level = p->depth < NT_PROFILE_MAX_DEPTH ? p->depth++ : p->depth - 1;
+
+	p->stack[level] = (struct nt_profile_frame){ node_for(p, level, kind, func), kind, pending,
+						     ra, pending_ra };
+}
+
+static void new_segment(struct nt_profile *p, uint32_t func)
+{
+	if (segments(p) == NT_PROFILE_MAX_SEGMENTS)
+		drop_oldest_segment(p);
+	push(p, func, FRAME_BASE, 0, TRANSFER_NONE, 0);
+}
+
+/* func runs in the top frame instead (a tail call): the frame keeps its
+ * kind and return address. */
 static void replace_top(struct nt_profile *p, uint32_t func)
 {
-	uint32_t parent = p->cur == 0 ? 0 : p->nodes[p->cur].parent;
+	if (!p->depth) {
+		new_segment(p, func);
+	} else if (top_func(p) != func) {
+		struct nt_profile_frame *t = &p->stack[p->depth - 1];
 
-	p->cur = child(p, parent, func);
+		t->node = node_for(p, p->depth - 1, t->kind, func);
+	}
 }
 
-static void enter(struct nt_profile *p, uint32_t func)
+/* The topmost call frame that returns to pc, or 0 (frame 0 is a base). */
+static uint32_t frame_returning_to(const struct nt_profile *p, uint64_t pc)
 {
-	if (p->nodes[p->cur].depth >= PROFILE_MAX_DEPTH)
-		replace_top(p, func);
+	for (uint32_t i = p->depth; i-- > 1;)
+		if (p->stack[i].kind == FRAME_CALL && p->stack[i].ra == pc)
+			return i;
+	return 0;
+}
+
+/* The topmost trap frame, or 0. */
+static uint32_t innermost_trap(const struct nt_profile *p)
+{
+	for (uint32_t i = p->depth; i-- > 1;)
+		if (p->stack[i].kind == FRAME_TRAP)
+			return i;
+	return 0;
+}
+
+/* The newest segment below the top one whose top frame runs func: the
+ * depth at its end, or 0. */
+static uint32_t segment_ending_in(const struct nt_profile *p, uint32_t func)
+{
+	for (uint32_t b = p->depth; b-- > 1;)
+		if (p->stack[b].kind == FRAME_BASE && func_of_frame(p, b - 1) == func)
+			return b;
+	return 0;
+}
+
+static void pop_frame(struct nt_profile *p)
+{
+	if (p->stack[p->depth - 1].kind != FRAME_BASE)
+		p->depth--;
+}
+
+static void call(struct nt_profile *p, uint32_t func, uint64_t ra)
+{
+	if (p->depth)
+		count_edge(p, top_func(p), func);
+	p->func_calls[func]++;
+	push(p, func, FRAME_CALL, ra, TRANSFER_NONE, 0);
+}
+
+/* A return to pc: the frames up to the one that returns there are left (a
+ * return that skips frames, as longjmp does); a return no frame expects
+ * leaves the top frame, unless it is a segment's base. */
+static void return_to(struct nt_profile *p, uint64_t pc, uint32_t func)
+{
+	uint32_t i = frame_returning_to(p, pc);
+
+	if (i)
+		p->depth = i;
 	else
-		p->cur = child(p, p->cur, func);
+		pop_frame(p);
+	replace_top(p, func);
 }
 
-/* The interrupted frames of the traps taken and not yet returned from. */
-static void push_trap(struct nt_profile *p, uint32_t node)
+/* Any other way to pc: within the top frame's function nothing changes;
+ * to the return address of a frame on the stack, the frames up to it are
+ * left (a U-mode program's exit, longjmp); anywhere else the top frame
+ * runs func (a tail call). */
+static void go_to(struct nt_profile *p, uint64_t pc, uint32_t func)
 {
-	if (p->trap_depth < NT_PROFILE_MAX_TRAPS)
-		p->trap_stack[p->trap_depth++] = node;
+	uint32_t i;
+
+	if (top_func(p) == func)
+		return;
+	if ((i = frame_returning_to(p, pc)))
+		p->depth = i;
+	replace_top(p, func);
+}
+
+/* Arriving at pc by a way the trace does not show (a trap return to
+ * elsewhere than the interrupted code, the trace resuming after a break):
+ * as go_to(), but code no frame explains is not a tail call: the stack is
+ * kept as a suspended segment, the trace goes on to a resumed one whose
+ * top frame runs func (a context switched back), or to a new segment. */
+static void land(struct nt_profile *p, uint64_t pc, uint32_t func)
+{
+	uint32_t i;
+
+	if (!p->depth || top_func(p) == func) {
+		go_to(p, pc, func);
+	} else if ((i = frame_returning_to(p, pc))) {
+		p->depth = i;
+		replace_top(p, func);
+	} else if ((i = segment_ending_in(p, func))) {
+		p->depth = i;
+	} else {
+		new_segment(p, func);
+	}
+}
+
+/* A trap return to pc: the innermost trap frame and those above it are
+ * left; the interrupted frame then takes the trapped instruction's own
+ * transfer to pc: the call that trapped, or pc in the interrupted code,
+ * or, elsewhere, land().  Without a trap frame (a trap return that starts
+ * a program) it is a jump. */
+static void trap_return_to(struct nt_profile *p, uint64_t pc, uint32_t func)
+{
+	uint32_t i = innermost_trap(p);
+
+	if (!i) {
+		go_to(p, pc, func);
+		return;
+	}
+	struct nt_profile_frame t = p->stack[i];
+
+	p->depth = i;
+	if (t.pending == TRANSFER_CALL)
+		call(p, func, t.pending_ra);
+	else
+		land(p, pc, func);
 }
 
 /* ---- Instructions ----------------------------------------------------------- */
 
-struct classified {
-	uint8_t size;
-	uint8_t transfer;       /* enum transfer */
-	bool linear;            /* falls through: does not end a basic block */
-	uint64_t call_target;   /* direct calls: where they go; else 0 */
-};
-
-static struct classified classify(struct nt_profile *p, uint64_t pc)
+static struct nt_profile_insn classify(struct nt_profile *p, uint64_t pc)
 {
-	struct nt_profile_icache *c = &p->icache[(pc >> 1) % NT_PROFILE_ICACHE];
+	struct nt_profile_insn *c = &p->icache[(pc >> 1) % NT_PROFILE_ICACHE];
 	uint8_t bytes[4] = { 0 };
 	uint64_t avail = 0;
 	struct rv_insn in;
 
 	if (c->tag == (pc | 1))
-		return (struct classified){ c->size, c->transfer, c->linear, c->call_target };
+		return *c;
 	const uint8_t *b = nt_images_lookup(p->images, pc, &avail);
-	struct classified r = { 2, TRANSFER_NONE, true, 0 };
+	struct nt_profile_insn r = { pc | 1, 2, TRANSFER_NONE, true, false, 0 };
 
 	for (unsigned i = 0; b && i < 4 && i < avail; i++)
 		bytes[i] = b[i];
@@ -261,58 +434,113 @@ static struct classified classify(struct nt_profile *p, uint64_t pc)
 
 		r.size = in.size;
 		r.linear = in.kind == RV_INSN_LINEAR;
+		/* Table 2 (4-bit itype): 8/9 calls, 13 returns; a coroutine
+		 * swap (12) is neither */
 		if (itype == RV_ITYPE_UNINFERABLE_CALL || itype == RV_ITYPE_INFERABLE_CALL)
 			r.transfer = TRANSFER_CALL;
-		if (itype == RV_ITYPE_INFERABLE_CALL)
-			r.call_target = rv_insn_direct_target(&in, pc, p->xlen);
 		else if (itype == RV_ITYPE_RETURN)
 			r.transfer = TRANSFER_RETURN;
 		else if (in.kind == RV_INSN_TRAP_RETURN)
 			r.transfer = TRANSFER_TRAP_RETURN;
+		r.next_known = in.kind == RV_INSN_LINEAR || in.kind == RV_INSN_JUMP;
+		r.next = in.kind == RV_INSN_JUMP ? rv_insn_direct_target(&in, pc, p->xlen)
+						 : rv_xlen_mask(pc + in.size, p->xlen);
+	} else if (b && rv_insn_length((uint16_t)raw, RV_EXT_C)) {
+		/* an encoding rvinsn does not know runs on as a linear one */
+		r.size = (uint8_t)rv_insn_length((uint16_t)raw, RV_EXT_C);
+		r.next_known = true;
+		r.next = rv_xlen_mask(pc + r.size, p->xlen);
 	}
-	*c = (struct nt_profile_icache){ pc | 1, r.size, r.transfer, r.linear, r.call_target };
+	*c = r;
 	return r;
 }
 
-/* The stack change the previous instruction made, now that pc follows it. */
-static void apply_transfer(struct nt_profile *p, uint32_t func)
+/* The stack change of the previous instruction, its successor pc known. */
+static void transfer_to(struct nt_profile *p, const struct nt_profile_insn *c, uint64_t pc,
+			uint32_t func)
 {
-	uint32_t from = p->nodes[p->cur].func;
-
-	if (p->pending_trap) {
-		/* a direct call whose target trapped before retiring anything (an
-		 * illegal instruction there): the callee is interrupted */
-		if (p->pending == TRANSFER_CALL && p->pending_target) {
-			uint32_t callee = function_of(p, p->pending_target);
-
-			count_edge(p, from, callee);
-			p->func_calls[callee]++;
-			enter(p, callee);
-		}
-		push_trap(p, p->cur);
-		enter(p, func);
-		p->traps++;
-		return;
-	}
-	switch (p->pending) {
+	switch (c->transfer) {
 	case TRANSFER_CALL:
-		count_edge(p, from, func);
-		p->func_calls[func]++;
-		enter(p, func);
-		return;
+		call(p, func, rv_xlen_mask(p->prev_pc + c->size, p->xlen));
+		break;
 	case TRANSFER_RETURN:
-		if (p->cur != 0 && p->nodes[p->cur].parent != 0)
-			p->cur = p->nodes[p->cur].parent;
+		return_to(p, pc, func);
 		break;
 	case TRANSFER_TRAP_RETURN:
-		if (p->trap_depth)
-			p->cur = p->trap_stack[--p->trap_depth];
+		trap_return_to(p, pc, func);
 		break;
 	default:
+		go_to(p, pc, func);
 		break;
 	}
-	if (p->nodes[p->cur].func != func || p->cur == 0)
-		replace_top(p, func);
+}
+
+/* The previous instruction's stack change when a trap or a break in the
+ * trace hides its successor: what its opcode gives is done (a direct call
+ * enters the callee, a return leaves the top frame, a trap return its trap
+ * frame, a linear instruction or direct jump goes to its successor); an
+ * indirect call's is returned (TRANSFER_CALL) for the trap frame to keep
+ * until its trap return shows the callee. */
+static uint8_t transfer_unseen(struct nt_profile *p, uint64_t *pending_ra)
+{
+	const struct nt_profile_insn c = p->prev_insn;
+	uint32_t i;
+
+	*pending_ra = 0;
+	switch (c.transfer) {
+	case TRANSFER_CALL:
+		*pending_ra = rv_xlen_mask(p->prev_pc + c.size, p->xlen);
+		if (!c.next_known)
+			return TRANSFER_CALL;
+		call(p, function_of(p, c.next), *pending_ra);
+		*pending_ra = 0;
+		return TRANSFER_NONE;
+	case TRANSFER_RETURN:
+		pop_frame(p);
+		return TRANSFER_NONE;
+	case TRANSFER_TRAP_RETURN:
+		if (!(i = innermost_trap(p)))
+			return TRANSFER_NONE;
+		/* a trap right after the trap return: the call that trapped
+		 * before is still unseen */
+		*pending_ra = p->stack[i].pending_ra;
+		p->depth = i;
+		return p->stack[i].pending;
+	default:
+		if (c.next_known)
+			go_to(p, c.next, function_of(p, c.next));
+		return TRANSFER_NONE;
+	}
+}
+
+/* The handler at pc: a trap frame on the interrupted stack. */
+static void trap_to(struct nt_profile *p, uint64_t pc, uint32_t func)
+{
+	uint64_t pending_ra;
+	uint8_t pending = transfer_unseen(p, &pending_ra);
+	bool added;
+
+	push(p, func, FRAME_TRAP, 0, pending, pending_ra);
+	if (map_get_or_add(&p->vectors, pc, 0, &added) == NO_NODE)
+		p->oom = true;
+	p->traps++;
+}
+
+/* The stack for the instruction at pc (function func). */
+static void enter_step(struct nt_profile *p, uint64_t pc, uint32_t func)
+{
+	if (p->have_prev && p->prev_event != NT_EVENT_NONE) {
+		trap_to(p, pc, func);
+	} else if (p->have_prev) {
+		transfer_to(p, &p->prev_insn, pc, func);
+	} else if (p->depth && map_has(&p->vectors, pc)) {
+		/* the trace resumes at a trap vector: a trap taken where it
+		 * was not traced (an SBI call returning into a pending
+		 * interrupt, a trap from unqualified code) */
+		push(p, func, FRAME_TRAP, 0, TRANSFER_NONE, 0);
+	} else {
+		land(p, pc, func);
+	}
 }
 
 static int add_block(struct nt_profile *p)
@@ -352,15 +580,12 @@ static void profile_step(void *ctx, const struct nt_step *s)
 	struct nt_profile *p = ctx;
 	uint32_t func = function_of(p, s->pc);
 
-	if (p->have_prev)
-		apply_transfer(p, func);
-	else
-		replace_top(p, func);
-	p->nodes[p->cur].self++;
+	enter_step(p, s->pc, func);
+	p->nodes[p->stack[p->depth - 1].node].self++;
 	p->func_self[func]++;
 	p->instructions++;
 
-	struct classified c = classify(p, s->pc);
+	struct nt_profile_insn c = classify(p, s->pc);
 
 	if (p->block_len && s->pc != p->block_next)
 		end_block(p);
@@ -371,24 +596,27 @@ static void profile_step(void *ctx, const struct nt_step *s)
 	p->block_next = s->pc + c.size;
 	if (!c.linear || s->event)
 		end_block(p);
-	p->pending = c.transfer;
-	p->pending_target = c.call_target;
-	p->pending_trap = s->event != NT_EVENT_NONE;
+	p->prev_pc = s->pc;
+	p->prev_insn = c;
+	p->prev_event = s->event;
 	p->have_prev = true;
 }
 
 /* A stop, lost trace or decoding error: what follows is not the successor.
- * A trap just taken went to code that was not traced (M-mode under the
- * firmware's encoder): the stack stays as it was. */
+ * The last instruction's own transfer is done as far as it is known; a trap
+ * it took went where the trace does not follow (M-mode under the
+ * firmware's encoder): no trap frame. */
 static void profile_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct nt_profile *p = ctx;
+	uint64_t pending_ra;
 
 	if (!nt_event_breaks_flow(ev))
 		return;
 	end_block(p);
-	p->pending = TRANSFER_NONE;
-	p->pending_trap = false;
+	if (p->have_prev)
+		(void)transfer_unseen(p, &pending_ra);
+	p->have_prev = false;
 }
 
 int nt_profile_init(struct nt_profile *p, struct nt_image_set *images,
@@ -402,8 +630,10 @@ int nt_profile_init(struct nt_profile *p, struct nt_image_set *images,
 	p->func_self = calloc(symbols->count + 1, sizeof(*p->func_self));
 	p->func_calls = calloc(symbols->count + 1, sizeof(*p->func_calls));
 	p->icache = calloc(NT_PROFILE_ICACHE, sizeof(*p->icache));
+	p->stack = calloc(NT_PROFILE_MAX_DEPTH, sizeof(*p->stack));
 	p->nodes = grow(NULL, sizeof(*p->nodes), &p->nodes_count, &p->nodes_cap);
-	if (!p->func_self || !p->func_calls || !p->icache || !p->nodes) {
+	if (!p->func_self || !p->func_calls || !p->icache || !p->stack || !p->nodes ||
+	    map_grow(&p->vectors)) {
 		nt_profile_free(p);
 		return -1;
 	}
@@ -440,8 +670,12 @@ int nt_profile_finish(struct nt_profile *p)
 	p->func_total = calloc(p->unknown_func + 1, sizeof(*p->func_total));
 	if (!p->func_total || p->oom)
 		return -1;
-	for (size_t n = 0; n < p->nodes_count; n++)
+	p->max_depth = 0;
+	for (size_t n = 0; n < p->nodes_count; n++) {
 		p->nodes[n].total = p->nodes[n].self;
+		if (p->nodes[n].self && p->nodes[n].depth > p->max_depth)
+			p->max_depth = p->nodes[n].depth;
+	}
 	for (size_t n = p->nodes_count - 1; n > 0; n--)
 		p->nodes[p->nodes[n].parent].total += p->nodes[n].total;
 	for (uint32_t n = 1; n < p->nodes_count; n++)
@@ -455,6 +689,8 @@ void nt_profile_free(struct nt_profile *p)
 	map_free(&p->child_map);
 	map_free(&p->edge_map);
 	map_free(&p->block_map);
+	map_free(&p->vectors);
+	free(p->stack);
 	free(p->nodes);
 	free(p->edges);
 	free(p->blocks);

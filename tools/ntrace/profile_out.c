@@ -112,8 +112,8 @@ int nt_profile_write_text(const struct nt_profile *p, FILE *f, unsigned top)
 		return -1;
 	top = top ? top : DEFAULT_TOP;
 	fprintf(f, "instructions: %" PRIu64 "   traps taken: %" PRIu64 "   functions: %zu   "
-		"call edges: %zu   basic blocks: %zu\n\n", p->instructions, p->traps, s.nfuncs,
-		p->edges_count, p->blocks_count);
+		"call edges: %zu   basic blocks: %zu   max depth: %" PRIu32 "\n\n", p->instructions,
+		p->traps, s.nfuncs, p->edges_count, p->blocks_count, p->max_depth);
 	fprintf(f, "functions by self instructions (total: while on the call stack)\n");
 	fprintf(f, "%12s %7s %12s %7s %10s  %s\n", "self", "self%", "total", "total%", "calls",
 		"function");
@@ -168,7 +168,8 @@ int nt_profile_write_json(const struct nt_profile *p, FILE *f)
 	if (sort_profile(p, &s))
 		return -1;
 	fprintf(f, "{\n  \"instructions\": %" PRIu64 ",\n  \"traps\": %" PRIu64 ",\n"
-		"  \"functions\": [", p->instructions, p->traps);
+		"  \"max_depth\": %" PRIu32 ",\n  \"functions\": [", p->instructions, p->traps,
+		p->max_depth);
 	for (size_t n = 0; n < s.nfuncs; n++) {
 		uint32_t fn = s.funcs[n];
 
