@@ -58,6 +58,14 @@ test: deps-check
 		echo "== building the test binaries failed (log in $(BUILD)/logs/test-prebuild.log): each suite builds what it needs"
 	@scripts/run-tests.sh $(TEST_SUITES)
 
+# make test-<suite>: one suite through the same runner, so that it too ends
+# with its own "N passed, M failed" line (its rule in mk/ is suite-<suite>;
+# the runner streams its output and keeps a log in build/logs).
+TEST_SUITE_TARGETS := $(addprefix test-,$(TEST_SUITES))
+.PHONY: $(TEST_SUITE_TARGETS)
+$(TEST_SUITE_TARGETS): test-%: deps-check
+	@scripts/run-tests.sh --one $*
+
 bench: deps-check $(BENCH_TARGETS)
 
 # make soak: the long runs (fuzzers for 10 million executions each, ...);

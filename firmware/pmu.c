@@ -1004,6 +1004,29 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 	return SBI_ERR(SBI_SUCCESS);
 }
 
+/* The counter CSRs on the cold paths (event read-back, hart init,
+ * suspend, resume): one out-of-line copy of each per-counter switch
+ * instead of one inlined into every caller, as the hot paths have. */
+static __attribute__((noinline)) uint64_t cold_counter_read(unsigned int n)
+{
+	return pmu_hw_counter_read(n);
+}
+
+static __attribute__((noinline)) void cold_counter_write(unsigned int n, uint64_t value)
+{
+	pmu_hw_counter_write(n, value);
+}
+
+static __attribute__((noinline)) uint64_t cold_event_read(unsigned int n)
+{
+	return pmu_hw_event_read(n);
+}
+
+static __attribute__((noinline)) void cold_event_write(unsigned int n, uint64_t value)
+{
+	pmu_hw_event_write(n, value);
+}
+
 /*
  * tracesbi's own extension (sbi/tracesbi.c): the mhpmevent value behind a
  * logical counter, OF and the filter bits included, so S-mode can check
@@ -1015,7 +1038,7 @@ struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p)
 		return SBI_ERR(SBI_ERR_INVALID_PARAM);
 	if (idx >= p->hw_count || !hw_is_hpm(p->hw_num[idx]))
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);   /* no event CSR */
-	return SBI_RET(SBI_SUCCESS, pmu_hw_event_read(p->hw_num[idx]));
+	return SBI_RET(SBI_SUCCESS, cold_event_read(p->hw_num[idx]));
 }
 
 /* ---- per-hart life cycle ---- */
@@ -1049,8 +1072,8 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 	pmu_hw_inhibit(p->hpm_mask);
 	pmu_hw_uninhibit((1u << PMU_HW_CYCLE) | (1u << PMU_HW_INSTRET));
 	for (i = 2; i < p->hw_count; i++) {
-		pmu_hw_event_write(p->hw_num[i], 0);
-		pmu_hw_counter_write(p->hw_num[i], 0);
+		cold_event_write(p->hw_num[i], 0);
+		cold_counter_write(p->hw_num[i], 0);
 	}
 }
 
@@ -1061,10 +1084,10 @@ void pmu_hart_suspend(struct pmu_hart *p)
 
 		if (p->state[i] == PMU_FREE)
 			continue;
-		p->hw_saved[i].value = pmu_hw_counter_read(n);
+		p->hw_saved[i].value = cold_counter_read(n);
 		pmu_hw_inhibit(1u << n);
 		if (hw_is_hpm(n))
-			p->hw_saved[i].event = pmu_hw_event_read(n);   /* with OF */
+			p->hw_saved[i].event = cold_event_read(n);   /* with OF */
 	}
 }
 
@@ -1076,9 +1099,9 @@ void pmu_hart_resume(struct pmu_hart *p)
 		if (p->state[i] == PMU_FREE)
 			continue;
 		if (hw_is_hpm(n))
-			pmu_hw_event_write(n, p->hw_saved[i].event);
+			cold_event_write(n, p->hw_saved[i].event);
 		if (p->state[i] == PMU_RUNNING)
 			pmu_hw_uninhibit(1u << n);
-		pmu_hw_counter_write(n, p->hw_saved[i].value);
+		cold_counter_write(n, p->hw_saved[i].value);
 	}
 }

@@ -44,11 +44,11 @@ ALL_TARGETS += $(PAYLOAD_DIR)/target-tests.elf
 # ---- suites ----------------------------------------------------------------
 TEST_SUITES += target target-opensbi
 
-.PHONY: test-target test-target-opensbi
-test-target: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+.PHONY: suite-target suite-target-opensbi
+suite-target: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 	@scripts/run-target-tests.sh tracesbi $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf
 
-test-target-opensbi: $(PAYLOAD_DIR)/target-tests.elf
+suite-target-opensbi: $(PAYLOAD_DIR)/target-tests.elf
 	@scripts/run-target-tests.sh opensbi $(OPENSBI_FW) $(PAYLOAD_DIR)/target-tests.elf
 
 # The hostile S-mode runs (scripts/run-hostile-tests.sh): the seeded SBI
@@ -61,8 +61,8 @@ SOAK_HOSTILE_CALLS ?= 10000000
 SOAK_HARTS_SECONDS ?= 60
 TEST_SUITES += hostile
 SOAK_TARGETS += soak-hostile
-.PHONY: test-hostile soak-hostile
-test-hostile: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+.PHONY: suite-hostile soak-hostile
+suite-hostile: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 	@scripts/run-hostile-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf \
 		$(HOSTILE_SEED) $(HOSTILE_CALLS) $(HARTS_SECONDS)
 

@@ -14,8 +14,8 @@ BOOT_TEST_FW_DEP := $(filter $(BUILD)/tracesbi.elf,$(BOOT_TEST_FW))
 
 TEST_SUITES += linux linux-opensbi linux-boards uboot uboot-opensbi
 
-.PHONY: linux-kernel clean-linux test-linux test-linux-opensbi test-linux-boards test-uboot \
-	test-uboot-opensbi
+.PHONY: linux-kernel clean-linux suite-linux suite-linux-opensbi suite-linux-boards suite-uboot \
+	suite-uboot-opensbi
 
 # The script decides from checksums whether anything needs rebuilding.
 linux-kernel:
@@ -29,7 +29,7 @@ clean-linux:
 # Three boots: the kernel's timer through Sstc, then through SBI TIME (the
 # second one is where init counts SBI set_timer calls with perf), then
 # Linux's own perf tool (stat, record, report) under -icount.
-test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
+suite-linux: linux-kernel $(BOOT_TEST_FW_DEP)
 	@rc=0; for timer in sstc sbi perf-tool; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) \
 	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) $$timer || rc=1; \
@@ -37,7 +37,7 @@ test-linux: linux-kernel $(BOOT_TEST_FW_DEP)
 
 # OpenSBI 1.1 has 16 firmware counters (tracesbi 32), the same 18 hardware ones.
 # Its perf tool boot only reports what perf gets (INFO lines).
-test-linux-opensbi: linux-kernel
+suite-linux-opensbi: linux-kernel
 	@rc=0; for timer in sstc sbi perf-tool; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) PMU_COUNTERS="16 18" \
 	    scripts/run-linux-test.sh opensbi $$timer || rc=1; \
@@ -46,14 +46,14 @@ test-linux-opensbi: linux-kernel
 # The same kernel and init on QEMU's other boards (docs/SBI.md "Boards"):
 # sifive_u (2 U54s; the E51 parked) and spike (2 harts); their harts have no
 # Sstc, so the timer goes through SBI.  About 2 s each.
-test-linux-boards: linux-kernel $(BOOT_TEST_FW_DEP)
+suite-linux-boards: linux-kernel $(BOOT_TEST_FW_DEP)
 	@rc=0; for machine in sifive_u spike; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) MACHINE=$$machine FW=$(BOOT_TEST_FW) \
 	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) sbi || rc=1; \
 	done; exit $$rc
 
-test-uboot: $(BOOT_TEST_FW_DEP)
+suite-uboot: $(BOOT_TEST_FW_DEP)
 	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) scripts/run-uboot-test.sh $(notdir $(basename $(BOOT_TEST_FW)))
 
-test-uboot-opensbi:
+suite-uboot-opensbi:
 	@BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) scripts/run-uboot-test.sh opensbi

@@ -51,7 +51,7 @@ $(NT_BUILD)/%.pcs: $(NT_BUILD)/%.elf $(NT_DIR)/gen-trace.sh scripts/qemu-log-to-
 		$(NT_DIR)/check-pcs.py
 	$(NT_DIR)/gen-trace.sh $< $@
 
-.PHONY: ntrace-corpus test-ntrace
+.PHONY: ntrace-corpus suite-ntrace
 ntrace-corpus: $(NT_ELFS) $(NT_PCS)
 # Keep the ELFs: the tests and the benchmark read them next to their traces.
 .SECONDARY: $(NT_ELFS)
@@ -61,7 +61,7 @@ ntrace-corpus: $(NT_ELFS) $(NT_PCS)
 NTRACE_TOOL_BIN := $(BUILD)/tools/ntrace
 
 TEST_SUITES += ntrace
-test-ntrace: $(NT_ELFS) $(NTRACE_TOOL_BIN)
+suite-ntrace: $(NT_ELFS) $(NTRACE_TOOL_BIN)
 	@$(NT_DIR)/run-suite.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(NT_ELFS)
 
 # ---- Benchmark --------------------------------------------------------------

@@ -73,8 +73,8 @@ $(TVTRACE_TOOL_TESTBIN)/smode.elf: $(TVTRACE_TOOL_DATA)/smode.S
 $(TVTRACE_TOOL_TESTBIN)/smode.bin: $(TVTRACE_TOOL_TESTBIN)/smode.elf
 	$(OBJCOPY_RV) -O binary $< $@
 
-.PHONY: test-tvtrace
-test-tvtrace: $(BUILD)/tracesbi.elf $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/smode.elf \
+.PHONY: suite-tvtrace
+suite-tvtrace: $(BUILD)/tracesbi.elf $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/smode.elf \
 		$(TVTRACE_TOOL_TESTBIN)/smode.bin
 	@tests/host/tvtrace-qemu.sh $(BUILD)/tracesbi.elf $(TVTRACE_TOOL_TESTBIN)/smode.elf \
 		$(TVTRACE_TOOL_TESTBIN)/smode.bin $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/qemu

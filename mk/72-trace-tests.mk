@@ -24,9 +24,9 @@ $(BUILD)/tools/tv-records: tests/trace/tv-records.c $(TVTRACE_SRCS) $(TVTRACE_HD
 TRACE_CONFIGS   ?=
 TRACE_JOBS      ?= 2
 
-.PHONY: test-trace trace
+.PHONY: suite-trace trace
 TEST_SUITES += trace
-test-trace: $(TRACE_TEST_DEPS)
+suite-trace: $(TRACE_TEST_DEPS)
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \

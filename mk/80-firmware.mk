@@ -117,8 +117,8 @@ $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 # sparse hart IDs, the DT handed over, a bad DTB, the report of injected
 # M-mode faults.
 TEST_SUITES += boot
-.PHONY: test-boot
-test-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf \
+.PHONY: suite-boot
+suite-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf \
 		$(BUILD)/tracesbi-faultinject.elf
 	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf \
 		$(BUILD)/payloads/target-tests.elf $(BUILD)/tracesbi-faultinject.elf

@@ -100,11 +100,11 @@ $(FUZZ_DIR)/fuzz_tvtrace: tests/fuzz/fuzz_tvtrace.c $(TVTRACE_SRCS) $(TVTRACE_HD
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_tvtrace::1024
 FUZZ_BINS += $(FUZZ_DIR)/fuzz_tvtrace
 
-.PHONY: test-fuzz fuzz-build soak-fuzz
+.PHONY: suite-fuzz fuzz-build soak-fuzz
 fuzz-build: $(FUZZ_BINS)
 
 TEST_SUITES += fuzz
-test-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_BUILD)/rv64/interp.pcs $(NT_BUILD)/rv32/interp.pcs
+suite-fuzz: $(FUZZ_BINS) $(NTRACE_TOOL_BIN) $(NT_BUILD)/rv64/interp.pcs $(NT_BUILD)/rv32/interp.pcs
 	@rc=0; tests/fuzz/make-seeds.sh $(NTRACE_TOOL_BIN) $(NT_BUILD) $(FUZZ_DIR)/seeds || rc=1; \
 	tests/fuzz/run-fuzz.sh $(FUZZ_TIME) $(FUZZ_DIR) $(FUZZ_RUNS) || rc=1; exit $$rc
 

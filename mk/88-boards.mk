@@ -3,8 +3,8 @@
 # gpio-restart) and spike (HTIF console and power-off).
 TEST_SUITES += boards
 
-.PHONY: test-boards
-test-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
+.PHONY: suite-boards
+suite-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 	@scripts/run-board-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf
 
 # platform/cpu_smode.c on the host: which cpu nodes describe S-mode, on a

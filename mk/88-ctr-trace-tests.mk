@@ -7,9 +7,9 @@
 CTR_TRACE_PROGS := recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sbi-irq
 CTR_TRACE_DIR   := $(BUILD)/ctr-trace
 
-.PHONY: test-ctr-trace
+.PHONY: suite-ctr-trace
 TEST_SUITES += ctr-trace
-test-ctr-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf
+suite-ctr-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf
 	@rm -rf $(CTR_TRACE_DIR); mkdir -p $(CTR_TRACE_DIR)
 	@if python3 tests/trace/trace-run.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --name ctr --outdir $(CTR_TRACE_DIR) \

@@ -7,7 +7,7 @@ BOARD ?= hifive-unmatched-a00
 UBOOT ?=
 FIT_DIR := $(BUILD)/fit
 
-.PHONY: fit-image test-fit
+.PHONY: fit-image suite-fit
 fit-image: $(BUILD)/tracesbi.bin $(BOARD_DTB_LIST)
 	scripts/fit-image.sh $(FIT_DIR)/tracesbi-$(BOARD).itb $(BUILD)/tracesbi.bin \
 		$(BOARD_DTB_DIR)/$(BOARD).dtb $(UBOOT)
@@ -18,7 +18,7 @@ fit-image: $(BUILD)/tracesbi.bin $(BOARD_DTB_LIST)
 # about 1 s.
 FIT_TEST_UBOOT := /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 TEST_SUITES += fit
-test-fit: $(BUILD)/tracesbi.bin $(BOARD_DTB_LIST)
+suite-fit: $(BUILD)/tracesbi.bin $(BOARD_DTB_LIST)
 	@rc=0; \
 	scripts/fit-image.sh $(FIT_DIR)/unmatched-uboot.itb $(BUILD)/tracesbi.bin \
 		$(BOARD_DTB_DIR)/hifive-unmatched-a00.dtb $(FIT_TEST_UBOOT) || rc=1; \

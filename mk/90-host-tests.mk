@@ -4,6 +4,6 @@
 TEST_SUITES += host
 CMOCKA_LIBS := -lcmocka
 
-.PHONY: test-host
-test-host: $(HOST_TESTS)
+.PHONY: suite-host
+suite-host: $(HOST_TESTS)
 	@rc=0; for t in $(HOST_TESTS); do scripts/run-cmocka.sh $$t || rc=1; done; exit $$rc

@@ -2,6 +2,6 @@
 # scripts/lint.sh), zero findings; part of `make test` as suite lint.
 TEST_SUITES += lint
 
-.PHONY: lint test-lint
-lint test-lint:
+.PHONY: lint suite-lint
+lint suite-lint:
 	@scripts/lint.sh

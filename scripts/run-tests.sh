@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
-# Runs each test suite given on the command line (`make test-<suite>`),
-# counts its result lines and prints the one summary line of `make test`.
+# Runs each test suite given on the command line (its rule `make
+# suite-<suite>`), counts its result lines and prints the one summary line
+# of `make test`.  With --one SUITE (what `make test-<suite>` runs) the
+# suite's output goes to the terminal as well as to its log, and the
+# summary line is that suite's own.
 #
-# Contract for a suite: `make test-<suite>` prints one line per test case,
+# Contract for a suite: `make suite-<suite>` prints one line per test case,
 # starting with "PASS: " or "FAIL: ".  A suite that exits non-zero without
 # printing any FAIL line counts as one failure (it crashed or did not build).
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p build/logs
+stream=0
+if [ "${1:-}" = --one ]; then
+    stream=1
+    shift
+fi
 total_pass=0
 total_fail=0
 for suite in "$@"; do
     log=build/logs/test-$suite.log
     echo "== suite $suite"
     start=$(date +%s)
-    make --no-print-directory "test-$suite" >"$log" 2>&1
-    rc=$?
+    if [ "$stream" -eq 1 ]; then
+        make --no-print-directory "suite-$suite" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+    else
+        make --no-print-directory "suite-$suite" >"$log" 2>&1
+        rc=$?
+    fi
     pass=$(grep -c '^PASS: ' "$log")
     fail=$(grep -c '^FAIL: ' "$log")
     grep '^FAIL: ' "$log" | sed 's/^/   /'

@@ -97,14 +97,25 @@ static inline __attribute__((always_inline)) void pmu_hw_event_write(unsigned in
 	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0x320 + i) ", %0\n" \
 	"csrw " PMU_HW_STR(0xB00 + i) ", %3\n .endif\n" \
 	"csrc 0x320, %1\n csrw " PMU_HW_STR(0xB00 + i) ", %2" \
-	:: "r"(mhpmevent), "r"(1UL << (i)), "r"(value), "r"(PMU_HW_SCRUB) : "memory"); break;
+	:: "r"(mhpmevent), "r"(1UL << (i)), "r"(value), "r"(scrub) : "memory"); break;
 #define PMU_HW_STOP_CASE(i) case i: __asm__ __volatile__( \
 	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n csrs 0x320, %1\n" \
 	"csrw " PMU_HW_STR(0xB00 + i) ", %0" : "=&r"(v) : "r"(1UL << (i)) : "memory"); break;
 
+/* PMU_HW_SCRUB in a register before the switch, not rebuilt in each case. */
+static inline __attribute__((always_inline)) uint64_t pmu_hw_scrub_value(void)
+{
+	uint64_t v;
+
+	__asm__("" : "=r"(v) : "0"(PMU_HW_SCRUB));
+	return v;
+}
+
 static inline __attribute__((always_inline)) void
 pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
 {
+	uint64_t scrub = pmu_hw_scrub_value();
+
 	switch (n & 31) {
 	PMU_HW_REP32(PMU_HW_START_CASE)
 	}
@@ -118,11 +129,12 @@ pmu_hw_counter_start(unsigned int n, uint64_t mhpmevent, uint64_t value)
 	"csrr %0, " PMU_HW_STR(0xB00 + i) "\n" \
 	".if " PMU_HW_STR(i) " >= 3\n csrw " PMU_HW_STR(0xB00 + i) ", %3\n .endif\n" \
 	"csrc 0x320, %2\n csrw " PMU_HW_STR(0xB00 + i) ", %0" \
-	: "=&r"(v) : "r"(mhpmevent), "r"(1UL << (i)), "r"(PMU_HW_SCRUB) : "memory"); break;
+	: "=&r"(v) : "r"(mhpmevent), "r"(1UL << (i)), "r"(scrub) : "memory"); break;
 
 static inline __attribute__((always_inline)) void
 pmu_hw_counter_resume(unsigned int n, uint64_t mhpmevent)
 {
+	uint64_t scrub = pmu_hw_scrub_value();
 	uint64_t v;
 
 	switch (n & 31) {
