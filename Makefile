@@ -29,6 +29,21 @@ HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitiz
 
 .DEFAULT_GOAL := all
 
+# Every goal needs Debian's packages (cross compilers, QEMU, mkimage,
+# dtc, ...): a top-level make installs what is missing before it builds
+# anything, whatever the goal (make, make run, make fit-image, make trace,
+# make test-<suite>; scripts/deps.sh, apt-get as root).  `make deps` does
+# only that; NO_DEPS_CHECK=1 skips it (DEPS_SH: the script, for tests).
+DEPS_SH ?= scripts/deps.sh
+ifeq ($(MAKELEVEL)$(NO_DEPS_CHECK),0)
+ifeq ($(filter deps deps-check clean clean-linux,$(MAKECMDGOALS)),)
+DEPS_STATUS := $(shell $(DEPS_SH) check >/dev/null 2>&1 || $(DEPS_SH) install >&2; echo $$?)
+ifneq ($(DEPS_STATUS),0)
+$(error the Debian packages tracesbi needs are missing and could not be installed: run scripts/deps.sh install as root)
+endif
+endif
+endif
+
 # Each fragment appends to these.
 ALL_TARGETS :=
 TEST_SUITES :=
@@ -74,10 +89,10 @@ soak: deps-check
 	@rc=0; for t in $(SOAK_TARGETS); do $(MAKE) --no-print-directory $$t || rc=1; done; exit $$rc
 
 deps:
-	@scripts/deps.sh install
+	@$(DEPS_SH) install
 
 deps-check:
-	@scripts/deps.sh check || scripts/deps.sh install
+	@$(DEPS_SH) check || $(DEPS_SH) install
 
 clean:
 	rm -rf $(BUILD)/fw $(BUILD)/payloads $(BUILD)/host $(BUILD)/tools $(BUILD)/results \

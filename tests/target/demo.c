@@ -92,24 +92,33 @@ static void print_extensions(void)
 	}
 }
 
-/* Hart ids 0.. until HSM says a hart id is invalid (at most 64). */
+/*
+ * Every hart id up to the highest enabled cpu node of the DT the firmware
+ * passed on: hart ids may be sparse, and a hart the firmware does not
+ * serve (sifive_u's E51, which has no S-mode) is an invalid id to HSM
+ * while the harts after it are not.
+ */
 static void print_harts(void)
 {
-	unsigned long h;
+	unsigned long h, served = 0;
 
 	kprintf("Harts (HSM hart_get_status, running on hart %lu):\n", plat.boot_hart);
-	for (h = 0; h < 64; h++) {
+	for (h = 0; h <= plat.max_hart_id; h++) {
 		struct sbiret r = sbi_hart_status(h);
 
 		if (r.error == SBI_ERR_INVALID_PARAM) {
-			kprintf("  hart %lu: invalid (%d harts)\n", h, (int)h);
-			break;
+			kprintf("  hart %lu: not served (no enabled cpu node: e.g. a hart without "
+				"S-mode)\n", h);
+			continue;
 		}
-		if (r.error)
+		if (r.error) {
 			kprintf("  hart %lu: %s\n", h, sbi_error_name(r.error));
-		else
-			kprintf("  hart %lu: %s\n", h, hart_state_name(r.value));
+			continue;
+		}
+		served++;
+		kprintf("  hart %lu: %s\n", h, hart_state_name(r.value));
 	}
+	kprintf("  %lu harts served\n", served);
 }
 
 void boot_main(unsigned long hartid, uintptr_t dtb);
@@ -117,8 +126,10 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 {
 	csr_write(sscratch, hartid);
 	trap_init_hart();
-	plat.boot_hart = hartid;
 	kprintf("\ntracesbi demo payload: hart %lu, DTB at %#lx\n", hartid, (unsigned long)dtb);
+	if (platform_init(hartid, dtb))
+		plat.max_hart_id = hartid;   /* unreadable DT: this hart at least */
+	plat.boot_hart = hartid;
 	print_versions();
 	print_extensions();
 	print_harts();
