@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tracesbi — top-level build.  Each part of the tree has its own fragment in
 # mk/*.mk; this file holds the shared settings, the default goal and the
 # aggregate targets (test, bench, deps).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # lib/fdt: bounds-checked flattened devicetree reader and in-place writer.
 # FDT_SRCS is what the firmware compiles for RISC-V (freestanding, needs
 # only memcpy/memmove/memset/memcmp/strlen/strcmp from the C library).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Misaligned load/store emulation: the firmware source (picked up by the
 # firmware fragment through MISALIGNED_SRCS) and its host test.
 

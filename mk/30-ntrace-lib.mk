@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # N-Trace codec library (lib/rvinsn, lib/ntrace): freestanding C shared by the
 # host tool (tools/ntrace), the firmware encoder and the tests.  Other
 # fragments use RVINSN_SRCS / NTRACE_SRCS / NTRACE_LIB_INC, and for the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Bluespec tandem-verification trace codec (lib/tvtrace): freestanding C for
 # the firmware's TV mode and the host tools.  Other fragments use
 # TVTRACE_SRCS / TVTRACE_INC / TVTRACE_HDRS.

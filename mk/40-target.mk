@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # S-mode payloads (tests/target): the on-target test kernel, the demo and the
 # SBI-call benchmark; the QEMU suites that run them on tracesbi and, as the
 # differential oracle, on Debian's OpenSBI; `make run` and `make debug`.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The traced-program payload (tests/target/trace): an S-mode kernel that
 # runs S- and U-mode programs while tracesbi traces them; `make test-trace`
 # (mk/72-trace-tests.mk) checks its traces against QEMU's execution log.

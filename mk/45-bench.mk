@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # SBI call cost benchmark (part of `make bench`): instructions per call, boot
 # instructions and the PMU calls' cost of tracesbi and of Debian's OpenSBI,
 # under -icount shift=0 on one hart; tables in build/results/bench-sbi.md.

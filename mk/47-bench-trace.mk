@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench-trace: the software trace encoder's cost (M-mode instructions
 # per traced instruction, slowdown) for block stepping in HTM and BTM and for
 # single-stepping, from -icount runs of the traced-program payload, and its

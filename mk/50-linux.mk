@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Real-client boot tests: a minimal Linux 6.1 (built from Debian's
 # linux-source-6.1, cached under $(BUILD)/linux) and Debian's S-mode U-Boot,
 # booted on 4 harts under tracesbi, or under any firmware given as FW=...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ntrace host tool (tools/ntrace): encode/decode/dump/stats around the N-Trace
 # codec library (lib/rvinsn, lib/ntrace; mk/30-ntrace-lib.mk exports their
 # sources as RVINSN_SRCS and NTRACE_SRCS, the qualified ingress as

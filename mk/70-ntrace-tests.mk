@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # N-Trace test corpus, round-trip suite, fuzz targets and benchmark.
 #
 #   make ntrace-corpus   build the corpus programs (RV64 and RV32) and their

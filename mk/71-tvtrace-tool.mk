@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tvtrace host tool (tools/tvtrace): dump and check Bluespec tandem-
 # verification traces (lib/tvtrace, mk/31-tvtrace.mk).  It loads ELF files
 # with the ntrace tool's image loader (tools/ntrace/image.c, pcs.c for its

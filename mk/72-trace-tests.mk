@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The software trace encoder against QEMU (tests/trace/README.md).
 #
 #   make test-trace   the ground-truth self-test (tests/trace/selftest-

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Throughput of what people read from a trace (make bench-views, part of
 # make bench): decode alone, decode --listing, profile, in million decoded
 # instructions per second over the N-Trace corpus (mk/70-ntrace-tests.mk

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # (Numbered 80 so lib fragments that define FDT_SRCS etc. are read first.)
 # The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
 FW_BUILD   := $(BUILD)/fw

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host tests of the SBI PMU core: firmware/pmu.c against a fake PMU
 # (PMU_HW_FAKE: pmu_hw.h then declares the CSR accessors the test supplies)
 # and drivers/pmu/pmu_map.c, the "riscv,pmu" DT map, against hand-built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host tests of the trace engine's pure parts, against docs/TRACE.md and the
 # Trace Control Interface 1.0:
 #   test_tci_encoder   firmware/trace/tci_encoder.c, the emulated encoder's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # libFuzzer targets for every parser of untrusted input, built with ASan and
 # UBSan (clang):
 #   fuzz_ntrace_decoder   N-Trace decoder (fixed program image: the corpus

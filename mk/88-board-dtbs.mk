@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The real boards' DTBs (Debian's linux-source-6.1, scripts/board-dtbs.sh)
 # through the firmware's platform code on the host: platform/generic.c with
 # the drivers and lib/fdt, compiled as they are for the firmware; only the

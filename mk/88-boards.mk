@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Board runs (scripts/run-board-tests.sh): the S-mode test kernel under
 # tracesbi on QEMU's sifive_u (an E51 without S-mode, sifive,uart0,
 # gpio-restart) and spike (HTIF console and power-off).

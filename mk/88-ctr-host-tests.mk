@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host tests of the emulated Control Transfer Records (docs/CTR.md):
 #   test_ctr     firmware/trace/ctr_model.c, ctr_record.c, ctr_classify.c
 #                and ctr_csr.c: registers, recording rule, transfer types,

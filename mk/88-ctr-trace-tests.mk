@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # `make test-ctr-trace` (suite ctr-trace of `make test`, about 45 s): the
 # emulated CTR's records against QEMU's execution log of the same run
 # (docs/CTR.md, "Tests").  The traced-program payload runs its programs

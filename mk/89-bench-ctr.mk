@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # `make bench-ctr` (part of `make bench`): guest instructions of the
 # emulated CTR accesses, and of recording (per transfer, slowdown), under
 # -icount shift=0 on one hart (docs/CTR.md); figures only, in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # `make fit-image BOARD=<board> [UBOOT=<u-boot-nodtb.bin>]`: a U-Boot SPL
 # FIT image with tracesbi in OpenSBI's fw_dynamic slot and the board's DTB
 # from linux-source-6.1 (mk/88-board-dtbs.mk; BOARD is a .dts name from

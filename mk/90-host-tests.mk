@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host unit tests (cmocka), all built with ASan/UBSan.
 # Fragments that come before this one (mk/NN-*.mk, NN < 90) append the test
 # binaries they build to HOST_TESTS; `make test-host` runs them all.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # N-Trace compression on the reference's own example: the "t1" trace of the
 # N-Trace task group's reference C code (data only, see its README), encoded
 # by lib/ntrace with the reference's published settings and with all

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # N-Trace codec benchmark over the corpus: prints a markdown table with, per
 # program and on average, bits per instruction for BTM, HTM, HTM + implicit
 # return (depth 8) + repeated history and all optimisations; encoder and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # SBI call cost: runs the bench payload under -icount shift=0 on one hart on
 # tracesbi and on Debian's OpenSBI, and prints markdown tables of
 # instructions per call, instructions before the first S-mode instruction

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """make bench-trace: what tracesbi's software trace encoder costs.
 
     scripts/bench-trace.py [--fw build/tracesbi.elf]

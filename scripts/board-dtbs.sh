@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The DTBs of the real RISC-V boards in Debian's linux-source-6.1:
 # every arch/riscv/boot/dts/<vendor>/<board>.dts through cpp and dtc, as
 # the kernel's build does, into OUTDIR/<board>.dtb (the host test

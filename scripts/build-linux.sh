@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Builds the minimal Linux kernel of the boot test (build/linux/Image) from
 # Debian's linux-source-6.1 tarball, with a built-in initramfs holding
 # tests/linux/init.c (+ perf_tool.c) as /init, the perf checks' workload

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The ecall fast path (firmware/trap.S) does not save t3..t6: the firmware's
 # C code is built with -ffixed-t3..t6 and never touches them.  Code that
 # does not come from those objects (libgcc, picolibc, assembly) could, so

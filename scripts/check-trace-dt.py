@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Check the trace component nodes tracesbi adds to the DT it hands over.
 
 Input: the DT as `dtc -I dtb -O dts` prints it.  The rules are those of

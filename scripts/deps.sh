@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Debian packages tracesbi needs.  `deps.sh check` exits non-zero when one is
 # missing; `deps.sh install` installs them (idempotent, needs root).
 set -eu

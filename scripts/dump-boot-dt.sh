@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The devicetree a firmware hands to S-mode on QEMU virt: boots FIRMWARE
 # with KERNEL (any payload entered at 0x80200000) halted under gdb, stops
 # at the payload's first instruction and writes the blob a1 points at

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # A U-Boot SPL FIT image with tracesbi where OpenSBI's fw_dynamic goes:
 #
 #   scripts/fit-image.sh OUT.itb FIRMWARE.bin BOARD.dtb [UBOOT.bin]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Symbol table of the firmware's code for its fault report (panic.c).
 
     gen-fwsyms.py NM-OUTPUT OUT.c

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The verdict kvm-unit-tests' harness (run_tests.sh on QEMU) gives a test
 # program's run, applied to runs of the S-mode test kernel in mode=exit-code,
 # which ends as a kvm-unit-tests program does: "EXIT: STATUS=<code << 1 | 1>"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # make lint: cppcheck and clang-tidy over firmware, lib, drivers, platform
 # and tools, with the configuration checked in (.clang-tidy, the cppcheck
 # options below).  Prints one PASS:/FAIL: line per tool and code group, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Where the firmware's M-mode instructions go while it traces a program.
 
     scripts/profile-fw.py [--fw build/tracesbi.elf]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Convert a QEMU execution log into a .pcs retired-instruction trace.
 
 The log comes from a single-hart run of a bare-metal program:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Boots one firmware + S-mode kernel on QEMU virt, bounded by a timeout,
 # console on stdout and (with --log) in a log file.
 #

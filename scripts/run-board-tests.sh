@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Boots the S-mode test kernel under tracesbi on QEMU's other RISC-V boards
 # and prints one PASS/FAIL/INFO line per result:
 #   sifive_u  -smp 3: hart 0 is an E51 monitor core without S-mode, harts

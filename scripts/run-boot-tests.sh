@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Boot-level checks of the firmware on QEMU virt: what the banner reports
 # under several CPU configurations (run-time feature detection), more harts
 # than the firmware serves, a malformed DTB, and the report of the

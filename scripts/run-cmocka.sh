@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs one cmocka test binary with TAP output and turns each result into the
 # PASS:/FAIL: lines that scripts/run-tests.sh counts.  A binary that dies
 # (sanitizer report, signal) without reporting a failure is one FAIL.

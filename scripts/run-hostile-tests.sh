@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The hostile S-mode runs of the test kernel (tests/target/hostile.c,
 # tests/target/harts_soak.c) on tracesbi, each under a timeout:
 #   hostile  -smp 4: every hart makes CALLS seeded random SBI calls with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Boots the minimal Linux of scripts/build-linux.sh on a QEMU machine under
 # a firmware and turns the boot log into PASS/FAIL lines.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs the S-mode test kernel on one firmware in twelve QEMU runs and prints
 # the kernel's PASS/FAIL/INFO lines:
 #   main    -smp 4, default cpu (with Sstc): every group

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs each test suite given on the command line (its rule `make
 # suite-<suite>`), counts its result lines and prints the one summary line
 # of `make test`.  With --one SUITE (what `make test-<suite>` runs) the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Boots Debian's S-mode U-Boot under a firmware on QEMU's virt machine, drives
 # its shell through a FIFO on QEMU's stdin and turns what it prints into
 # PASS/FAIL lines.  Every command is sent only after U-Boot printed a new

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Little-endian RISC-V ELF32/ELF64 images and instruction classification.
 
 Shared by scripts/trace-ground-truth.py and scripts/trace-compare.py.

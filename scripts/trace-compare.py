@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Compare a decoded trace with the ground truth of one trace session.
 
     trace-compare.py --elf PAYLOAD.elf [--elf more.elf] [--session K]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Ground truth of the software trace encoder: the S/U-mode instructions a
 QEMU run retired, per hart, extracted from its execution log.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """make trace: run a payload traced by tracesbi and list what it executed.
 
     scripts/trace-listing.py [--fw build/tracesbi.elf]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The pictures of README.md "Reading a trace": the flame graph of hart 0 and
 # the timeline of the 4 harts of the firmware's 4-hart trace run (smp4 of
 # make test-trace: the trace payload's programs, traced by tracesbi's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ntrace: RISC-V N-Trace 1.0 codec (message layer, encoder, decoder).
  *

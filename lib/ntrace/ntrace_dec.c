@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * N-Trace decoder (chapter 11): messages + program image -> retired
  * instruction addresses and events.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * N-Trace encoder: Trace Ingress Port records in, MDO/MSEO messages out.
  *

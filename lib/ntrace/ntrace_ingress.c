@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Qualified ingress (see ntrace_ingress.h): qualification per record or per
  * block, encoder start (SYNC=5) and stop (EVCODE=4) at the boundaries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Qualified ingress: what a trace encoder does between the hart's Trace
  * Ingress Port and the N-Trace encoder when only part of the execution is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Internal to the ntrace library: the Table 8 layout table and the MDO/MSEO
  * bit writer.  They live here as static data and inline functions so that

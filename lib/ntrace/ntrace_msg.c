@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * N-Trace message layer: the Table 8 layouts, the MDO/MSEO writer and the
  * parser (chapter 3).  Writer and parser both walk ntrace_msg_layout(), so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Constants of the RISC-V N-Trace specification 1.0 (rc7 text), with the
  * spec's names.  Section and table numbers refer to

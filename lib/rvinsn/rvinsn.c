@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * RISC-V instruction length and control-flow classification.
  * itype values follow N-Trace 1.0.0-rc7 Table 2.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rvinsn: RISC-V instruction length and control-flow classification for
  * trace encoders and decoders (RV32 and RV64, with C, Zcmp and Zcmt).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Build RISC-V instruction encodings from fields (RV32/RV64 base + C, Zcmp,
  * Zcmt): for tests and synthetic programs.  Each function returns the raw

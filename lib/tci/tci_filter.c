@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Trace encoder filters and comparators (Trace Control Interface 1.0,
  * "Trace Encoder Filter Registers"): WARL register model and per-instruction

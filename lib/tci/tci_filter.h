@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Trace qualification by the trace encoder's filters and comparators
  * (Trace Control Interface 1.0, "Trace Encoder Filter Registers"): which

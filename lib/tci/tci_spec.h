@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Constants of the RISC-V Trace Control Interface 1.0 (ratified,
  * trace-control-interface-1.0.adoc), with the spec's names: component

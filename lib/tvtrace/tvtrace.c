@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Bluespec tandem-verification trace protocol: writer and parser.
  * Chapter and table references are to bluespec-trace-protocol-2018-11-20.txt.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Constants of the Bluespec trace protocol for tandem verification
  * (bluespec-trace-protocol-2018-11-20.txt), with the spec's meanings.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Fixture of scripts/lint.sh's self-test of scripts/check-fixed-regs.sh:
  * code assembled without C (its mapping symbols say so), as picolibc's

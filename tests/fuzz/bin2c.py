@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Embed the code of RISC-V ELF files in a C header for a fuzz target.
 
     bin2c.py OUT.h NAME=PROG.elf...

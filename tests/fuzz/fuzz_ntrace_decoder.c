@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * libFuzzer target: the N-Trace decoder on arbitrary message bytes, walking
  * a fixed program image (the corpus program "interp", RV64 or RV32, embedded

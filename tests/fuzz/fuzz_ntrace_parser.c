@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * libFuzzer target: the N-Trace message parser and the dump/stats path of the
  * ntrace tool (tools/ntrace/dump.c, stats.c) on arbitrary bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * libFuzzer target: encode → decode round trip of generated executions.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * libFuzzer target for lib/tvtrace's parser (Bluespec tandem-verification
  * trace protocol).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Seed corpora for the N-Trace fuzz targets: real encodings of the corpus
 # program "interp" (the image fuzz_ntrace_decoder embeds), one per option
 # set, prefixed with the option bytes each target reads first.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Runs libFuzzer targets for a bounded time or number of executions each
 # and prints one PASS:/FAIL: line per target (FAIL names the crash file
 # libFuzzer wrote).

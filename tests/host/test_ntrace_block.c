@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * ntrace_enc_block() against the per-record path.  For many record streams
  * (seeded random streams, loops, executions of generated programs) and every

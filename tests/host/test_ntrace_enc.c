@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * N-Trace encoder (and decoder) against the spec's own examples: Table 24
  * (XOR address compression), 8.4.1/8.4.2 (I-CNT and HIST), 8.4.4 (SYNC=4),

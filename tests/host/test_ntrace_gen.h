@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Synthetic programs and executions for N-Trace round-trip tests.
  *

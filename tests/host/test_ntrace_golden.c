@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Decoder on golden streams (tests/data/ntrace/golden): RepeatBranch after
  * IndirectBranchHist (HTM) and after IndirectBranch (BTM), each decoded with

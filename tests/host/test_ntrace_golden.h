@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Golden N-Trace byte files (the .hex files of tests/data/ntrace/golden: hexadecimal
  * bytes, '#' comments) for the codec tests.  Include after <cmocka.h>.

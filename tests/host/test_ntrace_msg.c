@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * N-Trace message layer: golden vectors from the spec's examples (Table 6,
  * 8.2.1, 9.3; bytes in tests/data/ntrace/golden) and the framing rules of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers shared by the N-Trace codec tests: a program image in memory,
  * collectors for encoder bytes and decoder output, and record builders.

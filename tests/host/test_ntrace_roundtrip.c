@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Encoder -> decoder round trips on synthetic programs for every option
  * combination (BTM/HTM, XLEN 32/64, implicit return modes, sequential jumps,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers shared by the ntrace tool's host tests.  Include after <cmocka.h>
  * and "ntrace_tool.h".

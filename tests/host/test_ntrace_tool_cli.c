@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Command-line contract of build/tools/ntrace: exit status 0 / 1 / 2, help
  * texts, error messages with file:line or byte offsets, and a round trip

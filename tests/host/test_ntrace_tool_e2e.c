@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * End-to-end tests of the ntrace tool core (tools/ntrace/ntrace_tool.h) with
  * the real codec library: classification of .pcs lines into Table 2 itypes,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The ntrace tool as the mirror of tracesbi's software trace encoder
  * (tools/ntrace/ntrace_tool.h with the real codec library):

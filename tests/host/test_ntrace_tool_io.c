@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Unit tests of the ntrace tool's input side: the .pcs and pcseq parsers
  * (privilege tokens included), the canonical .pcs writer, raw images, the

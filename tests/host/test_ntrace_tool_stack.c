@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * The call stack of `ntrace profile` (tools/ntrace/profile.c; the rules in
  * tools/ntrace/README.md, "profile: the call stack"), one test per rule:

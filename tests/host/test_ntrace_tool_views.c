@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * What people read from a decoded trace (tools/ntrace: listing.c,
  * disasm.c, profile.c, profile_out.c, flamegraph.c, timeline.c,

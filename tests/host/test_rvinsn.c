@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * rvinsn: one test per row of N-Trace Table 2 ("Generating itype for
  * different instructions"), for RV32 and RV64, with 32-bit and compressed

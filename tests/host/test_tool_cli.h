@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Running a host tool from a cmocka test (the tools' command-line tests):
  * a temporary directory for the group, the tool's exit status, stdout and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * lib/tvtrace: the Bluespec tandem-verification trace protocol
  * (bluespec-trace-protocol-2018-11-20.txt).  Golden vectors are Appendix C

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace tool core: dump lines, parse errors with byte offsets, and the
  * rules of `tvtrace check`, one test per rule, on traces of

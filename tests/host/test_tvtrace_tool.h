@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Trace builder of the tvtrace tool's tests: writes records with
  * lib/tvtrace's writer (RV64GC) and the trace of tests/data/tvtrace/tool/

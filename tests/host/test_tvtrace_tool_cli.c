@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Command-line contract of build/tools/tvtrace (run on a sanitizer build):
  * exit status 0 / 1 / 2, help texts, the error with its byte offset for a

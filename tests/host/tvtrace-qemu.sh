@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tvtrace check on real execution: QEMU runs tests/data/tvtrace/tool/smode.S
 # on tracesbi with its CPU state logged before every S/U instruction,
 # tools/tvtrace/qemu-log-to-tv.py turns the log into a trace, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * init of the tracesbi Linux boot test: the only program of the initramfs.
  *

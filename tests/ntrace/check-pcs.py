@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Check a .pcs trace against the program image it claims to trace.
 
 Every consecutive pair of retired pcs (a, b) must be explained by the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Produces the .pcs trace of one corpus program: runs it single-stepped under
 # QEMU, converts the log (scripts/qemu-log-to-pcs.py) and checks the result
 # against the ELF (tests/ntrace/check-pcs.py).

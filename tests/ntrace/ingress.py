@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The ntrace tool's firmware-mirror features on the corpus traces.
 
     ingress.py NTRACE_TOOL OUTDIR TRACE.pcs...    (TRACE.elf next to each)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Malformed input to the ntrace tool: a clear error with its position, never
 # a crash (exit status >= 126 or a signal).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # N-Trace round trip over the corpus: for every trace × option set,
 # `ntrace encode` then `ntrace decode` must give back the .pcs byte for byte,
 # and `ntrace dump` / `ntrace stats` must succeed on the .nex produced.  The

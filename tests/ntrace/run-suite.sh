@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `make test-ntrace`: generates (or takes from the cache) the trace of every
 # corpus program, tests the corpus tooling, then runs the round trip, the
 # firmware-mirror features (ingress.py: privilege windows, filters,

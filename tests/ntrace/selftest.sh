@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Tests of the corpus tooling itself: scripts/qemu-log-to-pcs.py on a
 # hand-written log whose expected trace follows from the conversion rules,
 # and tests/ntrace/check-pcs.py, which must reject corrupted corpus traces

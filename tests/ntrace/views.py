@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """What people read from a trace, end to end on the corpus (make test-ntrace).
 
     views.py NTRACE_TOOL OUTDIR TRACE.pcs...

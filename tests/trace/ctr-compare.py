@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Emulated CTR's records against QEMU's execution log of the same run.
 
     ctr-compare.py --payload ELF --out NAME.out --pcs NAME.gt.hart0.pcs

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """make test-trace: tracesbi's software trace encoder against QEMU.
 
     tests/trace/run-suite.py [--fw build/tracesbi.elf]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Tests of scripts/trace-ground-truth.py (the ground truth of the software
 # trace encoder) and scripts/trace-compare.py.
 #

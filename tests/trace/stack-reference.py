@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Call stacks rebuilt from QEMU's execution log: what `ntrace profile` must
 give for the same run (make test-trace).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """One traced run of the traced-program payload under QEMU.
 
 QEMU runs tracesbi and tests/target/trace's kernel with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Check a tandem-verification (TV) trace buffer against QEMU.
 
     tv-check.py --records build/tools/tv-records [--flen 8] BUFFER.nex

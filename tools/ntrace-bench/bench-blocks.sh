@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The encoder's block entry (ntrace_enc_block) beside its record entry
 # (ntrace_enc_retire) on the corpus, for `make bench-ntrace`: a markdown
 # table with, per program, how long the blocks are that a block-level

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * ntrace-bench: size and speed of the N-Trace codec on one retired-instruction
  * trace.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Throughput of what people read (make bench-views): million decoded
  * instructions per second, one core, of

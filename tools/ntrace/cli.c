@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* The four ntrace commands: file handling around the ntrace_tool.h core. */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Encode/decode drivers: trace text -> Trace Ingress Port records
  * (classified with rvinsn), records -> N-Trace bytes (lib/ntrace encoder),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Disassembly for `decode --listing`: the text binutils' objdump prints for
  * each instruction of the --elf files, read once per file and looked up by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace dump`: every byte of an N-Trace stream with its MDO[5:0] and
  * MSEO[1:0] bits, and next to the byte where each field ends that field's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace profile --svg`: a flame graph of the call tree, written as one
  * self-contained SVG (no script, no external file).

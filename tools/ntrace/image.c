@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Memory images for instruction classification: executable segments of ELF
  * files (read with libelf) and raw memory dumps placed at an address.

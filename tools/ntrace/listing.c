@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `decode --listing`: the decoded trace for people.  One line per retired
  * instruction (timestamp when the trace has them, address, symbol+offset,

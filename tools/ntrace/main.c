@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * ntrace: command line around the N-Trace codec library.
  *

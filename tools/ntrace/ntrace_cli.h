@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ntrace tool: parsed command line and the command implementations. */
 #ifndef NTRACE_CLI_H
 #define NTRACE_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * ntrace host tool: reusable core (image loading, trace text formats,
  * encode/decode drivers).  main.c is only the command line around these

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `decode --export-pcseq`: a decoded trace in the N-Trace reference code's
  * pcseq form ("<hex pc>,<class><size>[ exc|int]", pcs.c), so the reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace profile`: where a decoded trace spent its instructions.
  *

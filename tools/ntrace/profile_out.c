@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace profile` outputs: text tables, JSON and folded stacks (the input
  * format of flame graph tools: "outer;inner;leaf COUNT" per line).

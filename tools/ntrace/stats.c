@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* `ntrace stats`: stream size and messages per TCODE (message parser). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Symbol tables of ELF files for `decode --symbols`: each retired pc is
  * shown as the nearest function or label at or below it in its executable

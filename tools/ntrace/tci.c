@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Trace Control Interface register values -> tool options (--tci), and the
  * qualification options -> filter registers (--trace-priv, --trace-range).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace timeline`: privilege and trap events of one trace per hart, on
  * one time axis: the messages' timestamps when every trace has them, else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace check: replays a trace group by group against a shadow state (the
  * spec's chapter 3.1) and checks that each group is explained by what came

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tvtrace check, internal: the shadow state the replay keeps (what the
  * records told so far) and one group of records being checked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace check: csr* instructions (Zicsr).  A CSR the trace has told keeps
  * its value until the trace tells another, so a csr* that reads it puts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace check: an instruction that retired without a trap.  Its next pc
  * must follow from the instruction and the register values the trace told

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace check: the memory records of a load, store, lr/sc or AMO against
  * the instruction's operands.  Address = rs1 + offset when rs1 is known;

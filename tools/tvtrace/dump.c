@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace dump: one line per record, "index offset record", the records of
  * a group indented under its begin-group line.

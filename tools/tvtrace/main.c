@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * tvtrace: read Bluespec tandem-verification traces (the firmware's TV
  * mode, lib/tvtrace).  Exit status: 0 ok, 1 malformed or inconsistent

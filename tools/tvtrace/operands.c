@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * What the check reads beyond lib/rvinsn's control-flow view: the operands
  * of branches (both sources and the condition), loads, stores, AMOs and CSR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Tandem-verification trace (Bluespec protocol, RV64GC) of the S/U-mode
 execution in a QEMU 7.2 CPU-state log: a reference to hold the firmware's TV
 mode against, and real code for `tvtrace check`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* tvtrace tool: a whole trace file parsed into records, and their names. */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * tvtrace host tool: reading Bluespec tandem-verification traces
  * (bluespec-trace-protocol-2018-11-20.txt) as the firmware's TV mode writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Start-up and trap entry shared by the N-Trace corpus programs (RV32/RV64). */
 
 /* A fixed name for the symbol table: otherwise the assembler records the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Runtime of the N-Trace corpus programs (see rt.h). */
 #include "rt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Tiny runtime of the N-Trace corpus programs: exit through the sifive,test
  * device, a polled UART, memory helpers and the trap hook. */
 #ifndef NTRACE_CORPUS_RT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: CRC-32 (IEEE 802.3, reflected) computed bitwise and table-driven
  * over the same buffer; tight loops with short backward branches. */
 #include "../common/rt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: a small register-machine interpreter.  The dispatch switch compiles
  * to a jump table (indirect jumps with many targets) and the NATIVE opcode
  * calls through a function-pointer table (indirect calls). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: frequent machine-timer interrupts at pseudo-random intervals over
  * a call-heavy workload (recursive Fibonacci), so that interrupts land right
  * after every kind of instruction: calls, returns, taken and not-taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: pointer-chasing workloads: a singly linked list (build, reverse,
  * sum) and a binary search tree (insert, in-order walk, lookups). */
 #include "../common/rt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: integer matrix multiply (naive and transposed) with a checksum;
  * long regular loop nests. */
 #include "../common/rt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: deep and wide recursion (Fibonacci, Ackermann, towers of Hanoi):
  * many nested calls and returns, exercising the return-address stack. */
 #include "../common/rt.h"

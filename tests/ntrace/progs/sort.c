@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: quicksort (recursive) and mergesort (bottom-up) of pseudo-random
  * arrays; data-dependent conditional branches and calls/returns. */
 #include "../common/rt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: string processing (length, compare, reverse, word count, a naive
  * substring search and a decimal formatter) plus a short UART message. */
 #include "../common/rt.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: CLINT machine-timer interrupts.  The handler counts ticks and
  * re-arms mtimecmp; the main program computes, and later waits with WFI,
  * until enough ticks were seen.  Interrupted instructions have not retired:

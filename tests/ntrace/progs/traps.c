@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /* Corpus: synchronous exceptions (ECALL, EBREAK, an illegal instruction)
  * taken to the trap handler, which skips the trapping instruction and
  * returns with MRET.  Per the N-Trace ingress port these instructions do not

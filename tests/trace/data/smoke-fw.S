@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * M-mode stand-in for tracesbi in the ground-truth smoke test
  * (tests/trace/selftest-ground-truth.sh): loaded with -bios, it enters the

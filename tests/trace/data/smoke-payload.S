@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * S/U-mode program of the ground-truth smoke test, run on QEMU virt under
  * smoke-fw.S (see there).  Hart 0 walks through one case of every rule of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Instruction image for the hand-written logs of selftest-ground-truth.sh
  * (linked at 0x80200000, never run): every instruction the extractor has to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RV32 image for selftest-ground-truth.sh (C.JAL exists only on RV32). */
 	.option rvc
 	.text

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Profile test program for the ntrace tool (tests/host/test_ntrace_views.c):
  * functions with symbols (.type @function), calls in a loop, a nested call,

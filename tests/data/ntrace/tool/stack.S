@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Call-stack test program for `ntrace profile` (tests/host/
  * test_ntrace_tool_stack.c): small functions whose pcs the tests string

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Tiny RISC-V program for the ntrace tool tests: every kind of control
  * transfer the encoder classifies (linear 16/32-bit, taken and not-taken

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The program the tvtrace tool's tests trace by hand (tests/host/
  * test_tvtrace_tool.c writes the records its execution gives).  Linked at

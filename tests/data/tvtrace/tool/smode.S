@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A small S-mode kernel for the tvtrace tool's QEMU test (tests/host/
  * tvtrace-qemu.sh): a timer interrupt through SBI, an sret to U-mode, a
