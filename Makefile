@@ -24,6 +24,17 @@ RV_LIBS    := -lgcc
 # libgcc of the multilib that matches RV_CFLAGS (the default one is rv64gc/lp64d).
 RV_LIBGCC  := $(shell $(CC_RV) -march=rv64imac -mabi=lp64 -print-libgcc-file-name 2>/dev/null)
 
+# Quiet builds: one short line per step ("  CC       build/fw/firmware/trap.o");
+# V=1 prints every command whole, as Linux, U-Boot and OpenSBI do.  A
+# recipe line starts with $(call quiet,TAG); in a define template,
+# $$(call quiet,TAG).
+V ?= 0
+ifeq ($(V),1)
+quiet =
+else
+quiet = @printf '  %-8s %s\n' '$(1)' '$@';
+endif
+
 # Host tools and unit tests.
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g
 HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

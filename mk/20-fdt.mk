@@ -12,39 +12,39 @@ FDT_TEST_BLOBS := $(addprefix $(FDT_TEST_DIR)/, basic.dtb basic-v16.dtb odd.dtb 
 
 $(FDT_TEST_DIR)/%.dtb: tests/data/fdt/%.dts
 	@mkdir -p $(@D)
-	dtc -q -I dts -O dtb -o $@ $<
+	$(call quiet,DTC)dtc -q -I dts -O dtb -o $@ $<
 
 $(FDT_TEST_DIR)/basic-v16.dtb: tests/data/fdt/basic.dts
 	@mkdir -p $(@D)
-	dtc -q -V 16 -I dts -O dtb -o $@ $<
+	$(call quiet,DTC)dtc -q -V 16 -I dts -O dtb -o $@ $<
 
 # QEMU dumps its whole 1 MiB DT buffer: keep the blob's totalsize bytes.
 fdt_trim_to_totalsize = head -c $$(od -An -tu4 --endian=big -j4 -N4 $(1)) $(1) > $(2)
 
 $(FDT_TEST_DIR)/qemu-virt.dtb:
 	@mkdir -p $(@D)
-	$(QEMU) -M virt -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
-	$(call fdt_trim_to_totalsize,$@.full,$@)
-	rm -f $@.full
+	$(call quiet,DUMPDTB)$(QEMU) -M virt -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
+	@$(call fdt_trim_to_totalsize,$@.full,$@)
+	@rm -f $@.full
 
 $(FDT_TEST_DIR)/qemu-virt-aclint.dtb:
 	@mkdir -p $(@D)
-	$(QEMU) -M virt,aclint=on -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
-	$(call fdt_trim_to_totalsize,$@.full,$@)
-	rm -f $@.full
+	$(call quiet,DUMPDTB)$(QEMU) -M virt,aclint=on -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
+	@$(call fdt_trim_to_totalsize,$@.full,$@)
+	@rm -f $@.full
 
 # What the writer test must turn X.dtb into, as dtc decompiles it: X.dtb's
 # source with resv-overlay.dtsi merged in, compiled and decompiled again.
 $(FDT_TEST_DIR)/%-resv.dts: $(FDT_TEST_DIR)/%.dtb tests/data/fdt/resv-overlay.dtsi
-	dtc -q -I dtb -O dts -o $@.src $<
-	cat tests/data/fdt/resv-overlay.dtsi >> $@.src
-	dtc -q -I dts -O dtb -o $@.dtb $@.src
-	dtc -q -I dtb -O dts -o $@ $@.dtb
-	rm -f $@.src $@.dtb
+	$(call quiet,DTC)dtc -q -I dtb -O dts -o $@.src $<
+	@cat tests/data/fdt/resv-overlay.dtsi >> $@.src
+	$(call quiet,DTC)dtc -q -I dts -O dtb -o $@.dtb $@.src
+	$(call quiet,DTC)dtc -q -I dtb -O dts -o $@ $@.dtb
+	@rm -f $@.src $@.dtb
 
 $(BUILD)/host/test_fdt: tests/host/test_fdt.c $(FDT_SRCS) $(FDT_HEADERS) $(FDT_TEST_BLOBS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -DFDT_RW_CHECK_KNOWN \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -DFDT_RW_CHECK_KNOWN \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
 		-o $@ tests/host/test_fdt.c $(FDT_SRCS) $(CMOCKA_LIBS)
 

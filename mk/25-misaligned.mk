@@ -16,20 +16,20 @@ HOST_TESTS += $(BUILD)/host/test_misaligned
 # bytes become misaligned_asm.inc, which the test includes.
 $(BUILD)/host/misaligned_asm.inc: $(MISALIGNED_TEST) mk/25-misaligned.mk
 	@mkdir -p $(@D)
-	{ echo '.option norvc'; \
+	$(call quiet,GEN){ echo '.option norvc'; \
 	  sed -n 's/^[[:space:]]*ASM_CHECK("\([^"]*\)".*/\1/p' $< | \
 	  sed 's/^c\..*/.option rvc\n&\n.option norvc/'; } > $(@D)/misaligned_asm.s
-	$(CROSS)as -march=rv64gc_zfh -o $(@D)/misaligned_asm.o $(@D)/misaligned_asm.s
-	$(OBJCOPY_RV) -O binary -j .text $(@D)/misaligned_asm.o $(@D)/misaligned_asm.bin
-	od -An -tx1 -v $(@D)/misaligned_asm.bin | \
+	$(call quiet,AS)$(CROSS)as -march=rv64gc_zfh -o $(@D)/misaligned_asm.o $(@D)/misaligned_asm.s
+	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary -j .text $(@D)/misaligned_asm.o $(@D)/misaligned_asm.bin
+	@od -An -tx1 -v $(@D)/misaligned_asm.bin | \
 	  sed 's/[0-9a-f][0-9a-f]/0x&,/g' > $@.tmp
-	mv $@.tmp $@
+	@mv $@.tmp $@
 
 # The same source must also build for the firmware, warning-free; checking
 # it here keeps `make test-host` honest about that.
 $(BUILD)/host/misaligned-rv64.o: $(MISALIGNED_SRCS) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
-	for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $$s || exit 1; done
+	$(call quiet,CC)for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $$s || exit 1; done
 
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.
@@ -37,5 +37,5 @@ $(BUILD)/host/test_misaligned: $(MISALIGNED_TEST) $(MISALIGNED_SRCS) \
 		$(MISALIGNED_HDRS) $(BUILD)/host/misaligned_asm.inc \
 		$(BUILD)/host/misaligned-rv64.o
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote $(@D) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote $(@D) -o $@ \
 		$(MISALIGNED_TEST) $(MISALIGNED_SRCS) $(CMOCKA_LIBS)

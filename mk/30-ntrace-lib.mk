@@ -19,20 +19,20 @@ NTRACE_LIB_TESTS := $(BUILD)/host/test_rvinsn $(BUILD)/host/test_ntrace_msg \
 
 $(BUILD)/host/test_rvinsn: tests/host/test_rvinsn.c $(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -o $@ $< $(RVINSN_SRCS) $(CMOCKA_LIBS)
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -o $@ $< $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_ntrace_%: tests/host/test_ntrace_%.c $(wildcard tests/host/test_ntrace_*.h) \
 		$(wildcard tests/data/ntrace/golden/*.hex) \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -Itests/host \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_LIB_INC) -Itests/host \
 		-DNTRACE_GOLDEN_DIR='"$(abspath tests/data/ntrace/golden)"' -o $@ $< \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
 
 # The library must also build freestanding for the firmware (rv64imac).
 $(BUILD)/ntrace-lib-rv/%.o: lib/%.c $(NTRACE_LIB_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) --specs=picolibc.specs $(NTRACE_LIB_INC) -c -o $@ $<
+	$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) --specs=picolibc.specs $(NTRACE_LIB_INC) -c -o $@ $<
 
 NTRACE_LIB_RV_OBJS := $(patsubst lib/%.c,$(BUILD)/ntrace-lib-rv/%.o,$(RVINSN_SRCS) $(NTRACE_SRCS))
 ALL_TARGETS += $(NTRACE_LIB_RV_OBJS)

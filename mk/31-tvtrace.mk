@@ -10,14 +10,14 @@ TVTRACE_HDRS := $(wildcard lib/tvtrace/*.h)
 $(BUILD)/host/test_tvtrace: tests/host/test_tvtrace.c tests/host/test_ntrace_golden.h \
 		$(wildcard tests/data/tvtrace/*.hex) $(TVTRACE_SRCS) $(TVTRACE_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_INC) -Itests/host \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_INC) -Itests/host \
 		-DTVTRACE_GOLDEN_DIR='"$(abspath tests/data/tvtrace)"' -o $@ $< \
 		$(TVTRACE_SRCS) $(CMOCKA_LIBS)
 
 # The library must also build freestanding for the firmware (rv64imac).
 $(BUILD)/tvtrace-lib-rv/%.o: lib/%.c $(TVTRACE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC_RV) $(RV_CFLAGS) --specs=picolibc.specs $(TVTRACE_INC) -c -o $@ $<
+	$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) --specs=picolibc.specs $(TVTRACE_INC) -c -o $@ $<
 
 TVTRACE_RV_OBJS := $(patsubst lib/%.c,$(BUILD)/tvtrace-lib-rv/%.o,$(TVTRACE_SRCS))
 ALL_TARGETS += $(TVTRACE_RV_OBJS)

@@ -29,14 +29,14 @@ TARGET_TEST_OBJS := $(call target_objs,$(TARGET_TEST_SRCS))
 
 $(TARGET_OBJDIR)/%.o: $(TARGET_DIR)/%.c
 	@mkdir -p $(@D)
-	$(CC_RV) $(TARGET_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TARGET_CFLAGS) -c $< -o $@
 
 $(TARGET_OBJDIR)/%.o: $(TARGET_DIR)/%.S
 	@mkdir -p $(@D)
-	$(CC_RV) $(TARGET_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TARGET_CFLAGS) -c $< -o $@
 
 $(PAYLOAD_DIR)/target-tests.elf: $(TARGET_RT_OBJS) $(TARGET_TEST_OBJS) $(TARGET_DIR)/link.ld
-	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_TEST_OBJS) $(RV_LIBS)
+	$(call quiet,CC)$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_TEST_OBJS) $(RV_LIBS)
 
 -include $(wildcard $(TARGET_OBJDIR)/*.d)
 
@@ -73,7 +73,7 @@ soak-hostile: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 
 # ---- demo payload, make run / make debug ---------------------------------
 $(PAYLOAD_DIR)/demo.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(TARGET_DIR)/link.ld
-	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(RV_LIBS)
+	$(call quiet,CC)$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/demo.o $(RV_LIBS)
 
 ALL_TARGETS += $(PAYLOAD_DIR)/demo.elf
 

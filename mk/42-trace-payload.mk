@@ -13,22 +13,22 @@ TRACE_PAYLOAD_OBJS := $(patsubst %,$(TRACE_PAYLOAD_OBJ)/%.o,$(basename $(TRACE_P
 
 $(TRACE_PAYLOAD_OBJ)/%.o: $(TRACE_PAYLOAD_DIR)/%.c
 	@mkdir -p $(@D)
-	$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
 
 $(TRACE_PAYLOAD_OBJ)/%.o: $(TRACE_PAYLOAD_DIR)/%.S
 	@mkdir -p $(@D)
-	$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
 
 $(TRACE_PAYLOAD_OBJ)/tci.o: drivers/trace/tci.c
 	@mkdir -p $(@D)
-	$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
 
 $(TRACE_PAYLOAD_OBJ)/fdt.o: lib/fdt/fdt.c
 	@mkdir -p $(@D)
-	$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
+	$(call quiet,CC)$(CC_RV) $(TRACE_PAYLOAD_CFLAGS) -c $< -o $@
 
 $(PAYLOAD_DIR)/trace-prog.elf: $(TARGET_RT_OBJS) $(TRACE_PAYLOAD_OBJS) $(TRACE_PAYLOAD_DIR)/link.ld
-	$(CC_RV) $(RV_LDFLAGS) -T $(TRACE_PAYLOAD_DIR)/link.ld -o $@ $(TARGET_RT_OBJS) \
+	$(call quiet,CC)$(CC_RV) $(RV_LDFLAGS) -T $(TRACE_PAYLOAD_DIR)/link.ld -o $@ $(TARGET_RT_OBJS) \
 		$(TRACE_PAYLOAD_OBJS) $(RV_LIBS)
 
 -include $(wildcard $(TRACE_PAYLOAD_OBJ)/*.d)

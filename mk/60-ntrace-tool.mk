@@ -33,7 +33,7 @@ ALL_TARGETS += $(BUILD)/tools/ntrace
 
 $(BUILD)/tools/ntrace: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ \
 		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 # Tiny RISC-V programs the tests load (built, never committed).
@@ -44,34 +44,34 @@ NTRACE_TOOL_FIXTURES := $(NTRACE_TOOL_TESTBIN)/tiny.elf $(NTRACE_TOOL_TESTBIN)/t
 
 $(NTRACE_TOOL_TESTBIN)/tiny.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 # The same program 2 MiB higher: a second image (like firmware + kernel).
 $(NTRACE_TOOL_TESTBIN)/tiny-hi.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80200000 -Wl,--no-relax -o $@ $<
 
 # Raw memory image of tiny.elf (its code at 0x80000000).
 $(NTRACE_TOOL_TESTBIN)/tiny.bin: $(NTRACE_TOOL_TESTBIN)/tiny.elf
-	$(OBJCOPY_RV) -O binary $< $@
+	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
 # Functions, calls, a trap and a tail call for the profile tests.
 $(NTRACE_TOOL_TESTBIN)/prof.elf: $(NTRACE_TOOL_DATA)/prof.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 # Calls, returns, traps and breaks for the call stack tests.
 $(NTRACE_TOOL_TESTBIN)/stack.elf: $(NTRACE_TOOL_DATA)/stack.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 $(NTRACE_TOOL_TESTBIN)/tiny32.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv32imac_zicsr -mabi=ilp32 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv32imac_zicsr -mabi=ilp32 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 NTRACE_TOOL_TEST_CFLAGS := $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) \
@@ -82,7 +82,7 @@ NTRACE_TOOL_TEST_CFLAGS := $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) \
 $(BUILD)/host/test_ntrace_tool_io: tests/host/test_ntrace_tool_io.c $(NTRACE_TOOL_IO_SRCS) \
 		$(NTRACE_TOOL_DIR)/ntrace_tool.h $(NTRACE_TOOL_FIXTURES)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_IO_SRCS) $(CMOCKA_LIBS) -lelf
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_IO_SRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_io
 
@@ -91,7 +91,7 @@ $(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_T
 		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) $(NTRACE_TOOL_FIXTURES) \
 		$(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny-int.pcs
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
@@ -102,7 +102,7 @@ $(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c te
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_ingress
@@ -114,7 +114,7 @@ $(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c tests/
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_TESTBIN)/prof.elf $(NTRACE_TOOL_DATA)/tiny.pcs \
 		$(NTRACE_TOOL_DATA)/prof.pcs $(NTRACE_TOOL_DATA)/tiny.export.pcseq
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_views
@@ -124,7 +124,7 @@ $(BUILD)/host/test_ntrace_tool_stack: tests/host/test_ntrace_tool_stack.c \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
 		$(NTRACE_TOOL_TESTBIN)/stack.elf
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
@@ -133,13 +133,13 @@ HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
 # built with the sanitizers.
 $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) -o $@ \
 		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 $(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c tests/host/test_tool_cli.h $(NTRACE_TOOL_TESTBIN)/ntrace-san \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
 		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_cli

@@ -43,14 +43,14 @@ define nt_corpus_rule
 $(NT_BUILD)/$(1)/%.elf: $(NT_DIR)/progs/%.c $(NT_COMMON) $(NT_DIR)/common/rt.h $(NT_LDSCRIPT) \
 		mk/70-ntrace-tests.mk
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(NT_CFLAGS) $(NT_ARCH_$(1)) $$(if $$(filter $$*,$$(NT_NORELAX_PROGS)),$$(NT_NORELAX)) \
+	$$(call quiet,CC)$(CC_RV) $(NT_CFLAGS) $(NT_ARCH_$(1)) $$(if $$(filter $$*,$$(NT_NORELAX_PROGS)),$$(NT_NORELAX)) \
 		-o $$@ $(NT_COMMON) $$< $$(NT_LIBGCC_$(1))
 endef
 $(foreach x,$(NT_XLENS),$(eval $(call nt_corpus_rule,$(x))))
 
 $(NT_BUILD)/%.pcs: $(NT_BUILD)/%.elf $(NT_DIR)/gen-trace.sh scripts/qemu-log-to-pcs.py \
 		$(NT_DIR)/check-pcs.py
-	$(NT_DIR)/gen-trace.sh $< $@
+	$(call quiet,TRACE)$(NT_DIR)/gen-trace.sh $< $@
 
 .PHONY: ntrace-corpus suite-ntrace
 ntrace-corpus: $(NT_ELFS) $(NT_PCS)
@@ -74,7 +74,7 @@ NTRACE_BENCH_BIN := $(BUILD)/tools/ntrace-bench
 $(NTRACE_BENCH_BIN): tools/ntrace-bench/ntrace_bench.c $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 .PHONY: bench-ntrace

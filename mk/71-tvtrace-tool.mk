@@ -23,7 +23,7 @@ ALL_TARGETS += $(BUILD)/tools/tvtrace
 
 $(BUILD)/tools/tvtrace: $(TVTRACE_TOOL_SRCS) $(TVTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(TVTRACE_TOOL_INC) -o $@ $(TVTRACE_TOOL_SRCS) -lelf
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(TVTRACE_TOOL_INC) -o $@ $(TVTRACE_TOOL_SRCS) -lelf
 
 # The program the traces of the tests run (built, never committed).
 TVTRACE_TOOL_DATA    := tests/data/tvtrace/tool
@@ -31,7 +31,7 @@ TVTRACE_TOOL_TESTBIN := $(BUILD)/host/tvtrace_tool
 
 $(TVTRACE_TOOL_TESTBIN)/prog.elf: $(TVTRACE_TOOL_DATA)/prog.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
 
 TVTRACE_TOOL_TEST_CFLAGS := $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_TOOL_INC) -Itests/host \
@@ -42,7 +42,7 @@ $(BUILD)/host/test_tvtrace_tool: tests/host/test_tvtrace_tool.c tests/host/test_
 		$(TVTRACE_TOOL_CORE) $(TVTRACE_TOOL_LIBSRCS) $(TVTRACE_TOOL_HDRS) \
 		$(TVTRACE_TOOL_TESTBIN)/prog.elf $(wildcard tests/data/tvtrace/*.hex)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(TVTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(TVTRACE_TOOL_CORE) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(TVTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(TVTRACE_TOOL_CORE) \
 		$(TVTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
 
 HOST_TESTS += $(BUILD)/host/test_tvtrace_tool
@@ -50,13 +50,13 @@ HOST_TESTS += $(BUILD)/host/test_tvtrace_tool
 # Command-line contract, on a copy of the tool built with the sanitizers.
 $(TVTRACE_TOOL_TESTBIN)/tvtrace-san: $(TVTRACE_TOOL_SRCS) $(TVTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_TOOL_INC) -o $@ $(TVTRACE_TOOL_SRCS) -lelf
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TVTRACE_TOOL_INC) -o $@ $(TVTRACE_TOOL_SRCS) -lelf
 
 $(BUILD)/host/test_tvtrace_tool_cli: tests/host/test_tvtrace_tool_cli.c tests/host/test_tvtrace_tool.h tests/host/test_tool_cli.h \
 		$(TVTRACE_TOOL_TESTBIN)/tvtrace-san $(TVTRACE_TOOL_TESTBIN)/prog.elf \
 		$(TVTRACE_SRCS) $(TVTRACE_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(TVTRACE_TOOL_TEST_CFLAGS) \
+	$(call quiet,HOSTCC)$(HOSTCC) $(TVTRACE_TOOL_TEST_CFLAGS) \
 		-DTV_TEST_TOOL='"$(abspath $(TVTRACE_TOOL_TESTBIN)/tvtrace-san)"' -o $@ $< \
 		$(TVTRACE_SRCS) $(CMOCKA_LIBS)
 
@@ -68,11 +68,11 @@ TEST_SUITES += tvtrace
 
 $(TVTRACE_TOOL_TESTBIN)/smode.elf: $(TVTRACE_TOOL_DATA)/smode.S
 	@mkdir -p $(dir $@)
-	$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80200000 -Wl,--no-relax -o $@ $<
 
 $(TVTRACE_TOOL_TESTBIN)/smode.bin: $(TVTRACE_TOOL_TESTBIN)/smode.elf
-	$(OBJCOPY_RV) -O binary $< $@
+	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
 .PHONY: suite-tvtrace
 suite-tvtrace: $(BUILD)/tracesbi.elf $(BUILD)/tools/tvtrace $(TVTRACE_TOOL_TESTBIN)/smode.elf \

@@ -21,7 +21,7 @@ TRACE_TEST_DEPS := $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/
 # The records of a TV-mode buffer, parsed with lib/tvtrace (tv-check.py).
 $(BUILD)/tools/tv-records: tests/trace/tv-records.c $(TVTRACE_SRCS) $(TVTRACE_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
 TRACE_CONFIGS   ?=
 TRACE_JOBS      ?= 2
 

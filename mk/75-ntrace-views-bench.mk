@@ -10,7 +10,7 @@ NTRACE_VIEWS_BENCH := $(BUILD)/tools/ntrace-views-bench
 $(NTRACE_VIEWS_BENCH): tools/ntrace-bench/views_bench.c $(NTRACE_TOOL_CORE_SRCS) \
 		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 BENCH_TARGETS += bench-views

@@ -57,45 +57,45 @@ $(1)_OBJS := $(patsubst $(FW_BUILD)/%,$(1)/%,$(FW_OBJS))
 
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(FW_RELAX) $(3) $$(FW_FILE_FLAGS) $(FW_INCLUDE) -MMD -MP -c $$< -o $$@
+	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(FW_RELAX) $(3) $$(FW_FILE_FLAGS) $(FW_INCLUDE) -MMD -MP -c $$< -o $$@
 
 $(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_RELAX) $(3) $(FW_INCLUDE) -I$(1)/gen -MMD -MP -c $$< -o $$@
+	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) $(FW_RELAX) $(3) $(FW_INCLUDE) -I$(1)/gen -MMD -MP -c $$< -o $$@
 
 # The offsets of the C structures step_fast.S reads: each "@@ NAME value"
 # line of step_fast_offsets.c compiled to assembly becomes a #define.
 $(1)/gen/step_fast_offsets.h: $(FW_OFFSETS_SRC)
 	@mkdir -p $$(dir $$@)
-	$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(3) $(FW_INCLUDE) -MMD -MP -MT $$@ -MF $$@.d \
+	$$(call quiet,GEN)$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(3) $(FW_INCLUDE) -MMD -MP -MT $$@ -MF $$@.d \
 		-S $$< -o $$@.s
-	{ echo '/* Generated from $(FW_OFFSETS_SRC) by mk/80-firmware.mk: do not edit. */'; \
+	@{ echo '/* Generated from $(FW_OFFSETS_SRC) by mk/80-firmware.mk: do not edit. */'; \
 	  sed -n 's/.*@@ \([A-Z0-9_]*\) \(-\{0,1\}[0-9][0-9]*\).*/#define \1 \2/p' $$@.s; } > $$@.tmp
 	@test "$$$$(grep -c '^#define' $$@.tmp)" -eq "$$$$(grep -c '@@ ' $$@.s)" || \
 		{ echo "$$@: a line of $$@.s was not understood"; rm -f $$@.tmp; exit 1; }
-	mv $$@.tmp $$@
+	@mv $$@.tmp $$@
 
 $(1)/firmware/trace/step_fast.S.o: $(1)/gen/step_fast_offsets.h
 
 $(1)/fwsyms-empty.c:
 	@mkdir -p $$(@D)
-	: > $(1)/empty.nm && python3 scripts/gen-fwsyms.py $(1)/empty.nm $$@
+	$$(call quiet,GEN): > $(1)/empty.nm && python3 scripts/gen-fwsyms.py $(1)/empty.nm $$@
 
 $(1)/fwsyms-empty.o: $(1)/fwsyms-empty.c
-	$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
+	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
 
 $(1)/fwsyms.o: $(1)/fwsyms.c
-	$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
+	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
 
 $(1)/pass1.elf: $$($(1)_OBJS) $(1)/fwsyms-empty.o linker/tracesbi.ld
-	$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
+	$$(call quiet,LD)$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
 
 $(1)/fwsyms.c: $(1)/pass1.elf scripts/gen-fwsyms.py
-	$(CROSS)nm -n $$< > $(1)/pass1.nm
-	python3 scripts/gen-fwsyms.py $(1)/pass1.nm $$@
+	$$(call quiet,GEN)$(CROSS)nm -n $$< > $(1)/pass1.nm && \
+		python3 scripts/gen-fwsyms.py $(1)/pass1.nm $$@
 
 $(2): $(1)/pass1.elf $(1)/fwsyms.o
-	$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms.o -lc $(RV_LIBGCC) -Wl,-Map,$$(basename $$@).map
+	$$(call quiet,LD)$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms.o -lc $(RV_LIBGCC) -Wl,-Map,$$(basename $$@).map
 	@$(CROSS)nm -n $$@ | grep ' [tT] ' > $$@.text.nm; grep ' [tT] ' $(1)/pass1.nm | \
 		cmp -s - $$@.text.nm || { echo "$$@: code moved between the links"; rm -f $$@; exit 1; }
 	@CROSS=$(CROSS) scripts/check-fixed-regs.sh $$@ || { rm -f $$@; exit 1; }
@@ -109,7 +109,7 @@ FW_DEBUG_BUILD := $(BUILD)/fw-debug
 $(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf,-DTRACESBI_FAULT_INJECT))
 
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
-	$(OBJCOPY_RV) -O binary $< $@
+	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
 -include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*.d \
                     $(FW_DEBUG_BUILD)/*/*/*.d $(FW_BUILD)/gen/*.d $(FW_DEBUG_BUILD)/gen/*.d)

@@ -22,32 +22,32 @@ TRACE_HOST_INC  := -Ifirmware/trace -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote 
 $(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c \
 		lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c lib/tci/tci_filter.c \
 		$(CMOCKA_LIBS)
 
 $(BUILD)/host/test_tci_ramsink: tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c \
 		$(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_tci_filter: tests/host/test_tci_filter.c lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_tci_filter.c lib/tci/tci_filter.c $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_ntrace_ingress: tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c \
 		lib/tci/tci_filter.c $(RVINSN_SRCS) $(NTRACE_SRCS) $(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c firmware/trace/tv_decode.c \
 		firmware/trace/tv_decode.h $(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_tv_decode.c firmware/trace/tv_decode.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \

@@ -29,24 +29,24 @@ FUZZ_NTRACE_DEPS := $(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_INGRESS_SRCS) \
 
 $(FUZZ_DIR)/fuzz_image.h: tests/fuzz/bin2c.py $(NT_BUILD)/rv64/interp.elf $(NT_BUILD)/rv32/interp.elf
 	@mkdir -p $(@D)
-	python3 $< $@ interp64=$(NT_BUILD)/rv64/interp.elf interp32=$(NT_BUILD)/rv32/interp.elf
+	$(call quiet,GEN)python3 $< $@ interp64=$(NT_BUILD)/rv64/interp.elf interp32=$(NT_BUILD)/rv32/interp.elf
 
 $(FUZZ_DIR)/fuzz_ntrace_decoder: tests/fuzz/fuzz_ntrace_decoder.c $(FUZZ_DIR)/fuzz_image.h $(FUZZ_NTRACE_DEPS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) -o $@ $< $(RVINSN_SRCS) $(NTRACE_SRCS)
 
 # Also drives the dump/stats code of the tool core.
 $(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DEPS) \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 # Encode → decode of executions generated from the input (tool core + library).
 $(FUZZ_DIR)/fuzz_ntrace_roundtrip: tests/fuzz/fuzz_ntrace_roundtrip.c $(FUZZ_DIR)/fuzz_image.h \
 		$(FUZZ_NTRACE_DEPS) $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
 
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
@@ -59,12 +59,12 @@ FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser \
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
 $(FUZZ_DIR)/fuzz_fdt: tests/fuzz/fuzz_fdt.c $(FDT_SRCS) $(FDT_HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -DFDT_RW_CHECK_KNOWN -Ilib/fdt -Ilib -o $@ $< $(FDT_SRCS)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) -DFDT_RW_CHECK_KNOWN -Ilib/fdt -Ilib -o $@ $< $(FDT_SRCS)
 
 # Seeds: the devicetree blobs of the fdt unit tests.
 $(FUZZ_DIR)/seeds/fdt/.done: $(filter %.dtb,$(FDT_TEST_BLOBS))
 	@mkdir -p $(@D)
-	cp $^ $(@D)/ && touch $@
+	@cp $^ $(@D)/ && touch $@
 
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_fdt:$(FUZZ_DIR)/seeds/fdt
 FUZZ_BINS += $(FUZZ_DIR)/fuzz_fdt $(FUZZ_DIR)/seeds/fdt/.done
@@ -74,20 +74,20 @@ endif
 # The "riscv,pmu" map, on devicetrees built from the input.
 $(FUZZ_DIR)/fuzz_pmu_map: tests/fuzz/fuzz_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(PMU_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(PMU_HOST_INC) -o $@ $< drivers/pmu/pmu_map.c $(FDT_SRCS)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PMU_HOST_INC) -o $@ $< drivers/pmu/pmu_map.c $(FDT_SRCS)
 
 # Instruction decoders: lib/rvinsn and the load/store decoder of emulation.
 $(FUZZ_DIR)/fuzz_insn: tests/fuzz/fuzz_insn.c $(RVINSN_SRCS) firmware/memaccess.c \
 		$(wildcard lib/rvinsn/*.h) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/rvinsn -iquote firmware/include -o $@ $< \
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/rvinsn -iquote firmware/include -o $@ $< \
 		$(RVINSN_SRCS) firmware/memaccess.c
 
 # The emulated TCI encoder (with lib/tci's filters) and RAM sink.
 $(FUZZ_DIR)/fuzz_tci: tests/fuzz/fuzz_tci.c firmware/trace/tci_encoder.c \
 		firmware/trace/tci_ramsink.c lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(TRACE_HOST_INC) -o $@ $< firmware/trace/tci_encoder.c \
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(TRACE_HOST_INC) -o $@ $< firmware/trace/tci_encoder.c \
 		firmware/trace/tci_ramsink.c lib/tci/tci_filter.c
 
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_pmu_map::2048 $(FUZZ_DIR)/fuzz_insn::1200 $(FUZZ_DIR)/fuzz_tci::2048
@@ -96,7 +96,7 @@ FUZZ_BINS += $(FUZZ_DIR)/fuzz_pmu_map $(FUZZ_DIR)/fuzz_insn $(FUZZ_DIR)/fuzz_tci
 # The Bluespec tandem-verification trace parser (lib/tvtrace, mk/31-tvtrace.mk).
 $(FUZZ_DIR)/fuzz_tvtrace: tests/fuzz/fuzz_tvtrace.c $(TVTRACE_SRCS) $(TVTRACE_HDRS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(TVTRACE_INC) -o $@ $< $(TVTRACE_SRCS)
 
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_tvtrace::1024
 FUZZ_BINS += $(FUZZ_DIR)/fuzz_tvtrace

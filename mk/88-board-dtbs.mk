@@ -8,7 +8,7 @@ BOARD_DTB_DIR := $(BUILD)/host/boards
 BOARD_DTB_LIST := $(BOARD_DTB_DIR)/boards.list
 
 $(BOARD_DTB_LIST): scripts/board-dtbs.sh $(wildcard tests/data/boards/*.dts)
-	scripts/board-dtbs.sh $(BOARD_DTB_DIR)
+	$(call quiet,DTC)scripts/board-dtbs.sh $(BOARD_DTB_DIR)
 
 BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \
                    firmware/hart.c $(wildcard drivers/serial/*.c drivers/timer/*.c \
@@ -19,7 +19,7 @@ BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \
 $(BUILD)/host/test_board_dtbs: tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) \
 		$(wildcard firmware/include/*.h) $(FDT_HEADERS) $(BOARD_DTB_LIST)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote lib/fdt \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote lib/fdt \
 		-DBOARD_DTB_DIR='"$(abspath $(BOARD_DTB_DIR))"' -o $@ \
 		tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) $(CMOCKA_LIBS)
 

@@ -12,22 +12,22 @@ suite-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
 # tree of cases and on QEMU sifive_u's and spike's own DTBs.
 $(FDT_TEST_DIR)/qemu-sifive-u.dtb:
 	@mkdir -p $(@D)
-	$(QEMU) -M sifive_u -smp 3 -display none -machine dumpdtb=$@.full 2>/dev/null
-	$(call fdt_trim_to_totalsize,$@.full,$@)
-	rm -f $@.full
+	$(call quiet,DUMPDTB)$(QEMU) -M sifive_u -smp 3 -display none -machine dumpdtb=$@.full 2>/dev/null
+	@$(call fdt_trim_to_totalsize,$@.full,$@)
+	@rm -f $@.full
 
 $(FDT_TEST_DIR)/qemu-spike.dtb:
 	@mkdir -p $(@D)
-	$(QEMU) -M spike -display none -machine dumpdtb=$@.full 2>/dev/null
-	$(call fdt_trim_to_totalsize,$@.full,$@)
-	rm -f $@.full
+	$(call quiet,DUMPDTB)$(QEMU) -M spike -display none -machine dumpdtb=$@.full 2>/dev/null
+	@$(call fdt_trim_to_totalsize,$@.full,$@)
+	@rm -f $@.full
 
 CPU_SMODE_BLOBS := $(addprefix $(FDT_TEST_DIR)/, cpus-smode.dtb qemu-sifive-u.dtb qemu-spike.dtb)
 
 $(BUILD)/host/test_cpu_smode: tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) \
 		$(FDT_HEADERS) $(CPU_SMODE_BLOBS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -Ifirmware/include \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -Ifirmware/include \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
 		-o $@ tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) $(CMOCKA_LIBS)
 

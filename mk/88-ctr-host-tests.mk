@@ -17,7 +17,7 @@ CTR_HOST_INC  := -Ifirmware/trace -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquot
 
 $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ \
 		tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr
@@ -25,14 +25,14 @@ HOST_TESTS += $(BUILD)/host/test_ctr
 $(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c firmware/trace/ctr_ingress.c \
 		$(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ tests/host/test_ctr_ingress.c \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ tests/host/test_ctr_ingress.c \
 		firmware/trace/ctr_ingress.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr_ingress
 
 $(BUILD)/host/test_ctr_hw: tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -DCTR_HW_FAKE -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -DCTR_HW_FAKE -o $@ \
 		tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr_hw

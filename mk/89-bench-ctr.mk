@@ -4,7 +4,7 @@
 # -icount shift=0 on one hart (docs/CTR.md); figures only, in
 # build/results/bench-ctr.md.
 $(PAYLOAD_DIR)/bench-ctr.elf: $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench_ctr.o $(TARGET_DIR)/link.ld
-	$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench_ctr.o $(RV_LIBS)
+	$(call quiet,CC)$(CC_RV) $(TARGET_LDFLAGS) -o $@ $(TARGET_RT_OBJS) $(TARGET_OBJDIR)/bench_ctr.o $(RV_LIBS)
 
 ALL_TARGETS += $(PAYLOAD_DIR)/bench-ctr.elf
 BENCH_TARGETS += bench-ctr

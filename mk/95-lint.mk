@@ -4,5 +4,10 @@
 TEST_SUITES += lint
 
 .PHONY: lint suite-lint
-lint suite-lint:
+lint:
 	@scripts/lint.sh
+# The suite: the static analysis, then the build system's own promises
+# (scripts/check-build.sh: SPDX lines, package check, quiet builds, suite
+# summary lines).
+suite-lint:
+	@rc=0; scripts/lint.sh || rc=1; scripts/check-build.sh || rc=1; exit $$rc

@@ -11,7 +11,8 @@
 # printing any FAIL line counts as one failure (it crashed or did not build).
 set -u
 cd "$(dirname "$0")/.."
-mkdir -p build/logs
+logdir=${TEST_LOG_DIR:-build/logs}
+mkdir -p "$logdir"
 stream=0
 if [ "${1:-}" = --one ]; then
     stream=1
@@ -20,7 +21,7 @@ fi
 total_pass=0
 total_fail=0
 for suite in "$@"; do
-    log=build/logs/test-$suite.log
+    log=$logdir/test-$suite.log
     echo "== suite $suite"
     start=$(date +%s)
     if [ "$stream" -eq 1 ]; then
