@@ -11,7 +11,7 @@
 # stack rules) and test_ntrace_tool_cli (exit statuses and messages of a
 # sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
-# NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
+# NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_LIBS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
 NTRACE_TOOL_DIR      := tools/ntrace
 NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c \
@@ -22,19 +22,23 @@ NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/disasm.c $(NTRACE_TOOL_DIR)/listing.c \
                         $(NTRACE_TOOL_DIR)/pcseq_out.c $(NTRACE_TOOL_DIR)/profile.c \
                         $(NTRACE_TOOL_DIR)/profile_out.c $(NTRACE_TOOL_DIR)/flamegraph.c \
-                        $(NTRACE_TOOL_DIR)/timeline.c
+                        $(NTRACE_TOOL_DIR)/timeline.c $(NTRACE_TOOL_DIR)/timeline_svg.c \
+                        $(NTRACE_TOOL_DIR)/diag.c \
+                        $(NTRACE_TOOL_DIR)/settings.c
 NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h) \
                         $(NTRACE_INGRESS_HDRS)
 NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace $(NTRACE_INGRESS_INC)
 NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_INGRESS_SRCS)
+# Libraries the core links with: ELF loading; the timeline's log scale and ticks.
+NTRACE_TOOL_LIBS     := -lelf -lm
 
 ALL_TARGETS += $(BUILD)/tools/ntrace
 
 $(BUILD)/tools/ntrace: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ \
-		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 # Tiny RISC-V programs the tests load (built, never committed).
 NTRACE_TOOL_DATA     := tests/data/ntrace/tool
@@ -92,7 +96,7 @@ $(BUILD)/host/test_ntrace_tool_e2e: tests/host/test_ntrace_tool_e2e.c $(NTRACE_T
 		$(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny-int.pcs
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
-		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_e2e
 
@@ -103,7 +107,7 @@ $(BUILD)/host/test_ntrace_tool_ingress: tests/host/test_ntrace_tool_ingress.c te
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
-		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_ingress
 
@@ -115,7 +119,7 @@ $(BUILD)/host/test_ntrace_tool_views: tests/host/test_ntrace_tool_views.c tests/
 		$(NTRACE_TOOL_DATA)/prof.pcs $(NTRACE_TOOL_DATA)/tiny.export.pcseq
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
-		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_views
 
@@ -134,7 +138,7 @@ HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
 $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(NTRACE_TOOL_INC) -o $@ \
-		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 $(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c tests/host/test_tool_cli.h $(NTRACE_TOOL_TESTBIN)/ntrace-san \
 		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq

@@ -75,7 +75,7 @@ $(NTRACE_BENCH_BIN): tools/ntrace-bench/ntrace_bench.c $(NTRACE_TOOL_CORE_SRCS) 
 		$(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(NTRACE_TOOL_INC) -o $@ $< \
-		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 .PHONY: bench-ntrace
 bench-ntrace: $(NTRACE_BENCH_BIN) $(NTRACE_TOOL_BIN) $(NT_PCS)

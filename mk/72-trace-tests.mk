@@ -8,10 +8,15 @@
 #                     QEMU's execution log, and byte for byte with the host
 #                     encoder.  TRACE_CONFIGS="htm btm ..." runs only those
 #                     (run-suite.py --list); work files in build/trace-tests.
+#                     Then tests/trace/listing-test.py: make trace's boot
+#                     args, sidecars, printed commands and TV buffers.
 #   make trace        a traced run of TRACE_PAYLOAD (default: the
-#                     traced-program payload) with TRACE_APPEND as boot args
-#                     on TRACE_SMP harts; the decoded listing goes to
-#                     build/trace/listing.txt.
+#                     traced-program payload) on TRACE_SMP harts, with
+#                     TRACE_APPEND merged into the default boot args
+#                     (scripts/trace-listing.py: tick=3000 unless TRACE_APPEND
+#                     names a tick); the listing goes to build/trace/listing.txt
+#                     (tandem-verification buffers: through tvtrace), then the
+#                     commands that read the saved buffers with no option.
 #
 # Both use whatever build/tracesbi.elf is current (make rebuilds it first).
 
@@ -32,14 +37,17 @@ suite-trace: $(TRACE_TEST_DEPS)
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--tv-records $(BUILD)/tools/tv-records --tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \
+	python3 tests/trace/listing-test.py --fw $(BUILD)/tracesbi.elf \
+		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
+		--tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests || rc=1; \
 	exit $$rc
 
 TRACE_PAYLOAD ?= $(PAYLOAD_DIR)/trace-prog.elf
-TRACE_APPEND  ?= tick=3000
+TRACE_APPEND  ?=
 TRACE_SMP     ?= 1
 TRACE_LINES   ?= 40
 
-trace: $(BUILD)/tracesbi.elf $(TRACE_PAYLOAD) $(BUILD)/tools/ntrace
+trace: $(BUILD)/tracesbi.elf $(TRACE_PAYLOAD) $(BUILD)/tools/ntrace $(BUILD)/tools/tvtrace
 	@python3 scripts/trace-listing.py --fw $(BUILD)/tracesbi.elf --payload $(TRACE_PAYLOAD) \
-		--ntrace $(BUILD)/tools/ntrace --append "$(TRACE_APPEND)" --smp $(TRACE_SMP) \
-		--outdir $(BUILD)/trace --lines $(TRACE_LINES)
+		--ntrace $(BUILD)/tools/ntrace --tvtrace $(BUILD)/tools/tvtrace \
+		--append "$(TRACE_APPEND)" --smp $(TRACE_SMP) --outdir $(BUILD)/trace --lines $(TRACE_LINES)

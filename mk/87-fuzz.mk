@@ -40,14 +40,14 @@ $(FUZZ_DIR)/fuzz_ntrace_parser: tests/fuzz/fuzz_ntrace_parser.c $(FUZZ_NTRACE_DE
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
-		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 # Encode → decode of executions generated from the input (tool core + library).
 $(FUZZ_DIR)/fuzz_ntrace_roundtrip: tests/fuzz/fuzz_ntrace_roundtrip.c $(FUZZ_DIR)/fuzz_image.h \
 		$(FUZZ_NTRACE_DEPS) $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
-		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) -lelf
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
 FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \

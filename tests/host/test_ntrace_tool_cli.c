@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -204,6 +205,14 @@ static void new_options_are_described_in_help(void **state)
 	assert_non_null(strstr(r->out, "--tci"));
 	r = run("dump --help");
 	assert_non_null(strstr(r->out, "--tci"));
+	static const char *const buffers[] = { "decode", "profile", "timeline", "dump", "stats" };
+	for (int i = 0; i < 5; i++) {
+		r = run("%s --help", buffers[i]);
+		assert_non_null(strstr(r->out, "FILE.nex.tci"));
+		assert_non_null(strstr(r->out, "--max-errors N"));
+	}
+	r = run("encode --help");
+	assert_null(strstr(r->out, "--max-errors"));
 }
 
 static void tci_errors_exit_2_with_the_reason(void **state)
@@ -259,10 +268,13 @@ static void tci_round_trip_through_files(void **state)
 	assert_int_equal(r->status, 0);
 	assert_non_null(strstr(r->out, "SRC field 3 bits"));
 	assert_non_null(strstr(r->out, "SRC[3] = 0x5"));
-	/* decoding as another source keeps nothing; --src 5 everything */
+	/* decoding as another source keeps nothing: no sync message of SRC 4,
+	 * and a hint naming the sources there are; --src 5 everything */
 	r = run("decode --elf %s %s/t.nex --tci %s --src 4", TINY_ELF, tmpdir, tci);
-	assert_int_equal(r->status, 0);
+	assert_int_equal(r->status, 1);
 	assert_string_equal(r->out, "");
+	assert_non_null(strstr(r->err, "no sync message of SRC 4 in the stream"));
+	assert_non_null(strstr(r->err, "hint: no message has SRC 4: the stream's carry SRC 5"));
 	r = run("decode --elf %s %s/t.nex --tci %s --src 5 --out %s/t.pcs", TINY_ELF, tmpdir, tci, tmpdir);
 	assert_int_equal(r->status, 0);
 	assert_int_equal(system(cmd), 0);
@@ -374,6 +386,251 @@ static void symbols_listing_and_wrapped_decode(void **state)
 	assert_non_null(strstr(r->err, "w.nex: byte offset 0: "));
 }
 
+static void write_bytes(const char *name, const uint8_t *bytes, size_t len)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	fclose(f);
+}
+
+static size_t occurrences(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+static size_t lines_of(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* BTM, sync mode 3 max 0, a 3-bit SRC with ID 5, all jumps, implicit return:
+ * a stream no option-less decode can read (tci_round_trip_through_files). */
+#define SIDECAR_TCI "0x1030039,0x300502c8"
+#define SIDECAR "# the encoder's registers\ncontrol=0x1030039\nfeatures = 0x300502c8\r\n\ntscontrol=0\n"
+
+/* BUFFER.tci next to the buffer: decode, profile, timeline, dump and stats
+ * take its registers as a first --tci; explicit --tci wins; options after
+ * apply on top; a bad sidecar is an error naming its line. */
+static void sidecar_next_to_the_buffer_gives_the_settings(void **state)
+{
+	(void)state;
+	char cmd[512];
+	struct cli_result *r = run("encode --elf %s --pcs %s --out %s/b.nex --tci " SIDECAR_TCI,
+				   TINY_ELF, TINY_PCS, tmpdir);
+	assert_int_equal(r->status, 0);
+	/* without it the stream does not decode */
+	r = run("decode --elf %s %s/b.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "hint: "));
+	write_text("b.nex.tci", SIDECAR);
+	r = run("decode --elf %s %s/b.nex --out %s/b.pcs", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->err, "");
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/b.pcs", TINY_PCS, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	r = run("decode --listing --elf %s %s/b.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "-- exception -> 80000040 handler+0x0"));
+	r = run("profile --elf %s %s/b.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "instructions: 30 "));
+	r = run("timeline --elf %s %s/b.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "end: 30 instructions, 1 exceptions"));
+	r = run("dump %s/b.nex", tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "SRC field 3 bits, XLEN"));   /* not guessed */
+	r = run("stats %s/b.nex --elf %s", tmpdir, TINY_ELF);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "src field bits: 3\n"));
+	/* explicit --tci wins: without the SRC field nothing decodes */
+	r = run("decode --elf %s %s/b.nex --tci 0x1030039,0x000502c8", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	/* an option applies after the sidecar's registers */
+	r = run("decode --elf %s %s/b.nex --src 4", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "no message has SRC 4: the stream's carry SRC 5"));
+	r = run("decode --elf %s %s/b.nex --src 5 --out %s/b.pcs", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(system(cmd), 0);
+	/* malformed sidecars: exit 1, file and line */
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "control=0x1030039\n", "b.nex.tci: needs control= and features=" },
+		{ "control=0x1030039\nfeatures=0x300502c8\nfeatures=0\n", "b.nex.tci:3: 'features' given twice" },
+		{ "control=0x1030039\nfeaturs=0x300502c8\n", "b.nex.tci:2: unknown key 'featurs'" },
+		{ "control=0x1030039\nfeatures=0x1300502c8\n", "b.nex.tci:2: features needs a number" },
+		{ "control=0x1030039\nfeatures=-1\n", "b.nex.tci:2: features needs a number" },
+		{ "control 0x1030039\n", "b.nex.tci:1: not 'key=value'" },
+		{ "control=0x6b\nfeatures=0\n", "b.nex.tci: trTeControl 0x6b: trTeFormat (bits 26:24) is 0" },
+		{ "control=0x1030039\nfeatures=0x300502c8\nwrapped=2\n", "b.nex.tci:3: wrapped needs a number" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_text("b.nex.tci", bad[i].text);
+		r = run("decode --elf %s %s/b.nex", TINY_ELF, tmpdir);
+		if (r->status != 1 || !strstr(r->err, bad[i].msg) || lines_of(r->err) != 1)
+			fail_msg("sidecar '%s': status %d, stderr '%s'", bad[i].text, r->status, r->err);
+	}
+	/* a tandem-verification buffer: not N-Trace, read it with tvtrace */
+	write_text("b.nex.tci", "control=0x1030039\nfeatures=0x300502c8\ningress=0x4\n");
+	r = run("profile --elf %s %s/b.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "b.nex holds tandem-verification records, not N-Trace"));
+	assert_non_null(strstr(r->err, "tvtrace check --elf"));
+	/* --tci given: the sidecar is not even read */
+	r = run("decode --elf %s %s/b.nex --tci " SIDECAR_TCI " --out %s/b.pcs", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	snprintf(cmd, sizeof(cmd), "rm %s/b.nex.tci", tmpdir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* wrapped=1: decoded as --wrapped would. */
+static void sidecar_says_the_buffer_wrapped(void **state)
+{
+	(void)state;
+	static char loop[8192];
+	size_t n = (size_t)sprintf(loop, "80000000\n80000004\n80000008\n8000000c\n");
+	for (int i = 0; i < 300; i++)
+		n += (size_t)sprintf(loop + n, "8000000e\n80000010\n");
+	sprintf(loop + n, "8000000e\n80000010\n80000012\n");
+	write_text("loop.pcs", loop);
+	/* BTM with a sync every 16 messages (trTeInstSyncMode 1, SyncMax 0) */
+	assert_int_equal(run("encode --elf %s --pcs %s/loop.pcs --out %s/l.nex --tci 0x1010039,0",
+			     TINY_ELF, tmpdir, tmpdir)->status, 0);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "tail -c +4 %s/l.nex >%s/w.nex", tmpdir, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	write_text("w.nex.tci", "control=0x1010039\nfeatures=0\nwrapped=1\nhart=2\n");
+	struct cli_result *r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->err, "w.nex: wrapped buffer: decoding starts at the first "
+				       "synchronisation message"));
+	assert_true(strlen(r->out) > 100);
+	assert_string_equal(r->out, loop + strlen(loop) - strlen(r->out));
+	/* the hart comes from the sidecar (the name has none) */
+	r = run("timeline --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "hart 2   end: "));
+	write_text("w.nex.tci", "control=0x1010039\nfeatures=0\nwrapped=0\n");
+	r = run("decode --elf %s %s/w.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "w.nex: byte offset 0: "));
+}
+
+/* Two harts whose FEATURES differ in the SRC ID: the timeline reads each
+ * buffer with its own sidecar; one hart's registers on the other's buffer
+ * give one hint naming the mismatch. */
+static void each_buffer_has_its_own_settings(void **state)
+{
+	(void)state;
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/x.hart0.nex --tci 0x1030039,0x300002c8",
+			     TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+	assert_int_equal(run("encode --elf %s --pcs %s --out %s/x.hart1.nex --tci 0x1030039,0x300102c8",
+			     TINY_ELF, TINY_PCS, tmpdir)->status, 0);
+	write_text("x.hart0.nex.tci", "control=0x1030039\nfeatures=0x300002c8\n");
+	write_text("x.hart1.nex.tci", "control=0x1030039\nfeatures=0x300102c8\n");
+	struct cli_result *r = run("timeline --elf %s %s/x.hart0.nex %s/x.hart1.nex", TINY_ELF,
+				   tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->err, "");
+	assert_non_null(strstr(r->out, "hart 0   end: 30 instructions"));
+	assert_non_null(strstr(r->out, "hart 1   end: 30 instructions"));
+	/* hart 0's registers for both: decoded, with one hint for hart 1 */
+	r = run("timeline --elf %s --tci 0x1030039,0x300002c8 %s/x.hart0.nex %s/x.hart1.nex",
+		TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_int_equal(lines_of(r->err), 1);
+	assert_non_null(strstr(r->err, "x.hart1.nex: hint: the messages carry SRC 1 but trTeSrcID in "
+				       "the FEATURES given is 0: these are another hart's registers "
+				       "(settings from --tci)"));
+	r = run("decode --elf %s --tci 0x1030039,0x300002c8 %s/x.hart1.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->err, "another hart's registers"));
+	/* registers of a run without SRC field: capped errors and the width */
+	r = run("decode --elf %s --tci 0x1030039,0x000002c8 %s/x.hart1.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "hint: the stream parses with a SRC field of 3 bits"));
+	assert_int_equal(occurrences(r->err, "hint:"), 1);
+	/* the wrong mode */
+	r = run("decode --elf %s --tci 0x100006b,0x300102c8 %s/x.hart1.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "DirectBranch messages, which only BTM sends, but the settings "
+				       "say HTM"));
+}
+
+/* No sync message at all: exit 1 and one line saying so, for an empty
+ * file, idle bytes, and messages that never sync (--help: an error). */
+static void stream_without_sync_is_one_error_line(void **state)
+{
+	(void)state;
+	uint8_t idle[256];
+
+	memset(idle, 0xff, sizeof(idle));
+	write_bytes("empty.nex", idle, 0);
+	write_bytes("idle.nex", idle, sizeof(idle));
+	static const struct { const char *file, *what; } cases[] = {
+		{ "empty.nex", "empty.nex: byte offset 0: no sync message in the stream: nothing to "
+			       "decode (no bytes)\n" },
+		{ "idle.nex", "idle.nex: byte offset 256: no sync message in the stream: nothing to "
+			      "decode (256 bytes, all idle)\n" },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct cli_result *r = run("decode --elf %s %s/%s", TINY_ELF, tmpdir, cases[i].file);
+		assert_int_equal(r->status, 1);
+		assert_string_equal(r->out, "");
+		assert_non_null(strstr(r->err, cases[i].what));
+		assert_int_equal(lines_of(r->err), 1);
+		assert_int_equal(run("decode --listing --elf %s %s/%s", TINY_ELF, tmpdir,
+				     cases[i].file)->status, 1);
+		assert_int_equal(run("profile --elf %s %s/%s", TINY_ELF, tmpdir, cases[i].file)->status, 1);
+		assert_int_equal(run("timeline --elf %s %s/%s", TINY_ELF, tmpdir, cases[i].file)->status, 1);
+		assert_int_equal(run("stats --elf %s %s/%s", TINY_ELF, tmpdir, cases[i].file)->status, 1);
+	}
+}
+
+/* 5000 random bytes: the first errors with their byte offsets, then how
+ * many more; --max-errors N shows N, 0 all. */
+static void repeated_errors_are_capped(void **state)
+{
+	(void)state;
+	static uint8_t noise[5000];
+	uint32_t x = 12345;
+
+	for (size_t i = 0; i < sizeof(noise); i++) {
+		x = x * 1103515245u + 12345u;
+		noise[i] = (uint8_t)(x >> 16);
+	}
+	write_bytes("noise.nex", noise, sizeof(noise));
+	struct cli_result *r = run("decode --elf %s %s/noise.nex", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	size_t shown = occurrences(r->err, ": byte offset ");
+	assert_true(shown >= 10 && shown <= 11);        /* 10, and a no-sync line */
+	assert_non_null(strstr(r->err, " more errors not shown (--max-errors N shows more, 0 all)\n"));
+	assert_non_null(strstr(r->err, "is this an N-Trace stream?"));
+	assert_true(lines_of(r->err) <= 14);
+	r = run("decode --elf %s %s/noise.nex --max-errors 3", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_true(lines_of(r->err) <= 7);
+	r = run("decode --elf %s %s/noise.nex --max-errors 0", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_true(lines_of(r->err) > 50);     /* all (more than r->err holds) */
+	assert_null(strstr(r->err, "not shown"));
+	r = run("dump %s/noise.nex", tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_true(lines_of(r->err) <= 11);
+	assert_non_null(strstr(r->err, " more errors not shown"));
+	r = run("decode --elf %s %s/noise.nex --max-errors x", TINY_ELF, tmpdir);
+	assert_int_equal(r->status, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +647,11 @@ int main(void)
 		cmocka_unit_test(tci_round_trip_through_files),
 		cmocka_unit_test(qualification_options_through_files),
 		cmocka_unit_test(symbols_listing_and_wrapped_decode),
+		cmocka_unit_test(sidecar_next_to_the_buffer_gives_the_settings),
+		cmocka_unit_test(sidecar_says_the_buffer_wrapped),
+		cmocka_unit_test(each_buffer_has_its_own_settings),
+		cmocka_unit_test(stream_without_sync_is_one_error_line),
+		cmocka_unit_test(repeated_errors_are_capped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -943,6 +943,60 @@ static void listing_names_each_pc(void **state)
 	free(plain);
 }
 
+/* The sidecar: every key, blanks, comments and CR; the defaults of the
+ * optional ones; what it refuses, with its line. */
+static void sidecar_parse_reads_the_registers_and_the_save(void **state)
+{
+	(void)state;
+	struct nt_sidecar sc;
+	struct nt_err err = { "" };
+	const char *all = "# saved by hand\r\n  control = 0x100026b\nfeatures=536936640\n\n"
+			  "tscontrol=0x38000000\ningress=0x1\nwrapped=1\nhart=3\n"
+			  "timebase-hz=10000000   \n";
+
+	assert_int_equal(nt_sidecar_parse(all, strlen(all), "s.tci", &sc, &err), 0);
+	assert_int_equal(sc.control, 0x100026b);
+	assert_int_equal(sc.features, 0x200100c0);
+	assert_int_equal(sc.tscontrol, 0x38000000);
+	assert_int_equal(sc.ingress, 1);
+	assert_true(sc.wrapped);
+	assert_int_equal(sc.hart, 3);
+	assert_int_equal(sc.timebase_hz, 10000000);
+	const char *least = "control=0x100006b\nfeatures=0";
+
+	assert_int_equal(nt_sidecar_parse(least, strlen(least), "s.tci", &sc, &err), 0);
+	assert_int_equal(sc.tscontrol, 0);
+	assert_int_equal(sc.ingress, 0);
+	assert_false(sc.wrapped);
+	assert_int_equal(sc.hart, -1);
+	assert_int_equal(sc.timebase_hz, 0);
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "", "s.tci: needs control= and features=" },
+		{ "features=0\n", "s.tci: needs control= and features=" },
+		{ "control=0x1\ncontrol=0x1\n", "s.tci:2: 'control' given twice" },
+		{ "control=01\n", "s.tci:1: control needs a number" },
+		{ "control=\n", "s.tci:1: control needs a number" },
+		{ "control=0x1 0x2\n", "s.tci:1: control needs a number" },
+		{ "hart=1048577\n", "s.tci:1: hart needs a number" },
+		{ "=1\n", "s.tci:1: unknown key ''" },
+		{ "control=1\nfeatures=1\nsrc=1\n", "s.tci:3: unknown key 'src'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (nt_sidecar_parse(bad[i].text, strlen(bad[i].text), "s.tci", &sc, &err) != -1 ||
+		    !strstr(err.msg, bad[i].msg))
+			fail_msg("'%s': '%s'", bad[i].text, err.msg);
+	static const char nul[] = "control=1\nfea\0tures=1\n";
+
+	assert_int_equal(nt_sidecar_parse(nul, sizeof(nul) - 1, "s.tci", &sc, &err), -1);
+	assert_non_null(strstr(err.msg, "s.tci:2: a NUL byte"));
+	/* a line longer than any a sidecar has */
+	char longline[400];
+
+	memset(longline, 'x', sizeof(longline));
+	assert_int_equal(nt_sidecar_parse(longline, sizeof(longline), "s.tci", &sc, &err), -1);
+	assert_non_null(strstr(err.msg, "s.tci:1: line longer than 255"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -963,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(wrapped_buffers_decode_from_the_first_sync),
 		cmocka_unit_test(wrapped_buffer_reports_malformed_bytes),
 		cmocka_unit_test(listing_names_each_pc),
+		cmocka_unit_test(sidecar_parse_reads_the_registers_and_the_save),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -556,12 +556,151 @@ static void timeline_merges_harts_by_time(void **state)
 	f = open_memstream(&buf, &len);
 	assert_int_equal(nt_timeline_write_svg(&t, f), 0);
 	fclose(f);
-	/* a tick at 22/30 of the plot in each lane */
-	char tick[128];
-
-	snprintf(tick, sizeof(tick), "<line x1=\"%.2f\" y1=\"36\"", 80 + 22 * 1100.0 / 30);
-	assert_non_null(strstr(buf, tick));
+	/* the exception (time 22 of 30: column 792 of 1080, x 100 + 792) as a
+	 * full mark (10 pixels: no column has more) above each lane's bar */
+	assert_non_null(strstr(buf, "<path fill=\"rgb(210,30,30)\" d=\"M892 46h1v10h-1z\"/>"));
+	assert_non_null(strstr(buf, "<path fill=\"rgb(210,30,30)\" d=\"M892 98h1v10h-1z\"/>"));
+	/* traced from the sync to the stop: the whole bar, privilege unknown */
+	assert_non_null(strstr(buf, "<path fill=\"rgb(160,160,160)\" d=\"M100 57h1080v20h-1080z\"/>"));
 	assert_non_null(strstr(buf, ">hart 3</text>"));
+	/* the axis: ticks every 2 instructions, labelled, and its unit */
+	assert_non_null(strstr(buf, ">0</text>"));
+	assert_non_null(strstr(buf, ">22</text>"));
+	assert_non_null(strstr(buf, ">30</text>"));
+	assert_non_null(strstr(buf, "instructions retired, each hart counting its own"));
+	assert_null(strstr(buf, "log scale"));  /* every column has at most one event */
+	free(buf);
+	nt_timeline_free(&t);
+	fixture_close(&fx);
+}
+
+/* Hand-made decoder events: the visitor's view of a trace. */
+static void tl_step(struct nt_visitor *v, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		struct nt_step s = { .pc = 0x80000000 };
+
+		v->step(v->ctx, &s);
+	}
+}
+
+static void tl_event(struct nt_visitor *v, unsigned kind, unsigned code)
+{
+	struct ntrace_event ev = { .kind = (uint8_t)kind };
+
+	if (kind == NTRACE_EV_TRAP)
+		ev.btype = (uint8_t)code;
+	else if (kind == NTRACE_EV_OWNERSHIP)
+		ev.priv = (uint8_t)code;
+	v->event(v->ctx, &ev);
+}
+
+static size_t count_of(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* 216,000 instructions in 1080 columns (200 each), an interrupt every 10
+ * (20 a column) and the privilege switching every 50 (U and S sharing
+ * every column): one mark per column, the bar half U and half S, and a
+ * picture whose size does not grow with the events. */
+static void timeline_aggregates_events_narrower_than_a_pixel(void **state)
+{
+	(void)state;
+	struct nt_timeline t;
+	struct nt_visitor v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	nt_timeline_init(&t, NULL);
+	assert_int_equal(nt_timeline_add_hart(&t, 0, &v), 0);
+	tl_event(&v, NTRACE_EV_SYNC, 0);
+	for (unsigned i = 0; i < 216000 / 10; i++) {
+		if (i % 5 == 0)
+			tl_event(&v, NTRACE_EV_OWNERSHIP, (i / 5) % 2);     /* U, S, U, ... */
+		tl_step(&v, 10);
+		tl_event(&v, NTRACE_EV_TRAP, NTRACE_BTYPE_INTERRUPT);
+	}
+	tl_event(&v, NTRACE_EV_STOP, 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nt_timeline_write_svg(&t, f), 0);
+	fclose(f);
+	/* 21,600 interrupts, 19 to 21 a column: one rectangle, full height */
+	assert_non_null(strstr(buf, "<path fill=\"rgb(230,140,0)\" d=\"M100 78h1080v10h-1080z\"/>"));
+	assert_non_null(strstr(buf, "full = 21"));   /* the last column has the one at 216,000 too */
+	/* U in the bottom half of every column, S in the top half */
+	assert_non_null(strstr(buf, "<path fill=\"rgb(90,170,90)\" d=\"M100 67h1080v10h-1080z\"/>"));
+	assert_non_null(strstr(buf, "<path fill=\"rgb(70,120,200)\" d=\"M100 57h1080v10h-1080z\"/>"));
+	assert_int_equal(count_of(buf, "<path fill="), 3);
+	assert_true(len < 8000);
+	/* the axis: 0 .. 216k in steps of 20k */
+	assert_non_null(strstr(buf, ">20k</text>"));
+	assert_non_null(strstr(buf, ">200k</text>"));
+	free(buf);
+	nt_timeline_free(&t);
+}
+
+/* A short privilege stretch is never lost: 3 pixels of a column at least. */
+static void timeline_keeps_a_short_privilege_visible(void **state)
+{
+	(void)state;
+	struct nt_timeline t;
+	struct nt_visitor v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	nt_timeline_init(&t, NULL);
+	assert_int_equal(nt_timeline_add_hart(&t, 0, &v), 0);
+	tl_event(&v, NTRACE_EV_SYNC, 0);
+	tl_event(&v, NTRACE_EV_OWNERSHIP, 1);   /* S */
+	tl_step(&v, 108000);                    /* 100 a column */
+	tl_event(&v, NTRACE_EV_TRAP, NTRACE_BTYPE_EXCEPTION);
+	tl_event(&v, NTRACE_EV_OWNERSHIP, 0);   /* U for 2 instructions */
+	tl_step(&v, 2);
+	tl_event(&v, NTRACE_EV_OWNERSHIP, 1);
+	tl_step(&v, 98);
+	tl_event(&v, NTRACE_EV_STOP, 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nt_timeline_write_svg(&t, f), 0);
+	fclose(f);
+	/* 108,100 instructions, 100.1 a column: the last column (x 1179) holds
+	 * the 2 of U, 3 pixels at the bar's bottom, and S above them */
+	assert_non_null(strstr(buf, "<path fill=\"rgb(90,170,90)\" d=\"M1179 74h1v3h-1z\"/>"));
+	assert_non_null(strstr(buf, "<path fill=\"rgb(70,120,200)\" d=\"M100 57h1079v20h-1079zM1179 57h1v17h-1z\"/>"));
+	free(buf);
+	nt_timeline_free(&t);
+}
+
+/* Timestamps with a known clock: the axis in seconds, in the unit the span
+ * calls for. */
+static void timeline_axis_in_seconds_with_a_clock(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	struct nt_timeline t;
+	struct nt_visitor v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fixture_open(&fx, TINY_ELF, TINY_PCS, true);
+	nt_timeline_init(&t, &fx.symbols);
+	assert_int_equal(nt_timeline_add_hart(&t, 0, &v), 0);
+	nt_timeline_hart_clock(&t, 1e7);        /* 10 MHz: a tick is 100 ns */
+	visit(&fx, &v);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nt_timeline_write_svg(&t, f), 0);
+	fclose(f);
+	/* 30 ticks: 3 us, a tick every 0.2 us */
+	assert_non_null(strstr(buf, "time since the first event"));
+	assert_non_null(strstr(buf, ">0.2 \u00b5s</text>"));
+	assert_non_null(strstr(buf, ">3.0 \u00b5s</text>"));
 	free(buf);
 	nt_timeline_free(&t);
 	fixture_close(&fx);
@@ -586,6 +725,9 @@ int main(void)
 		cmocka_unit_test(pcseq_export_matches_golden_file),
 		cmocka_unit_test(pcseq_classes_follow_the_next_pc),
 		cmocka_unit_test(timeline_merges_harts_by_time),
+		cmocka_unit_test(timeline_aggregates_events_narrower_than_a_pixel),
+		cmocka_unit_test(timeline_keeps_a_short_privilege_visible),
+		cmocka_unit_test(timeline_axis_in_seconds_with_a_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,13 +17,19 @@ encoded with every optional compression and timestamps:
   comes back byte for byte (the pcseq classes are right for the encoder).
 
 Then, in Debian's chromium (headless screenshot), the flame graph of one
-program and the timeline of two: the pixels at the frames the folded stacks
+program and two timelines: the pixels at the frames the folded stacks
 place (recomputed here from the layout rules in tools/ntrace/flamegraph.c)
-have the frames' colours, and the timeline's trap ticks and traced bars
-are where the traces put them.  Malformed input gives a message, never a
+have the frames' colours; in the timelines (layout rules of
+tools/ntrace/timeline_svg.c), column by column, the bar's privilege colours
+and the height of every exception and interrupt mark are what the trace
+gives, at low density (a trap every few hundred instructions, no
+Ownership messages) and at high density (up to a dozen interrupts a pixel
+column, U and S from Ownership messages, settings from a sidecar), and the
+time axis is drawn.  Malformed input gives a message, never a
 crash.  One PASS:/FAIL: line per check.
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -257,48 +263,221 @@ def check_flame_graph(tool, elf, nex, outdir):
            '; '.join(bad[:3]) if bad else '%d frames at their places and colours' % checked)
 
 
-def check_timeline(tool, elf, nex, trace, outdir):
-    """The trace as harts 0 and 2 (copies): a lane each, traced bars, trap ticks."""
+# ---- timeline: the layout rules of tools/ntrace/timeline_svg.c -------------
+
+TL_LEFT, TL_COLUMNS, TL_TOP, TL_LANE, TL_MARKS, TL_BAR = 100, 1080, 46, 52, 10, 20
+TL_COLOURS = {'U': (90, 170, 90), 'S': (70, 120, 200), None: (160, 160, 160)}
+TL_EXC, TL_INT = (210, 30, 30), (230, 140, 0)
+TL_ORDER = ['U', 'S', None]     # bottom to top (timeline_svg.c enum tl_class)
+
+
+def lround(x):
+    return int(math.floor(x + 0.5))
+
+
+def tl_marks(trace, span):
+    """Exceptions and interrupts per pixel column: a trap after instruction k
+    is an event at instruction index k + 1."""
+    exc, irq = [0] * TL_COLUMNS, [0] * TL_COLUMNS
+    for k, line in enumerate(trace):
+        if line[1]:
+            col = min(int((k + 1) / span * TL_COLUMNS), TL_COLUMNS - 1)
+            (exc if line[1] == 'exc' else irq)[col] += 1
+    return exc, irq
+
+
+def tl_mark_height(n, most):
+    if not n:
+        return 0
+    if most <= 1:
+        return TL_MARKS
+    return max(2, lround(TL_MARKS * math.log2(1 + n) / math.log2(1 + most)))
+
+
+def tl_bar(trace, span):
+    """Per column: [(privilege, pixels)] bottom to top, as column_heights()
+    stacks the privileges' shares (instruction k runs in [k, k + 1))."""
+    shares = [dict() for _ in range(TL_COLUMNS)]
+    for k, line in enumerate(trace):
+        x0, x1 = k / span * TL_COLUMNS, (k + 1) / span * TL_COLUMNS
+        col = int(x0)
+        while col < TL_COLUMNS and col < x1:
+            part = min(x1, col + 1) - max(x0, col)
+            if part > 0:
+                shares[col][line[2]] = shares[col].get(line[2], 0) + part
+            col += 1
+    bars = []
+    for sh in shares:
+        traced = sum(sh.values())
+        acc, below, h = 0, 0, {}
+        for p in TL_ORDER:
+            acc += sh.get(p, 0)
+            top = lround(acc / traced * TL_BAR) if traced else 0
+            h[p] = max(top - below, 3 if sh.get(p, 0) > 1e-6 else 0)
+            below = top
+        excess = sum(h.values()) - TL_BAR
+        if excess > 0:
+            h[max(TL_ORDER, key=lambda p: h[p])] -= excess
+        bars.append([(p, h[p]) for p in TL_ORDER if h[p]])
+    return bars
+
+
+def check_lane(px, lane, trace, span, most, bad):
+    """The bar's colours and the marks' heights of one lane, column by column."""
+    top = TL_TOP + TL_LANE * lane
+    bar_y = top + TL_MARKS + 1
+    exc, irq = tl_marks(trace, span)
+    for col, stack in enumerate(tl_bar(trace, span)):
+        x, y = TL_LEFT + col, bar_y + TL_BAR
+        for p, h in stack:
+            # rows inside the privilege's part (its edges may round either way)
+            for yy in range(y - h + 1, y - 1):
+                if not near(px(x, yy), TL_COLOURS[p]):
+                    bad.append('lane %d column %d row %d: %s, expected %s (%s)' %
+                               (lane, col, yy, px(x, yy), TL_COLOURS[p], p))
+                    break
+            y -= h
+    for counts, base, up, colour in ((exc, bar_y - 1, True, TL_EXC),
+                                     (irq, bar_y + TL_BAR + 1, False, TL_INT)):
+        for col, n in enumerate(counts):
+            h = tl_mark_height(n, most)
+            x = TL_LEFT + col
+            inside = base - h if up else base + h - 1   # the mark's far end
+            beyond = inside - 1 if up else inside + 1
+            if h and not near(px(x, inside), colour):
+                bad.append('lane %d column %d: %d events, %d pixels: %s at row %d' %
+                           (lane, col, n, h, px(x, inside), inside))
+            if near(px(x, beyond), colour):
+                bad.append('lane %d column %d: %d events, mark taller than %d pixels' %
+                           (lane, col, n, h))
+
+
+def check_axis(px, nharts, bad):
+    y = TL_TOP + TL_LANE * nharts
+    for x in (TL_LEFT + 1, TL_LEFT + TL_COLUMNS // 2, TL_LEFT + TL_COLUMNS - 2):
+        if sum(px(x, y)) > 150:
+            bad.append('axis line at (%d, %d): %s' % (x, y, px(x, y)))
+    # the tick at 0 and its label
+    if sum(px(TL_LEFT, y + 3)) > 300:
+        bad.append('tick at 0: %s' % (px(TL_LEFT, y + 3),))
+    if not any(sum(px(x, yy)) < 300 for x in range(TL_LEFT - 5, TL_LEFT + 5)
+               for yy in range(y + 8, y + 18)):
+        bad.append('no label under the tick at 0')
+
+
+def tl_height(nharts):
+    """The picture's height: the lanes, the axis, two legend lines."""
+    return TL_TOP + TL_LANE * nharts + 90
+
+
+def screenshot_svg(svg, png):
+    height = int(re.search(r'height="(\d+)"', open(svg).read()).group(1))
+    return screenshot(svg, png, 1200, height)
+
+
+def tl_size_error(w, h, nharts):
+    if (w, h) != (1200, tl_height(nharts)):
+        return 'the picture is %d x %d, not 1200 x %d' % (w, h, tl_height(nharts))
+    return None
+
+
+def encode_plain(tool, elf, trace, pcs, nex):
+    """The trace encoded with default options (time: instruction index)."""
+    with open(pcs, 'w') as f:
+        f.write(''.join('%x%s\n' % (pc, ' ' + m if m else '') for pc, m in trace))
+    return run([tool, 'encode', '--elf', elf, '--pcs', pcs, '--out', nex])
+
+
+def check_timeline(tool, elf, trace, outdir):
+    """Low density: the trace as harts 0 and 2 (copies), no Ownership
+    messages: grey bars, one full-height mark per exception, the axis."""
     svg = os.path.join(outdir, 'timeline.svg')
     png = os.path.join(outdir, 'timeline.png')
     nexes = [os.path.join(outdir, 'tl.hart%d.nex' % i) for i in (0, 2)]
-    for copy in nexes:
-        shutil.copyfile(nex, copy)
-    r = run([tool, 'timeline', '--svg', '--out', svg, '--elf', elf] + nexes + CODEC)
-    if r.returncode:
-        return report(False, 'timeline in chromium', r.stderr[:200])
-    n = len(trace)
-    err = screenshot(svg, png, 1200, 40 + 2 * 34 + 50)
+    e = encode_plain(tool, elf, trace, os.path.join(outdir, 'tl.pcs'), nexes[0])
+    shutil.copyfile(nexes[0], nexes[1])
+    r = run([tool, 'timeline', '--svg', '--out', svg, '--elf', elf] + nexes)
+    name = 'timeline in chromium: 2 harts, no Ownership messages'
+    if e.returncode or r.returncode:
+        return report(False, name, (e.stderr + r.stderr)[:200])
+    err = screenshot_svg(svg, png)
     if err:
-        return report(False, 'timeline in chromium', err)
+        return report(False, name, err)
     w, h, px = png_pixels(png)
+    err = tl_size_error(w, h, 2)
+    if err:
+        return report(False, name, err)
+    plain = [(pc, marker, None) for pc, marker in trace]
+    exc, irq = tl_marks(plain, len(trace))
+    most = max(exc + irq)
     bad = []
-    ticks = 0
-    # the time axis is the timestamp: the encoder's is the instruction index
-    xs = lambda t: 80 + t * 1100.0 / n
     for lane in (0, 1):
-        top = 40 + 34 * lane
-        # traced bar: grey (no Ownership messages) through the lane's middle row
-        for t in (n // 7, n // 2, n * 6 // 7):
-            got = px(int(xs(t)), top + 11)
-            if not (near(got, (150, 150, 150)) or got[0] > 180 and got[2] < 120):
-                bad.append('lane %d bar at %d: %s' % (lane, int(xs(t)), got))
-        # ticks just above the bar at each trapped instruction
-        for k, (pc, marker) in enumerate(trace):
-            if not marker:
-                continue
-            x = xs(k)
-            row = [px(xx, top - 3) for xx in (int(x) - 1, int(x), int(x) + 1) if 0 <= xx < w]
-            ticks += 1
-            # an antialiased 1-pixel line: red or orange in one of the columns
-            if not any(c[0] > 180 and c[2] < 160 and c[1] < 200 for c in row):
-                bad.append('lane %d %s tick at %.1f: %s' % (lane, marker, x, row))
-        # nothing drawn between the lanes
-        if px(600, top + 30) != (255, 255, 255):
-            bad.append('lane %d gap: %s' % (lane, px(600, top + 30)))
-    report(not bad and ticks > 0, 'timeline in chromium',
-           '; '.join(bad[:3]) if bad else '2 lanes, %d trap ticks and the traced bars in place'
-           % ticks)
+        check_lane(px, lane, plain, len(trace), most, bad)
+    check_axis(px, 2, bad)
+    report(not bad and sum(exc) > 0, name, '; '.join(bad[:3]) if bad else
+           '%d exception marks per lane, bars and axis in place (%s)' % (sum(x > 0 for x in exc),
+                                                                        png))
+
+
+def dense_trace(trace):
+    """The trace with an interrupt marked after every 3rd instruction in its
+    first third, every 40th in the second, every 9th in the last (the next
+    pc stays: a trap to the next instruction), and privileges that change at
+    traps, as they do: U in the first third, switching between U and S at
+    every 40th instruction in the second, S in the last."""
+    n = len(trace)
+    out, priv = [], 'U'
+    for k, (pc, marker) in enumerate(trace):
+        step = 3 if k < n // 3 else 40 if k < 2 * n // 3 else 9
+        if not marker and k % step == 0 and k + 1 < n:
+            marker = 'int'
+        out.append((pc, marker, priv))
+        if marker:
+            priv = ('U' if k < n // 3 else 'S' if k >= 2 * n // 3 else
+                    'S' if (k // 40) % 2 == 0 else 'U')
+    return out
+
+
+def check_timeline_dense(tool, elf, trace, outdir):
+    """High density, privilege from Ownership messages (the dense trace, its
+    settings in a sidecar) beside the plain trace: interrupts aggregated per
+    column (log-scale heights), the bar's U and S shares per column."""
+    dense = dense_trace(trace)
+    pcs = os.path.join(outdir, 'tl-dense.pcs')
+    with open(pcs, 'w') as f:
+        for pc, marker, priv in dense:
+            f.write('%x%s %s\n' % (pc, ' ' + marker if marker else '', priv))
+    tci = '0x100026b,0'                 # HTM, trTeContext: Ownership messages
+    hart0 = os.path.join(outdir, 'tl-dense.hart0.nex')
+    hart1 = os.path.join(outdir, 'tl-plain.hart1.nex')
+    name = 'timeline in chromium: dense, privilege from Ownership messages'
+    e1 = run([tool, 'encode', '--elf', elf, '--pcs', pcs, '--out', hart0, '--tci', tci])
+    open(hart0 + '.tci', 'w').write('control=0x100026b\nfeatures=0\n')
+    plain = [(pc, marker, None) for pc, marker in trace]
+    e2 = encode_plain(tool, elf, trace, pcs + '.plain', hart1)
+    svg = os.path.join(outdir, 'timeline-dense.svg')
+    png = os.path.join(outdir, 'timeline-dense.png')
+    r = run([tool, 'timeline', '--svg', '--out', svg, '--elf', elf, hart0, hart1])
+    if e1.returncode or e2.returncode or r.returncode:
+        return report(False, name, (e1.stderr + e2.stderr + r.stderr)[:200])
+    err = screenshot_svg(svg, png)
+    if err:
+        return report(False, name, err)
+    w, h, px = png_pixels(png)
+    err = tl_size_error(w, h, 2)
+    if err:
+        return report(False, name, err)
+    span = len(trace)
+    marks = tl_marks(dense, span) + tl_marks(plain, span)
+    most = max(max(m) for m in marks)
+    bad = []
+    check_lane(px, 0, dense, span, most, bad)
+    check_lane(px, 1, plain, span, most, bad)
+    check_axis(px, 2, bad)
+    mixed = sum(len(s) > 1 for s in tl_bar(dense, span))
+    report(not bad and most > 5 and mixed > 50, name, '; '.join(bad[:3]) if bad else
+           '%d interrupts, up to %d in a column; %d columns both U and S (%s)' %
+           (sum(marks[1]), most, mixed, png))
 
 
 def check_malformed(tool, elf, nex, outdir):
@@ -344,7 +523,8 @@ def main():
     else:
         report(False, 'flame graph in chromium', 'no rv64 recurse trace')
     if 'rv64 traps' in progs:
-        check_timeline(tool, *progs['rv64 traps'], outdir)
+        check_timeline(tool, progs['rv64 traps'][0], progs['rv64 traps'][2], outdir)
+        check_timeline_dense(tool, progs['rv64 traps'][0], progs['rv64 traps'][2], outdir)
         check_malformed(tool, progs['rv64 traps'][0], progs['rv64 traps'][1], outdir)
     else:
         report(False, 'timeline in chromium', 'no rv64 traps trace')

@@ -11,11 +11,14 @@ Each configuration is one run of the traced-program payload
 gives, per traced hart, the firmware's trace buffer (.nex) and the ground
 truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
 
-  decode  `ntrace decode --tci CONTROL,FEATURES,TSCONTROL` (the registers as
-          the payload read them back, TRACEBUF line) of the buffer, compared
-          with the ground truth's session window by scripts/trace-compare.py
-          (with the configuration's privilege / address filter; a wrapped
-          buffer must be a suffix of it, a stopped one a prefix);
+  decode  `ntrace decode --elf PAYLOAD BUFFER` with no codec option: the
+          buffer's sidecar (BUFFER.tci, written by trace-run.py from the
+          TRACEBUF line: the registers as the payload read them back, and
+          whether the sink wrapped) gives them, as it does to people; no
+          `hint:` may come out.  The trace is compared with the ground
+          truth's session window by scripts/trace-compare.py (with the
+          configuration's privilege / address filter; a wrapped buffer must
+          be a suffix of it, a stopped one a prefix);
   profile `ntrace profile --json` and `--folded` of the buffer = what
           tests/trace/stack-reference.py rebuilds from the session window
           (the decoded part of it) by the same stated rules
@@ -50,6 +53,11 @@ check (the contract of scripts/run-tests.sh), `SKIP: ...` lines, the
 first mismatch under a FAIL, and the suite's wall time.  A run that fails
 (QEMU, TRACE-DONE fail, a missing program) is one FAIL for the
 configuration.  Exit status 1 when anything failed.
+
+Per N-Trace configuration, once for all its harts: `ntrace timeline --elf
+PAYLOAD NAME.hart*.nex` with no codec option (each buffer with its own
+sidecar: the harts' SRC IDs differ) must count, per hart, the instructions
+its decode gave.
 
 The work files of configuration C are build/trace-tests/C.* (the large
 ground-truth files are deleted when every check of C passed, unless --keep).
@@ -348,11 +356,35 @@ class Suite:
             passes += p
             fails += f
             all_ok &= f == 0
+        if not cfg.tv:
+            ok = self.check_timeline(base, bufs, tag)
+            passes += ok
+            fails += not ok
+            all_ok &= ok
         if all_ok and not self.args.keep:
             for f in os.listdir(self.workdir):
                 if f.startswith(cfg.name + '.') and f.endswith(('.pcs', '.cpu.log')):
                     os.unlink(os.path.join(self.workdir, f))
         return passes, fails
+
+    def check_timeline(self, base, bufs, tag):
+        """All harts' buffers in one `ntrace timeline`, each read with its
+        own sidecar: every hart's instruction count = its decode's."""
+        nexes = [f'{base}.hart{b["hart"]}.nex' for b in bufs]
+        t = run([self.ntrace, 'timeline', '--elf', self.payload] + nexes)
+        got = {int(m.group(1)): int(m.group(2)) for m in
+               re.finditer(r'^hart (\d+) +end: (\d+) instructions', t.stdout, re.M)}
+        want = {}
+        for b in bufs:
+            dec = f'{base}.dec.hart{b["hart"]}.pcs'
+            want[b['hart']] = sum(1 for _ in open(dec)) if os.path.exists(dec) else None
+        what = f'timeline of {len(bufs)} hart(s), each with its sidecar'
+        if t.returncode == 0 and 'hint:' not in t.stderr and got == want:
+            emit([f'PASS: {tag}: {what} (instructions per hart = the decodes\')'])
+            return True
+        emit([f'FAIL: {tag}: {what}: exit {t.returncode}, instructions {got}, decoded {want}'] +
+             indent(t.stderr, 6))
+        return False
 
     def check_tv_hart(self, cfg, base, b, tag, elapsed):
         """TV mode: tv-check.py against the ground truth or QEMU's dumps."""
@@ -451,14 +483,11 @@ class Suite:
         cmp_opts, enc_opts = self.filter_options(cfg)
         passes = fails = 0
 
-        # ---- decode and compare with the ground truth
-        dcmd = [self.ntrace, 'decode', '--elf', self.payload, '--tci', tci, nex, '--out', dec]
-        if cfg.match == 'suffix':
-            dcmd.insert(2, '--wrapped')
-        d = run(dcmd)
+        # ---- decode (the sidecar gives the settings) and compare with the ground truth
+        d = run([self.ntrace, 'decode', '--elf', self.payload, nex, '--out', dec])
         c = run([sys.executable, os.path.join(ROOT, 'scripts/trace-compare.py'),
                  '--elf', self.payload, '--match', cfg.match] + cmp_opts + [gt, dec])
-        if d.returncode == 0 and c.returncode == 0:
+        if d.returncode == 0 and c.returncode == 0 and 'hint:' not in d.stderr:
             summary = c.stdout.strip().splitlines()[-1] if c.stdout.strip() else ''
             m = re.search(r'(\d+) instructions compared', summary)
             emit([f'PASS: {tag}: decoded trace = ground truth '
@@ -466,10 +495,10 @@ class Suite:
                   f'{len(open(nex, "rb").read())} bytes, run {elapsed:.0f} s)'])
             passes += 1
         else:
-            lines = [f'FAIL: {tag}: decoded trace != ground truth (--tci {tci}'
-                     f'{", " + " ".join(cmp_opts) if cmp_opts else ""})']
-            if d.returncode != 0:
-                lines += ['    ntrace decode reported errors:'] + indent(d.stderr, 6)
+            lines = [f'FAIL: {tag}: decoded trace != ground truth (sidecar {nex}.tci, TRACEBUF '
+                     f'--tci {tci}{", " + " ".join(cmp_opts) if cmp_opts else ""})']
+            if d.returncode != 0 or 'hint:' in d.stderr:
+                lines += ['    ntrace decode reported errors or a hint:'] + indent(d.stderr, 14)
             if c.returncode != 0:
                 lines += indent(c.stdout + c.stderr, 14)
             lines.append(f'    files: {nex} {gt} {dec}')

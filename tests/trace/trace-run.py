@@ -15,6 +15,10 @@ Output in --outdir, for run NAME:
   NAME.out               the console
   NAME.gt.hart<H>.pcs    ground truth (scripts/trace-ground-truth.py)
   NAME.hart<H>.nex       the trace buffer, oldest byte first
+  NAME.hart<H>.nex.tci   its sidecar: what `ntrace decode` needs to read the
+                         buffer by itself (the encoder's registers, whether
+                         the sink wrapped, the hart, the timebase;
+                         tools/ntrace/README.md, "The sidecar")
   NAME.json              the TRACEBUF lines, parsed
 Exit status 0 when all of that was produced and the kernel said
 "TRACE-DONE ok"; otherwise 1 with the reason on stderr.
@@ -89,6 +93,24 @@ def parse_tracebuf(line):
         except ValueError:
             out[key] = val
     return out
+
+
+def sidecar_text(nex, b):
+    """The sidecar of buffer `nex` from its TRACEBUF line `b`
+    (tools/ntrace/README.md, "The sidecar")."""
+    lines = [f'# {os.path.basename(nex)}: what ntrace needs to decode it (tests/trace/trace-run.py,',
+             '# from the TRACEBUF line of the trace payload)',
+             f'control={b["control"]:#x}', f'features={b["features"]:#x}',
+             f'tscontrol={b.get("tscontrol", 0):#x}']
+    if 'ingress' in b:
+        lines.append(f'ingress={b["ingress"]:#x}')
+    # Wrapped around: the oldest byte is inside a message.  A sink that
+    # stopped on wrap holds the start of the stream instead.
+    lines.append(f'wrapped={int(bool(b["wrap"]) and not b.get("stoponwrap", 0))}')
+    lines.append(f'hart={b["hart"]}')
+    if b.get('timebase'):
+        lines.append(f'timebase-hz={b["timebase"]}')
+    return '\n'.join(lines) + '\n'
 
 
 def main():
@@ -184,12 +206,15 @@ def main():
         fail('the ground-truth extractor failed')
     for b in bufs:
         h = b['hart']
-        with open(f'{base}.hart{h}.nex', 'wb') as f:
+        nex = f'{base}.hart{h}.nex'
+        with open(nex, 'wb') as f:
             for part in ('a', 'b'):
                 p = f'{base}.hart{h}.{part}'
                 with open(p, 'rb') as src:
                     f.write(src.read())
                 os.unlink(p)
+        with open(nex + '.tci', 'w') as f:
+            f.write(sidecar_text(nex, b))
     if gt:
         os.unlink(fifo)
     json.dump(bufs, open(base + '.json', 'w'), indent=1)

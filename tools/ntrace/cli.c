@@ -177,9 +177,8 @@ int cli_decode(struct cli_args *a)
 		fprintf(stderr, "ntrace: %s: write error\n", a->out_path ? a->out_path : "stdout");
 		goto done;
 	}
-	if (errors)
-		fprintf(stderr, "ntrace: %s: %ld decoding error%s\n", a->input_path, errors,
-			errors == 1 ? "" : "s");
+	if (errors > 1)         /* one error is its own summary */
+		fprintf(stderr, "ntrace: %s: %ld decoding errors\n", a->input_path, errors);
 	rc = errors ? 1 : 0;
 done:
 	free(nex);
@@ -322,8 +321,8 @@ int cli_profile(struct cli_args *a)
 	if (write_report(a, write_profile, &prof))
 		errors = -1;
 	if (errors > 0)
-		fprintf(stderr, "ntrace: %s: %ld decoding error%s (the profile covers what "
-			"decoded)\n", a->input_path, errors, errors == 1 ? "" : "s");
+		fprintf(stderr, "ntrace: %s: %ld decoding error%s: the profile covers what "
+			"decoded\n", a->input_path, errors, errors == 1 ? "" : "s");
 done:
 	free(nex);
 	nt_profile_free(&prof);
@@ -343,30 +342,36 @@ static unsigned hart_id(const char *path, unsigned position)
 	return position;
 }
 
-/* Decodes one hart's trace into the timeline; the decoding errors, or -1. */
+/* Decodes one hart's trace, with its own settings, into the timeline; the
+ * decoding errors, or -1. */
 static long timeline_hart(struct cli_args *a, struct nt_image_set *images, struct nt_timeline *t,
-			  const char *path, unsigned position)
+			  const struct cli_input *in, unsigned position)
 {
 	struct nt_err err = { "" };
+	struct nt_tool_config cfg = in->cfg;
 	struct nt_visitor v;
 	uint8_t *nex;
 	size_t len;
 
-	if (nt_read_file(path, &nex, &len, &err))
+	if (!a->xlen_given)
+		cfg.xlen = a->cfg.xlen;         /* from the ELF */
+	if (nt_read_file(in->path, &nex, &len, &err))
 		return fail(&err), -1;
-	if (nt_timeline_add_hart(t, hart_id(path, position), &v)) {
+	if (nt_timeline_add_hart(t, in->hart >= 0 ? (unsigned)in->hart : hart_id(in->path, position),
+				 &v)) {
 		free(nex);
 		fprintf(stderr, "ntrace: out of memory\n");
 		return -1;
 	}
-	long errors = nt_decode_visit(&a->cfg, images, nex, len, &v, NULL, path, stderr, &err);
+	if (in->timebase_hz && cfg.timestamp)
+		nt_timeline_hart_clock(t, nt_tool_ts_ticks_per_second(in->tscontrol, in->timebase_hz));
+	long errors = nt_decode_visit(&cfg, images, nex, len, &v, NULL, in->path, stderr, &err);
 
 	free(nex);
 	if (errors < 0)
 		fail(&err);
-	else if (errors)
-		fprintf(stderr, "ntrace: %s: %ld decoding error%s\n", path, errors,
-			errors == 1 ? "" : "s");
+	else if (errors > 1)
+		fprintf(stderr, "ntrace: %s: %ld decoding errors\n", in->path, errors);
 	return errors;
 }
 
@@ -391,7 +396,7 @@ int cli_timeline(struct cli_args *a)
 		goto done;
 	}
 	for (size_t i = 0; i < a->inputs.count && errors >= 0; i++) {
-		long e = timeline_hart(a, &images, &t, a->inputs.v[i], (unsigned)i);
+		long e = timeline_hart(a, &images, &t, &a->in[i], (unsigned)i);
 
 		errors = e < 0 ? -1 : errors + e;
 	}

@@ -23,6 +23,7 @@ void nt_tool_config_default(struct nt_tool_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = NT_TOOL_HTM;
 	cfg->xlen = 64;
+	cfg->max_errors = NT_DIAG_MAX_DEFAULT;
 }
 
 static bool implicit_return_on(const struct nt_tool_config *cfg)
@@ -724,9 +725,8 @@ int nt_encode_trace(struct nt_image_set *images, const struct nt_trace *trace,
 struct decode_ctx {
 	struct nt_image_set *images;
 	struct nt_trace *out;
-	const char *name;
-	FILE *diag;
-	long errors;
+	struct nt_diag diag;    /* every error is counted here */
+	bool no_sync;           /* the decoder found instructions but no sync message */
 	bool oom;
 	size_t offset_bias;     /* where the decoded part starts in the input */
 	/* streaming to text: the last pc waits for a possible trap marker */
@@ -807,15 +807,6 @@ static void on_retired(void *ctx, const uint64_t *addrs, size_t n)
 	}
 }
 
-static void report(struct decode_ctx *d, size_t offset, const char *fmt, const char *what)
-{
-	if (!d->diag)
-		return;
-	fprintf(d->diag, "%s: byte offset %zu: ", d->name, offset);
-	fprintf(d->diag, fmt, what);
-	fputc('\n', d->diag);
-}
-
 static void on_event(void *ctx, const struct ntrace_event *ev)
 {
 	struct decode_ctx *d = ctx;
@@ -844,17 +835,19 @@ static void on_event(void *ctx, const struct ntrace_event *ev)
 								    : NT_EVENT_EXCEPTION;
 		break;
 	case NTRACE_EV_ERROR:
-		d->errors++;
-		report(d, offset, "%s (decoding resumes at the next sync message)",
-		       ntrace_strerror(ev->error));
+		/* A stream without any sync message gets one line of its own
+		 * at the end (no_sync_message()), whatever else it holds. */
+		if (ev->error != NTRACE_ERR_NO_SYNC)
+			nt_diag_error(&d->diag, offset, "%s (decoding resumes at the next sync "
+				      "message)", ntrace_strerror(ev->error));
+		d->no_sync |= ev->error == NTRACE_ERR_NO_SYNC;
 		break;
 	case NTRACE_EV_OVERFLOW:
-		d->errors++;
-		report(d, offset, "%s", "Error message: trace lost (encoder overflow)");
+		nt_diag_error(&d->diag, offset, "Error message: trace lost (encoder overflow)");
 		break;
 	case NTRACE_EV_IGNORED:
-		d->errors++;
-		report(d, offset, "message with TCODE %s skipped", ntrace_tcode_name(ev->tcode));
+		nt_diag_error(&d->diag, offset, "message with TCODE %s skipped",
+			      ntrace_tcode_name(ev->tcode));
 		break;
 	default:
 		break;
@@ -895,9 +888,9 @@ static size_t wrapped_start(struct decode_ctx *d, const struct ntrace_dec_config
 		if (rc == -NTRACE_ERR_VENDOR_TCODE)
 			continue;
 		if (rc < 0) {
-			d->errors++;
-			report(d, perr.offset, "%s (in the part of the wrapped buffer before "
-			       "the first synchronisation message)", ntrace_strerror(perr.code));
+			nt_diag_error(&d->diag, perr.offset, "%s (in the part of the wrapped buffer "
+				      "before the first synchronisation message)",
+				      ntrace_strerror(perr.code));
 			continue;
 		}
 		if (is_sync_tcode((unsigned)m.val[NTRACE_FLD_TCODE]) &&
@@ -933,6 +926,48 @@ static void decode_by_message(struct ntrace_decoder *d, const uint8_t *nex, size
 		ntrace_dec_decode(d, nex + start, len - start);
 }
 
+static void no_sync_error(struct decode_ctx *ctx, const struct nt_tool_config *cfg,
+			  const uint8_t *nex, size_t len, const struct ntrace_dec_stats *st)
+{
+	char src[32] = "", what[96];
+	size_t idle = 0;
+
+	for (size_t i = 0; i < len; i++)
+		idle += nex[i] == NTRACE_IDLE_BYTE;
+	if (cfg->src_id_set && cfg->src_bits)
+		snprintf(src, sizeof(src), " of SRC %" PRIu32, cfg->src_id);
+	if (len == 0)
+		snprintf(what, sizeof(what), "no bytes");
+	else if (idle == len)
+		snprintf(what, sizeof(what), "%zu bytes, all idle", len);
+	else
+		snprintf(what, sizeof(what), "%zu bytes, %zu idle; %" PRIu64 " message%s%s", len,
+			 idle, st->messages, st->messages == 1 ? "" : "s", src);
+	nt_diag_conclusion(&ctx->diag, ctx->offset_bias + len, "no sync message%s in the stream: "
+			   "nothing to decode (%s)", src, what);
+}
+
+/*
+ * A stream without any sync message: decoding starts at one (8.7).  When
+ * its messages only say that the trace never started (a ProgTraceCorrelation
+ * with I-CNT 0: a filter that matched nothing), nothing was traced: a note.
+ * Otherwise nothing in it can be decoded: an error, one line with what the
+ * stream holds instead.
+ */
+static void no_sync_message(struct decode_ctx *ctx, const struct nt_tool_config *cfg,
+			    const uint8_t *nex, size_t len, const struct ntrace_dec_stats *st)
+{
+	if (st->messages && !ctx->no_sync) {
+		if (ctx->diag.f)
+			fprintf(ctx->diag.f, "%s: nothing was traced: none of the stream's %" PRIu64
+				" message%s is a sync message or describes instructions (a trace that "
+				"never started: a filter that matched nothing)\n", ctx->diag.name,
+				st->messages, st->messages == 1 ? "" : "s");
+		return;
+	}
+	no_sync_error(ctx, cfg, nex, len, st);
+}
+
 static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images,
 		   const struct nt_symtab *symbols, const struct nt_visitor *visit,
 		   const uint8_t *nex, size_t len, struct nt_trace *out, FILE *text,
@@ -940,10 +975,14 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 {
 	struct ntrace_dec_config dcfg;
 	nt_tool_dec_config(cfg, &dcfg);
-	struct decode_ctx ctx = { .images = images, .out = out, .name = name, .diag = diag,
-				  .text = text, .symbols = symbols, .visit = visit };
+	struct decode_ctx ctx = { .images = images, .out = out, .text = text, .symbols = symbols,
+				  .visit = visit };
 	struct ntrace_dec_ops ops = { read_code, on_retired, on_event, &ctx };
 	struct ntrace_decoder *d = malloc(sizeof(*d));
+	const uint8_t *whole = nex;
+	size_t whole_len = len;
+
+	nt_diag_init(&ctx.diag, diag, name, cfg->max_errors);
 	if (!d) {
 		nt_err_set(err, "%s: out of memory", name);
 		return -1;
@@ -978,6 +1017,11 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 		visit_flush_last(&ctx);
 	else if (text)
 		text_flush_last(&ctx);
+	nt_diag_finish(&ctx.diag);
+	if (!d->stats.syncs)
+		no_sync_message(&ctx, cfg, nex, len, &d->stats);
+	if (diag)
+		nt_settings_hint(cfg, whole, whole_len, ctx.diag.total, name, diag);
 	if (stats)
 		*stats = d->stats;
 	free(d);
@@ -989,7 +1033,7 @@ static long decode(const struct nt_tool_config *cfg, struct nt_image_set *images
 		nt_err_set(err, "%s: write error on the decoded trace", name);
 		return -1;
 	}
-	return ctx.errors;
+	return (long)ctx.diag.total;
 }
 
 long nt_decode_stream(const struct nt_tool_config *cfg, struct nt_image_set *images,

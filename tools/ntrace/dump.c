@@ -189,6 +189,9 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 	long bad = 0;
 	unsigned long index = 0;
 	size_t pos = 0;
+	struct nt_diag dg;
+
+	nt_diag_init(&dg, diag, name, cfg->max_errors);
 	while (pos < len) {
 		pos = dump_idle(out, nex, len, pos);
 		if (pos >= len)
@@ -202,14 +205,12 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 		if (rc == 1 || rc == -NTRACE_ERR_RESERVED_TCODE || rc == -NTRACE_ERR_VENDOR_TCODE) {
 			dump_message(out, &fmt, nex, &m, index++, rc == 1);
 			if (rc == -NTRACE_ERR_VENDOR_TCODE) {
-				if (diag)
-					fprintf(diag, "%s: byte offset %zu: vendor-defined message (TCODE %" PRIu64 ") not decoded\n",
-						name, m.offset, m.val[NTRACE_FLD_TCODE]);
+				nt_diag_error(&dg, m.offset, "vendor-defined message (TCODE %" PRIu64
+					      ") not decoded", m.val[NTRACE_FLD_TCODE]);
 			} else if (rc < 0) {
 				bad++;
-				if (diag)
-					fprintf(diag, "%s: byte offset %zu: %s (TCODE %" PRIu64 ")\n",
-						name, m.offset, ntrace_strerror(rc), m.val[NTRACE_FLD_TCODE]);
+				nt_diag_error(&dg, m.offset, "%s (TCODE %" PRIu64 ")", ntrace_strerror(rc),
+					      m.val[NTRACE_FLD_TCODE]);
 			}
 			if (pos <= start)
 				pos = start + 1;
@@ -223,11 +224,11 @@ long nt_dump_stream(const struct nt_tool_config *cfg, const uint8_t *nex, size_t
 			pos = len;
 		fprintf(out, "# malformed bytes at offset %zu..%zu (0x%zx..0x%zx): %s (at byte offset %zu)\n",
 			start, pos - 1, start, pos - 1, ntrace_strerror(rc), err.offset);
-		if (diag)
-			fprintf(diag, "%s: byte offset %zu: %s\n", name, err.offset, ntrace_strerror(rc));
+		nt_diag_error(&dg, err.offset, "%s", ntrace_strerror(rc));
 		for (size_t i = start; i < pos; i++)
 			print_byte_row(out, i, nex[i], i == err.offset ? "<- error here" : "??");
 	}
 	fprintf(out, "# %lu messages, %ld malformed\n", index, bad);
+	nt_diag_finish(&dg);
 	return bad;
 }

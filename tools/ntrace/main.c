@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,8 +134,11 @@ static const char decode_usage[] =
 	"Decodes N-Trace messages back into the retired-instruction sequence and\n"
 	"writes it in canonical .pcs form: lowercase hex pc without '0x' and without\n"
 	"leading zeros, then ' exc' or ' int' when a trap was taken after it.\n"
-	"Errors (message at byte offset N) go to stderr; decoding resumes at the\n"
-	"next synchronization message; the exit status is 1 if there was any error.\n"
+	"Errors (message at byte offset N) go to stderr, the first 10 of them\n"
+	"(--max-errors), then how many more; decoding resumes at the next\n"
+	"synchronization message; the exit status is 1 if there was any error.\n"
+	"When the settings do not fit the stream (another hart's SRC ID, another\n"
+	"SRC width, the other mode), one 'hint:' line says so.\n"
 	"Without --out the trace goes to standard output.\n"
 	"\n"
 	"  --wrapped     the bytes are a wrapped circular trace buffer read from its\n"
@@ -173,7 +177,9 @@ static const char decode_usage[] =
 	"  --src-bits B  the SRC field's width (a wrong width can still parse)\n"
 	"  --ext-addr    how the last address byte extends (8.2)\n"
 	"  --all-jumps   in HTM: a jump's HIST bit looks like a branch's\n"
-	"A stream with no sync message at all cannot be decoded: that is an error.\n"
+	"A stream with no sync message at all cannot be decoded: that is an error\n"
+	"(exit 1, one line), unless none of its messages describes instructions (a\n"
+	"trace that never started: nothing was traced).\n"
 	"\n";
 
 static const char profile_usage[] =
@@ -202,11 +208,17 @@ static const char timeline_usage[] =
 	"sync and stop, exceptions and interrupts (the trapped instruction and the\n"
 	"handler), privilege from Ownership messages, lost trace, decoding errors.\n"
 	"Time is the messages' timestamp when every trace has them, else each hart's\n"
-	"instruction index.  A hart is numbered by 'hart<N>' in its file name, else\n"
-	"by its position.  Every trace is decoded with the same codec options.\n"
+	"instruction index.  A hart is numbered by its sidecar's hart=, else by\n"
+	"'hart<N>' in its file name, else by its position.  Each trace is decoded\n"
+	"with its own sidecar (FILE.nex.tci) when it has one, and the options given.\n"
 	"\n"
-	"  --svg         one lane per hart: traced stretches coloured by privilege,\n"
-	"                exception and interrupt ticks (a self-contained SVG)\n"
+	"  --svg         one lane per hart, readable at any density: per pixel column,\n"
+	"                the bar has the shares of the privileges in the traced time\n"
+	"                (from Ownership messages: trTeContext), exceptions are marked\n"
+	"                above it and interrupts below, as tall as their count (log\n"
+	"                scale); a time axis with ticks and its unit (instructions,\n"
+	"                timestamp ticks, or seconds when the sidecars give the\n"
+	"                timebase); a legend (a self-contained SVG)\n"
 	"\n";
 
 static const char dump_usage[] =
@@ -239,7 +251,7 @@ enum {
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
 	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_ALL_JUMPS, OPT_TCI,
 	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_LISTING, OPT_OBJDUMP,
-	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_HELP,
+	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_MAX_ERRORS, OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -275,6 +287,7 @@ static const struct option long_options[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -291,6 +304,8 @@ _Static_assert(OPT_HELP - OPT_ELF < 64, "OPTBIT needs one bit per option");
 /* Codec options --tci sets (so they must come after it). */
 #define TCI_SET_OPTS (CODEC_OPTS & ~(OPTBIT(OPT_XLEN) | OPTBIT(OPT_TCI)))
 #define IMAGE_OPTS (OPTBIT(OPT_ELF) | OPTBIT(OPT_RAW))
+/* Commands that read saved buffers: their sidecars apply, errors are capped. */
+#define BUFFER_OPTS OPTBIT(OPT_MAX_ERRORS)
 
 struct command {
 	const char *name;
@@ -300,24 +315,44 @@ struct command {
 	int (*run)(struct cli_args *args);
 };
 
+static bool reads_buffers(const struct command *cmd)
+{
+	return cmd->accepted & BUFFER_OPTS;
+}
+
 static const struct command commands[] = {
 	{ "encode", encode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_PCS) |
 	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED) | OPTBIT(OPT_TRACE_PRIV) |
 	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode },
-	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
-	  OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
+	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
+	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
 	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
-	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
-	  OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) | OPTBIT(OPT_TOP), 1, cli_profile },
-	{ "timeline", timeline_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_WRAPPED) |
-	  OPTBIT(OPT_SVG), -1, cli_timeline },
-	{ "dump", dump_usage, CODEC_OPTS, 1, cli_dump },
-	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS, 1, cli_stats },
+	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
+	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) |
+	  OPTBIT(OPT_TOP), 1, cli_profile },
+	{ "timeline", timeline_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
+	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_SVG), -1, cli_timeline },
+	{ "dump", dump_usage, CODEC_OPTS | BUFFER_OPTS, 1, cli_dump },
+	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS, 1, cli_stats },
 };
+
+static const char buffer_options_help[] =
+	"saved buffers:\n"
+	"  FILE.nex.tci              read by itself when it is next to FILE.nex: the\n"
+	"                            encoder's registers (as --tci, before every other\n"
+	"                            option), whether the sink wrapped (--wrapped), the\n"
+	"                            hart; make trace and the trace suite write it.\n"
+	"                            --tci or --all-opt given: not read\n"
+	"  --max-errors N            error lines shown per input (default 10, 0: all);\n"
+	"                            the others are counted\n";
 
 static void print_usage(FILE *f, const struct command *cmd)
 {
 	fputs(cmd->usage, f);
+	if (reads_buffers(cmd)) {
+		fputs(buffer_options_help, f);
+		fputc('\n', f);
+	}
 	if (cmd->accepted & IMAGE_OPTS)
 		fputs(image_options_help, f);
 	if (cmd->accepted & CODEC_OPTS) {
@@ -617,6 +652,11 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 			return usage_error(cmd, "--top needs a count 1..1000000, not '%s'", arg);
 		a->top = (unsigned)v;
 		return 0;
+	case OPT_MAX_ERRORS:
+		if (parse_uint(arg, ULONG_MAX, &v))
+			return usage_error(cmd, "--max-errors needs a count (0: all), not '%s'", arg);
+		a->cfg.max_errors = (unsigned long)v;
+		return 0;
 	case OPT_FEED:
 		if (strcmp(arg, "chunks") == 0)
 			a->cfg.feed = NT_FEED_CHUNKS;
@@ -631,7 +671,7 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 	return usage_error(cmd, "%s", "internal error: unknown option");
 }
 
-static int check_args(const struct command *cmd, struct cli_args *a)
+static int check_args(const struct command *cmd, const struct cli_args *a)
 {
 	if (a->src_given && a->cfg.src_bits == 0)
 		return usage_error(cmd, "%s", "--src needs --src-bits B (B > 0)");
@@ -660,15 +700,34 @@ static int check_args(const struct command *cmd, struct cli_args *a)
 	return 0;
 }
 
-static int run_command(const struct command *cmd, int argc, char **argv)
+static void free_args(struct cli_args *a)
 {
-	struct cli_args a;
-	memset(&a, 0, sizeof(a));
-	nt_tool_config_default(&a.cfg);
-	struct explicit_opts set = { 0 };
-	int rc = 0;
+	free(a->elves.v);
+	free(a->raws.v);
+	free(a->inputs.v);
+	for (size_t i = 0; a->in && i < a->inputs.count; i++)
+		free(a->in[i].settings_path);
+	free(a->in);
+	memset(a, 0, sizeof(*a));
+}
 
-	optind = 1;
+#define HELP_SHOWN (-1)
+
+/* The command line into *a; tci (a sidecar's registers) counts as a --tci
+ * given before every option.  check: check the options' consistency too
+ * (not before the sidecars are read: one can give what --src needs).  0,
+ * HELP_SHOWN, or the exit status of an error (printed). */
+static int parse_command_line(const struct command *cmd, int argc, char **argv, const char *tci,
+			      bool check, struct cli_args *a, struct explicit_opts *set)
+{
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	memset(set, 0, sizeof(*set));
+	nt_tool_config_default(&a->cfg);
+	if (tci && (rc = parse_option(cmd, OPT_TCI, tci, a, set)))
+		return rc;
+	optind = 0;             /* a full restart: the line is parsed once per sidecar */
 	opterr = 0;
 	for (;;) {
 		int idx = 0;
@@ -677,64 +736,130 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 			break;
 		if (opt == 'h' || opt == OPT_HELP) {
 			print_usage(stdout, cmd);
-			goto out;
+			return HELP_SHOWN;
 		}
-		if (opt == '?' || opt == ':') {
-			rc = usage_error(cmd, "bad option or missing argument: '%s'",
-					 argv[optind - 1]);
-			goto out;
-		}
-		if (!(cmd->accepted & OPTBIT(opt))) {
-			rc = usage_error(cmd, "option '--%s' does not apply to this command",
-					 long_options[idx].name);
-			goto out;
-		}
-		rc = parse_option(cmd, opt, optarg, &a, &set);
+		if (opt == '?' || opt == ':')
+			return usage_error(cmd, "bad option or missing argument: '%s'",
+					   argv[optind - 1]);
+		if (!(cmd->accepted & OPTBIT(opt)))
+			return usage_error(cmd, "option '--%s' does not apply to this command",
+					   long_options[idx].name);
+		rc = parse_option(cmd, opt, optarg, a, set);
 		if (rc)
-			goto out;
-		if ((OPTBIT(opt) & TCI_SET_OPTS) && !set.codec_opt)
-			set.codec_opt = long_options[idx].name;
+			return rc;
+		if ((OPTBIT(opt) & TCI_SET_OPTS) && !set->codec_opt)
+			set->codec_opt = long_options[idx].name;
 	}
-	if (set.tci && a.all_opt) {
-		rc = usage_error(cmd, "%s", "--all-opt and --tci cannot be combined");
-		goto out;
-	}
+	if (set->tci && a->all_opt)
+		return usage_error(cmd, "%s", "--all-opt and --tci cannot be combined");
 	for (int i = optind; cmd->positional < 0 && i < argc; i++) {
-		if (add_list(&a.inputs, argv[i])) {
+		if (add_list(&a->inputs, argv[i])) {
 			fprintf(stderr, "ntrace: out of memory\n");
-			rc = 1;
-			goto out;
+			return 1;
 		}
 	}
-	if (cmd->positional < 0 && argc == optind) {
-		rc = usage_error(cmd, "%s", "missing the N-Trace input files");
-		goto out;
-	}
-	if (cmd->positional >= 0 && argc - optind != cmd->positional) {
-		rc = argc - optind > cmd->positional
+	if (cmd->positional < 0 && argc == optind)
+		return usage_error(cmd, "%s", "missing the N-Trace input files");
+	if (cmd->positional >= 0 && argc - optind != cmd->positional)
+		return argc - optind > cmd->positional
 			? usage_error(cmd, "unexpected argument '%s'", argv[optind + cmd->positional])
 			: usage_error(cmd, "%s", "missing the N-Trace input file");
-		goto out;
+	if (cmd->positional) {
+		a->input_path = argv[optind];    /* the first one for -1 */
+		if (cmd->positional > 0 && add_list(&a->inputs, a->input_path)) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			return 1;
+		}
 	}
-	if (cmd->positional)
-		a.input_path = argv[optind];    /* the first one for -1 */
-	if (a.all_opt)
-		apply_all_opt(&a.cfg, &set);
+	if (a->all_opt)
+		apply_all_opt(&a->cfg, set);
 	/* 9.2: the stack depth alone turns on mode 3, the mode alone a full stack. */
-	if (set.callstack && !set.irmode && a.cfg.callstack)
-		a.cfg.implicit_return_mode = NTRACE_IMPLICIT_RETURN_FULL;
-	if (set.callstack && a.cfg.callstack == 0)
-		a.cfg.implicit_return_mode = 0;
-	if (a.cfg.implicit_return_mode && a.cfg.callstack == 0)
-		a.cfg.callstack = NTRACE_MAX_CALL_STACK;
-	rc = check_args(cmd, &a);
+	if (set->callstack && !set->irmode && a->cfg.callstack)
+		a->cfg.implicit_return_mode = NTRACE_IMPLICIT_RETURN_FULL;
+	if (set->callstack && a->cfg.callstack == 0)
+		a->cfg.implicit_return_mode = 0;
+	if (a->cfg.implicit_return_mode && a->cfg.callstack == 0)
+		a->cfg.callstack = NTRACE_MAX_CALL_STACK;
+	return check ? check_args(cmd, a) : 0;
+}
+
+/*
+ * One input's settings: the command line's, or, when the buffer has a
+ * sidecar and neither --tci nor --all-opt was given, the command line
+ * parsed again after the sidecar's registers as a first --tci.
+ */
+static int input_settings(const struct command *cmd, int argc, char **argv,
+			  const struct cli_args *a, const struct explicit_opts *set,
+			  struct cli_input *in)
+{
+	struct nt_sidecar sc;
+	struct nt_err err = { "" };
+	struct nt_tool_config check = a->cfg;
+	struct cli_args again;
+	struct explicit_opts again_set;
+	char tci[64];
+	int found;
+
+	in->cfg = a->cfg;
+	in->src_bits_given = a->src_bits_given;
+	in->hart = -1;
+	if (set->tci)
+		in->cfg.settings_from = "--tci";
+	if (set->tci || a->all_opt || (found = nt_sidecar_read(in->path, &sc, &err)) == 0)
+		return check_args(cmd, a);      /* the command line alone */
+	if (found < 0 || nt_tool_config_from_tci(&check, sc.control, sc.features, sc.tscontrol,
+						 &err)) {
+		fprintf(stderr, "ntrace: %s%s%s\n", found < 0 ? "" : sc.path, found < 0 ? "" : ": ",
+			err.msg);
+		return 1;
+	}
+	snprintf(tci, sizeof(tci), "%#" PRIx32 ",%#" PRIx32 ",%#" PRIx32, sc.control, sc.features,
+		 sc.tscontrol);
+	int rc = parse_command_line(cmd, argc, argv, tci, true, &again, &again_set);
+
+	if (rc == 0) {
+		in->cfg = again.cfg;
+		in->cfg.wrapped |= sc.wrapped;
+		in->src_bits_given = true;
+		in->hart = sc.hart;
+		in->timebase_hz = sc.timebase_hz;
+		in->tscontrol = sc.tscontrol;
+		in->settings_path = strdup(sc.path);
+		in->cfg.settings_from = in->settings_path;
+		if (!in->settings_path) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			rc = 1;
+		}
+	}
+	free_args(&again);
+	return rc;
+}
+
+static int run_command(const struct command *cmd, int argc, char **argv)
+{
+	struct cli_args a;
+	struct explicit_opts set;
+	int rc = parse_command_line(cmd, argc, argv, NULL, !reads_buffers(cmd), &a, &set);
+
+	if (rc == 0 && reads_buffers(cmd)) {
+		a.in = calloc(a.inputs.count, sizeof(*a.in));
+		if (!a.in) {
+			fprintf(stderr, "ntrace: out of memory\n");
+			rc = 1;
+		}
+		for (size_t i = 0; rc == 0 && i < a.inputs.count; i++) {
+			a.in[i].path = a.inputs.v[i];
+			rc = input_settings(cmd, argc, argv, &a, &set, &a.in[i]);
+		}
+		if (rc == 0) {  /* one input: its settings are the command's */
+			a.cfg = a.in[0].cfg;
+			a.src_bits_given = a.in[0].src_bits_given;
+		}
+	}
 	if (rc == 0)
 		rc = cmd->run(&a);
-out:
-	free(a.elves.v);
-	free(a.raws.v);
-	free(a.inputs.v);
-	return rc;
+	free_args(&a);
+	return rc == HELP_SHOWN ? 0 : rc;
 }
 
 int main(int argc, char **argv)

@@ -10,6 +10,17 @@ struct cli_list {
 	size_t count;
 };
 
+/* One saved buffer and how to decode it (its sidecar, else the command line). */
+struct cli_input {
+	const char *path;
+	struct nt_tool_config cfg;
+	bool src_bits_given;
+	int hart;                       /* from the sidecar, -1: from the file name */
+	uint64_t timebase_hz;           /* from the sidecar, 0: unknown */
+	uint32_t tscontrol;             /* trTsControl from the sidecar */
+	char *settings_path;            /* the sidecar read, or NULL */
+};
+
 struct cli_args {
 	struct cli_list elves;          /* --elf, in order */
 	struct cli_list raws;           /* --raw FILE@ADDR, in order */
@@ -28,7 +39,8 @@ struct cli_args {
 	const char *objdump;            /* --objdump PROGRAM */
 	bool json, folded, svg;         /* profile / timeline output forms */
 	unsigned top;                   /* profile --top N rows (0: default) */
-	struct cli_list inputs;         /* timeline: every .nex, one per hart */
+	struct cli_list inputs;         /* every .nex (timeline: one per hart) */
+	struct cli_input *in;           /* inputs.count of them (commands reading buffers) */
 };
 
 /* Each returns the process exit status (0 ok, 1 error). */

@@ -24,6 +24,27 @@ struct nt_err {
 void nt_err_set(struct nt_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Error lines of one input, "name: byte offset N: ..." (diag.c): the first
+ * `max` are printed (0: all), the rest counted; nt_diag_finish() then says
+ * how many were not shown. */
+#define NT_DIAG_MAX_DEFAULT 10
+
+struct nt_diag {
+	FILE *f;                /* NULL: count only */
+	const char *name;
+	unsigned long max;
+	unsigned long total;    /* errors reported so far */
+};
+
+void nt_diag_init(struct nt_diag *d, FILE *f, const char *name, unsigned long max);
+void nt_diag_error(struct nt_diag *d, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void nt_diag_finish(const struct nt_diag *d);
+/* An error that sums up the others (a stream without any sync message),
+ * printed after nt_diag_finish() whatever the cap. */
+void nt_diag_conclusion(struct nt_diag *d, size_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ---- Memory images (ELF program segments, raw files) ------------------ */
 
 struct nt_image {
@@ -199,6 +220,9 @@ struct nt_tool_config {
 	uint64_t range_start;           /*   iaddr >= range_start && */
 	uint64_t range_end;             /*   iaddr < range_end */
 	bool wrapped;                   /* decode: buffer of a wrapped circular sink */
+	unsigned long max_errors;       /* error lines printed per input (0: all) */
+	const char *settings_from;      /* where the register values came from ("--tci",
+					   a sidecar's path), for hints; NULL: none */
 };
 
 void nt_tool_config_default(struct nt_tool_config *cfg);
@@ -218,6 +242,46 @@ void nt_tool_config_default(struct nt_tool_config *cfg);
  */
 int nt_tool_config_from_tci(struct nt_tool_config *cfg, uint32_t control, uint32_t features,
 			    uint32_t ts_control, struct nt_err *err);
+
+/* Timestamp ticks per second of the firmware's timestamp unit (trTsControl's
+ * prescaler over the time CSR's timebase_hz). */
+double nt_tool_ts_ticks_per_second(uint32_t ts_control, uint64_t timebase_hz);
+
+/* ---- What decoding a saved buffer needs (settings.c) -------------------- */
+
+/* BUFFER.tci: "key=value" lines ('#' comments), written next to a saved
+ * buffer (tools/ntrace/README.md, "The sidecar"). */
+#define NT_SIDECAR_SUFFIX ".tci"
+
+struct nt_sidecar {
+	uint32_t control, features, tscontrol;  /* as for --tci */
+	uint32_t ingress;               /* tracesbi's tsbiTeIngress (bit 2: TV records) */
+	bool wrapped;                   /* the sink wrapped: decode as --wrapped */
+	int hart;                       /* the hart that wrote it, -1 when not given */
+	uint64_t timebase_hz;           /* the time CSR's frequency, 0 when not given */
+	char path[4096];                /* BUFFER.tci */
+};
+
+/* Parses a sidecar's text (name for messages "name:line: ..."): 0, or -1
+ * with err; control and features are required, every key known. */
+int nt_sidecar_parse(const char *text, size_t len, const char *name, struct nt_sidecar *sc,
+		     struct nt_err *err);
+/* Reads nex_path + ".tci": 1 when there is one (sc filled), 0 when there is
+ * none, -1 with err when it is malformed or says the buffer is not N-Trace
+ * (tandem-verification records). */
+int nt_sidecar_read(const char *nex_path, struct nt_sidecar *sc, struct nt_err *err);
+
+/*
+ * After decoding nex (errors: how many): one "name: hint: ..." line on diag
+ * when a setting does not fit the stream: the SRC width (the stream parses
+ * better with another), the SRC ID (the registers are another hart's, or no
+ * message has the --src ID), the mode (DirectBranch messages decoded as
+ * HTM, IndirectBranchHist as BTM), or, with errors and no registers given,
+ * that they were not.  Without errors only the SRC ID is checked, and only
+ * when registers were given.
+ */
+void nt_settings_hint(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
+		      unsigned long errors, const char *name, FILE *diag);
 
 /* ---- Encode / decode drivers (codec.c) ---------------------------------- */
 
@@ -625,6 +689,7 @@ struct nt_timeline_hart {
 	uint64_t instructions, exceptions, interrupts;
 	uint64_t time;          /* of the last instruction */
 	uint64_t last_pc;
+	double ticks_per_second;        /* of its timestamps, 0 when not known */
 };
 
 struct nt_timeline {
@@ -641,7 +706,18 @@ void nt_timeline_init(struct nt_timeline *t, const struct nt_symtab *symbols);
 void nt_timeline_free(struct nt_timeline *t);
 /* Starts the next hart's trace: the visitor to decode it with. */
 int nt_timeline_add_hart(struct nt_timeline *t, unsigned id, struct nt_visitor *v);
+/* The current hart's timestamps count ticks_per_second (the time CSR's
+ * frequency over the timestamp unit's prescaler): the SVG's axis is then in
+ * seconds when every hart's clock is the same. */
+void nt_timeline_hart_clock(struct nt_timeline *t, double ticks_per_second);
+/* An event's place on the axis: timestamp, or instruction index. */
+uint64_t nt_timeline_event_time(const struct nt_timeline *t, const struct nt_timeline_event *e);
+/* "U", "S", "M", "VU", "VS" for PRV[1:0] | V << 2. */
+const char *nt_timeline_priv_name(unsigned priv);
 int nt_timeline_write_text(const struct nt_timeline *t, FILE *f);
+/* One lane per hart (timeline_svg.c): per pixel column, the share of each
+ * privilege in the traced bar and the number of exceptions (above it) and
+ * interrupts (below it); a time axis with ticks and its unit; a legend. */
 int nt_timeline_write_svg(const struct nt_timeline *t, FILE *f);
 
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
@@ -658,6 +734,8 @@ struct nt_stream_stats {
 	uint64_t malformed;
 	uint64_t reserved_values;       /* well-formed messages with reserved field values */
 	uint64_t per_tcode[64];
+	uint32_t src[8];                /* the first SRC values seen (with a SRC field) */
+	unsigned nsrc;
 };
 
 /* Counts messages per TCODE with the message parser. */

@@ -23,6 +23,15 @@ static bool has_reserved_value(const struct ntrace_msg *m)
 	return ntrace_msg_has(m, NTRACE_FLD_ETYPE) && m->val[NTRACE_FLD_ETYPE] != NTRACE_ETYPE_QUEUE_OVERRUN;
 }
 
+static void note_src(struct nt_stream_stats *st, uint32_t src)
+{
+	for (unsigned i = 0; i < st->nsrc; i++)
+		if (st->src[i] == src)
+			return;
+	if (st->nsrc < sizeof(st->src) / sizeof(st->src[0]))
+		st->src[st->nsrc++] = src;
+}
+
 void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_t len,
 		     struct nt_stream_stats *st)
 {
@@ -49,6 +58,8 @@ void nt_stream_stats(const struct nt_tool_config *cfg, const uint8_t *nex, size_
 		}
 		if (rc == 1 && has_reserved_value(&m))
 			st->reserved_values++;
+		if (rc == 1 && fmt.src_bits)
+			note_src(st, (uint32_t)m.val[NTRACE_FLD_SRC]);
 		if (rc != 1 && rc != -NTRACE_ERR_VENDOR_TCODE)
 			st->malformed++;
 		if (pos <= start)

@@ -104,6 +104,14 @@ int nt_tool_config_from_tci(struct nt_tool_config *cfg, uint32_t control, uint32
 	return 0;
 }
 
+double nt_tool_ts_ticks_per_second(uint32_t ts_control, uint64_t timebase_hz)
+{
+	/* The firmware's unit counts the time CSR over 4^trTsPrescale (docs/TRACE.md). */
+	unsigned prescale = field(ts_control, TRTS_PRESCALE_MASK, TRTS_PRESCALE_SHIFT);
+
+	return (double)timebase_hz / (double)(1u << (2 * prescale));
+}
+
 void nt_tool_filter_regs(const struct nt_tool_config *cfg, struct tci_filter_regs *regs)
 {
 	uint32_t ctl = TRTE_FILTER_ENABLE;

@@ -2,10 +2,9 @@
 /*
  * `ntrace timeline`: privilege and trap events of one trace per hart, on
  * one time axis: the messages' timestamps when every trace has them, else
- * each hart's instruction index (harts then do not share a clock).  Text
- * (one line per event, in time order) or a self-contained SVG (one lane
- * per hart: traced stretches coloured by privilege, exceptions and
- * interrupts as ticks).
+ * each hart's instruction index (harts then do not share a clock).  This
+ * file collects the events and writes them as text (one line per event, in
+ * time order); timeline_svg.c draws them.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -97,7 +96,12 @@ int nt_timeline_add_hart(struct nt_timeline *t, unsigned id, struct nt_visitor *
 	return 0;
 }
 
-static uint64_t event_time(const struct nt_timeline *t, const struct nt_timeline_event *e)
+void nt_timeline_hart_clock(struct nt_timeline *t, double ticks_per_second)
+{
+	current(t)->ticks_per_second = ticks_per_second;
+}
+
+uint64_t nt_timeline_event_time(const struct nt_timeline *t, const struct nt_timeline_event *e)
 {
 	return t->all_tstamp ? e->tstamp : e->index;
 }
@@ -107,7 +111,7 @@ static const struct nt_timeline *sorting;
 static int by_time(const void *a, const void *b)
 {
 	const struct nt_timeline_event *x = a, *y = b;
-	uint64_t tx = event_time(sorting, x), ty = event_time(sorting, y);
+	uint64_t tx = nt_timeline_event_time(sorting, x), ty = nt_timeline_event_time(sorting, y);
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;
@@ -116,7 +120,7 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static const char *priv_name(unsigned priv)
+const char *nt_timeline_priv_name(unsigned priv)
 {
 	static const char *const names[] = { "U", "S", "reserved", "M", "VU", "VS", "?", "?" };
 
@@ -149,7 +153,7 @@ static void describe(const struct nt_timeline *t, const struct nt_timeline_event
 			e->addr, at);
 		break;
 	case NTRACE_EV_OWNERSHIP:
-		fprintf(f, "privilege %s\n", priv_name(e->code));
+		fprintf(f, "privilege %s\n", nt_timeline_priv_name(e->code));
 		break;
 	case NTRACE_EV_STOP:
 		fprintf(f, "trace stop (EVCODE=%u), next %" PRIx64 "%s\n", e->code, e->addr, at);
@@ -188,7 +192,7 @@ int nt_timeline_write_text(const struct nt_timeline *t, FILE *f)
 	fprintf(f, "# time: %s\n", t->all_tstamp ? "message timestamps"
 		: "instruction index of each hart (no timestamps: harts are not aligned)");
 	for (size_t i = 0; i < t->nevents; i++) {
-		fprintf(f, "hart %-3u t=%-12" PRIu64 " ", t->harts[v[i].hart].id, event_time(t, &v[i]));
+		fprintf(f, "hart %-3u t=%-12" PRIu64 " ", t->harts[v[i].hart].id, nt_timeline_event_time(t, &v[i]));
 		describe(t, &v[i], f);
 	}
 	for (size_t i = 0; i < t->nharts; i++)
@@ -196,136 +200,5 @@ int nt_timeline_write_text(const struct nt_timeline *t, FILE *f)
 			" interrupts\n", t->harts[i].id, t->harts[i].instructions,
 			t->harts[i].exceptions, t->harts[i].interrupts);
 	free(v);
-	return ferror(f) ? -1 : 0;
-}
-
-/* ---- SVG -------------------------------------------------------------------- */
-
-#define TL_WIDTH  1200
-#define TL_LEFT   80          /* lane labels */
-#define TL_RIGHT  20
-#define TL_TOP    40
-#define TL_LANE   34
-#define TL_BAR    22
-
-struct lane_plot {
-	FILE *f;
-	uint64_t t0, t1;        /* time range of the plot */
-	double y;
-};
-
-static double x_of(const struct lane_plot *lp, uint64_t time)
-{
-	double span = lp->t1 > lp->t0 ? (double)(lp->t1 - lp->t0) : 1.0;
-
-	return TL_LEFT + (double)(time - lp->t0) / span * (TL_WIDTH - TL_LEFT - TL_RIGHT);
-}
-
-/* Traced stretch colour by privilege (unknown: no Ownership messages). */
-static const char *priv_colour(int priv)
-{
-	switch (priv) {
-	case 0: return "rgb(90,170,90)";        /* U */
-	case 1: return "rgb(70,120,200)";       /* S */
-	case 4: return "rgb(150,200,120)";      /* VU */
-	case 5: return "rgb(140,110,200)";      /* VS */
-	default: return "rgb(150,150,150)";
-	}
-}
-
-static void bar(const struct lane_plot *lp, uint64_t from, uint64_t to, int priv)
-{
-	double x0 = x_of(lp, from), x1 = x_of(lp, to);
-
-	fprintf(lp->f, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"/>\n",
-		x0, lp->y, x1 - x0 < 1 ? 1 : x1 - x0, TL_BAR, priv_colour(priv));
-}
-
-static void tick(const struct lane_plot *lp, uint64_t time, const char *colour)
-{
-	double x = x_of(lp, time);
-
-	fprintf(lp->f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"%s\" "
-		"stroke-width=\"1\"/>\n", x, lp->y - 4, x, lp->y + TL_BAR + 4, colour);
-}
-
-/* One hart: its traced stretches (sync .. stop), then its traps on top. */
-static void lane(const struct nt_timeline *t, const struct lane_plot *lp, uint32_t hart,
-		 uint64_t end)
-{
-	bool traced = false;
-	int priv = -1;
-	uint64_t start = 0;
-
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct nt_timeline_event *e = &t->events[i];
-		uint64_t time = event_time(t, e);
-
-		if (e->hart != hart)
-			continue;
-		if (e->kind == NTRACE_EV_SYNC && !traced) {
-			traced = true;
-			start = time;
-		} else if (e->kind == NTRACE_EV_OWNERSHIP) {
-			if (traced)
-				bar(lp, start, time, priv);
-			start = time;
-			priv = e->code;
-		} else if (e->kind == NTRACE_EV_STOP || e->kind == NTRACE_EV_OVERFLOW ||
-			   e->kind == NTRACE_EV_ERROR) {
-			if (traced)
-				bar(lp, start, time, priv);
-			traced = false;
-		}
-	}
-	if (traced)
-		bar(lp, start, end, priv);
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct nt_timeline_event *e = &t->events[i];
-
-		if (e->hart == hart && e->kind == NTRACE_EV_TRAP)
-			tick(lp, event_time(t, e), e->code == NTRACE_BTYPE_INTERRUPT
-					       ? "rgb(230,140,0)" : "rgb(210,30,30)");
-	}
-}
-
-int nt_timeline_write_svg(const struct nt_timeline *t, FILE *f)
-{
-	struct lane_plot lp = { f, UINT64_MAX, 0, 0 };
-	int height = TL_TOP + (int)t->nharts * TL_LANE + 50;
-
-	for (size_t i = 0; i < t->nevents; i++) {
-		uint64_t time = event_time(t, &t->events[i]);
-
-		lp.t0 = time < lp.t0 ? time : lp.t0;
-		lp.t1 = time > lp.t1 ? time : lp.t1;
-	}
-	for (size_t h = 0; h < t->nharts; h++) {
-		uint64_t end = t->all_tstamp ? t->harts[h].time : t->harts[h].instructions;
-
-		lp.t1 = end > lp.t1 ? end : lp.t1;
-	}
-	if (lp.t0 == UINT64_MAX)
-		lp.t0 = 0;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"monospace\" font-size=\"12\">\n"
-		"<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"rgb(255,255,255)\"/>\n"
-		"<text x=\"10\" y=\"22\" font-size=\"16\">trace timeline, time: %s %" PRIu64
-		" .. %" PRIu64 "</text>\n", TL_WIDTH, height, TL_WIDTH, height, TL_WIDTH, height,
-		t->all_tstamp ? "timestamp" : "instruction index", lp.t0, lp.t1);
-	for (size_t h = 0; h < t->nharts; h++) {
-		lp.y = TL_TOP + (double)h * TL_LANE;
-		fprintf(f, "<text x=\"10\" y=\"%.0f\">hart %u</text>\n", lp.y + 15, t->harts[h].id);
-		lane(t, &lp, (uint32_t)h,
-		     t->all_tstamp ? t->harts[h].time : t->harts[h].instructions);
-	}
-	double ly = TL_TOP + (double)t->nharts * TL_LANE + 20;
-
-	fprintf(f, "<text x=\"10\" y=\"%.0f\">traced: <tspan fill=\"%s\">S</tspan> "
-		"<tspan fill=\"%s\">U</tspan> <tspan fill=\"%s\">privilege unknown</tspan>   "
-		"ticks: <tspan fill=\"rgb(210,30,30)\">exception</tspan> "
-		"<tspan fill=\"rgb(230,140,0)\">interrupt</tspan></text>\n</svg>\n", ly,
-		priv_colour(1), priv_colour(0), priv_colour(-1));
 	return ferror(f) ? -1 : 0;
 }

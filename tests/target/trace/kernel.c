@@ -537,6 +537,7 @@ struct session_result {
 	uint32_t control;
 	uint32_t features;   /* trTeInstFeatures as read back */
 	uint32_t ts_control; /* trTsControl as read back */
+	uint32_t ingress;    /* tsbiTeIngress as read back */
 	const char *error;
 	unsigned long ticks, syscalls, page_faults, illegal, breaks;
 	struct program_cost cost[NPROGRAMS];
@@ -647,6 +648,7 @@ static long session(unsigned long index)
 	r->control = tci_read(enc, TRTE_CONTROL);
 	r->features = tci_read(enc, TRTE_INST_FEATURES);
 	r->ts_control = tci_read(enc, TRTS_CONTROL);
+	r->ingress = tci_read(enc, TSBI_TE_INGRESS);
 	if ((rc = tci_trace_stop(enc, sink)))
 		r->error = tci_strerror(rc);
 	tci_ramsink_capture(sink, &r->cap);
@@ -705,11 +707,13 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 
 		bad += r->bad + (r->error != NULL);
 		kprintf("TRACEBUF hart=%lu first=0x%lx len=%lu start=0x%lx limit=0x%lx wrap=%d "
-			"control=0x%x features=0x%x tscontrol=0x%x ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
+			"stoponwrap=%d control=0x%x features=0x%x tscontrol=0x%x ingress=0x%x timebase=%lu "
+			"ticks=%lu syscalls=%lu pagefaults=%lu illegal=%lu breaks=%lu "
 			"bad=0x%lx%s%s\n",
 			plat.hart_ids[i], (unsigned long)r->cap.first, (unsigned long)r->cap.len,
 			(unsigned long)r->cap.start, (unsigned long)r->cap.limit, r->cap.wrapped,
-			r->control, r->features, r->ts_control, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
+			cfg.stop_on_wrap, r->control, r->features, r->ts_control, r->ingress,
+			(unsigned long)plat.timebase_hz, r->ticks, r->syscalls, r->page_faults, r->illegal, r->breaks,
 			(unsigned long)r->bad, r->error ? " error=" : "", r->error ? r->error : "");
 		for (unsigned k = 0; k < NPROGRAMS; k++)
 			if (r->cost[k].instret)
