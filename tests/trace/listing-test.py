@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """`make trace` (scripts/trace-listing.py), on short runs of the trace payload.
 
     tests/trace/listing-test.py --fw FW --payload P --ntrace NTRACE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * Error lines of one input ("name: byte offset N: ..."): the first few are
  * printed, the others only counted, so a stream of random bytes gives a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * What decoding a saved buffer needs, and whether what it was given fits:
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 /*
  * `ntrace timeline --svg`: one lane per hart on one time axis, readable at
  * any density.  Everything is counted per pixel column of the plot, so a
