@@ -1268,6 +1268,7 @@ int main(void)
     pmu.mode_filter = cmdline_int("tracesbi.sscofpmf", 1) != 0;
     pmu.hw_counters = cmdline_int("tracesbi.hwcounters", 1) != 0;
     check_perf(expected);
+    check_perf_tool_tlb();
 
 done:
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);

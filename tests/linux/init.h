@@ -17,5 +17,6 @@ bool cmdline_has(const char *key_value);
 
 /* Linux's perf tool on the SBI PMU (perf_tool.c): only with tracesbi.perftool=. */
 void check_perf_tool(int cpus);
+void check_perf_tool_tlb(void);
 
 #endif
