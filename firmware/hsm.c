@@ -111,6 +111,7 @@ static void suspend_wait(struct hart *self)
 	// NOLINTNEXTLINE(bugprone-infinite-loop): csr_read() is a volatile read
 	while (!(csr_read(mip) & csr_read(mie) & MIP_S_ALL))
 		ipi_wait_and_handle(self);
+	ipi_raise_parked_sse(self);
 }
 
 static bool suspend_type_valid(uint32_t type)

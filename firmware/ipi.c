@@ -40,6 +40,15 @@ static void requeue_sse(struct hart *self, uint32_t events)
 		__atomic_fetch_or(&self->ipi_pending, IPI_EVENT_SSE, __ATOMIC_RELAXED);
 }
 
+/* A wait that ends without an IPI (a suspend woken by the timer) leaves a
+ * parked IPI_EVENT_SSE: raise MSIP for it, so the event runs as soon as
+ * the hart is back in S-mode. */
+void ipi_raise_parked_sse(struct hart *self)
+{
+	if (__atomic_load_n(&self->ipi_pending, __ATOMIC_RELAXED) & IPI_EVENT_SSE)
+		aclint_mswi_send(self->msip);
+}
+
 void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 {
 	uint32_t events;

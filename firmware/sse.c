@@ -146,19 +146,32 @@ static uint64_t priority_key(const struct sse_event *e)
 
 /* ---- routing of the global event ---- */
 
-static bool hart_takes_events(const struct hart *h)
+static int hsm_state_of(const struct hart *h)
 {
-	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE) == SBI_HSM_STATE_STARTED &&
-	       sse_of(h)->unmasked;
+	return __atomic_load_n(&h->hsm_state, __ATOMIC_ACQUIRE);
 }
 
-/* The preferred hart when it takes events, else the first that does. */
+static bool hart_takes_events(const struct hart *h)
+{
+	return hsm_state_of(h) == SBI_HSM_STATE_STARTED && sse_of(h)->unmasked;
+}
+
+/*
+ * The hart that is to run the global event: its preferred hart while that
+ * one is STARTED or SUSPENDED (it will come back), even masked or busy:
+ * the event waits for its unmask, completion or resume, as the caller
+ * that set PREFERRED_HART expects.  Else the first hart that takes events
+ * now.  ext-sse.adoc: the preferred hart "is only a hint ... The SBI
+ * implementation may choose a different hart for handling the global
+ * software event to avoid an inter-processor interrupt."
+ */
 static struct hart *global_target(void)
 {
 	struct hart *pref = hart_by_index(global_pref);
 	unsigned int i;
 
-	if (pref && hart_takes_events(pref))
+	if (pref && (hsm_state_of(pref) == SBI_HSM_STATE_STARTED ||
+		     hsm_state_of(pref) == SBI_HSM_STATE_SUSPENDED))
 		return pref;
 	for (i = 0; i < hart_count; i++)
 		if (hart_table[i] && hart_takes_events(hart_table[i]))
@@ -167,7 +180,9 @@ static struct hart *global_target(void)
 }
 
 /* The global event may run: tell its hart (the caller's own SSE call or
- * interrupt delivers it when that is the caller). */
+ * interrupt delivers it when that is the caller).  A masked preferred hart
+ * gets the IPI too: skipping it could lose the event to an unmask racing
+ * with the inject. */
 static void kick_global(const struct hart *self)
 {
 	struct hart *target;
@@ -494,7 +509,7 @@ long sse_hart_mask(struct hart *self)
 	if (!s->unmasked)
 		return SBI_ERR_ALREADY_STOPPED;
 	s->unmasked = false;
-	kick_global(self);   /* to another hart */
+	kick_global(self);   /* standing in for a STOPPED preferred hart: to another */
 	return SBI_SUCCESS;
 }
 

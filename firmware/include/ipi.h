@@ -12,6 +12,9 @@ void ipi_post(struct hart *target, uint32_t events);
  * the frame of the S/U context the interrupt came from, NULL when the hart
  * was waiting in M-mode. */
 void ipi_handle_pending(struct hart *self, struct trap_regs *regs);
+/* After a wait in M-mode: an SSE event posted meanwhile runs once the
+ * hart is back in S-mode. */
+void ipi_raise_parked_sse(struct hart *self);
 /* Sleep until an interrupt is pending, running posted events. */
 void ipi_wait_and_handle(struct hart *self);
 /* In an SBI call: run posted events until done(self) holds (another hart's

@@ -213,19 +213,28 @@ static long stop_call(unsigned long arg)
 	return -100 + sbi_hart_stop().error;   /* returned: the stop failed */
 }
 
-bool restart_hart(unsigned long h, unsigned long opaque)
+bool stop_hart(unsigned long h)
 {
-	unsigned long old = mailbox[h].entry.count;
 	long last;
 
 	hart_post(h, stop_call, 0);
-	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_STOPPED, 2000000, &last),
-		   "hart %lu status %ld after hart_stop", h, last))
-		return false;
+	return CHECK(hart_wait_state(h, SBI_HSM_STATE_STOPPED, 2000000, &last),
+		     "hart %lu status %ld after hart_stop", h, last);
+}
+
+bool start_hart(unsigned long h, unsigned long opaque)
+{
+	unsigned long old = mailbox[h].entry.count;
+
 	if (!CHECK_ERR(sbi_hart_start(h, (uintptr_t)secondary_entry, opaque).error, SBI_SUCCESS,
 		       "hart_start(%lu)", h))
 		return false;
 	return CHECK(hart_wait_entry(h, old, 2000000), "hart %lu did not restart", h);
+}
+
+bool restart_hart(unsigned long h, unsigned long opaque)
+{
+	return stop_hart(h) && start_hart(h, opaque);
 }
 
 void check_entry_state(const struct hart_entry_info *e, unsigned long hartid,

@@ -1012,39 +1012,179 @@ out:
 	hart_call(h, remote_cleanup_call, EV_LOCAL_SW, 2000000, NULL);
 }
 
-/* The global event goes to its preferred hart; with that hart masked, to
- * another hart that takes events. */
+static long nop_call(unsigned long unused)
+{
+	(void)unused;
+	return 0;
+}
+
+/* The global event registered and enabled with PREFERRED_HART = pref;
+ * events unmasked on this hart when `unmask_here`. */
+static bool global_setup(unsigned long pref, bool unmask_here)
+{
+	ctx_init(&prio_global, EV_GLOBAL_SW, 2);
+	return CHECK_ERR(sse_register(EV_GLOBAL_SW, &prio_global), SBI_SUCCESS, "register global") &&
+	       CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART, pref), SBI_SUCCESS,
+			 "PREFERRED_HART = %lu", pref) &&
+	       CHECK_ERR(sse_enable(EV_GLOBAL_SW), SBI_SUCCESS, "enable global") &&
+	       (!unmask_here || CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask here"));
+}
+
+static bool unmask_on(long h)
+{
+	long result = -1;
+
+	return CHECK(hart_call(h, remote_unmask_call, 0, 2000000, &result), "hart %ld hangs", h) &&
+	       CHECK_ERR(result, SBI_SUCCESS, "unmask on hart %ld", h);
+}
+
+static void global_done(long h)
+{
+	hart_call(h, remote_cleanup_call, 0, 2000000, NULL);
+	sse_mask();
+	sse_release(EV_GLOBAL_SW);
+}
+
+static void check_global_ran_on(unsigned long hartid, const char *when)
+{
+	if (CHECK(wait_for(global_ran, 0, 2000000), "global event not run %s", when)) {
+		CHECK_EQ(prio_global.runs, 1, "global handler runs %s", when);
+		CHECK_EQ(prio_global.hartid, hartid, "hart that ran the global event %s", when);
+	}
+	prio_global.runs = 0;
+}
+
+/*
+ * The global event runs on its preferred hart.  While that hart is STARTED
+ * with events masked, the event waits for it although this hart takes
+ * events, and runs there once it unmasks (docs/SBI.md, "Global event
+ * routing").
+ */
 static void global_preferred_hart(void)
 {
-	long h = other_hart(0), result = -1;
+	long h = other_hart(0);
+
+	if (!sse_available() || !need_secondaries())
+		return;
+	if (!global_setup(h, true))
+		goto out;
+	CHECK_EQ(sse_attr(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART), h, "PREFERRED_HART");
+	if (!unmask_on(h))
+		goto out;
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global");
+	check_global_ran_on(h, "with its preferred hart unmasked");
+	hart_call(h, remote_cleanup_call, 0, 2000000, NULL);
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global again");
+	CHECK_EQ(prio_global.runs, 0, "global runs here while its preferred hart is masked");
+	CHECK_EQ(sse_attr(EV_GLOBAL_SW, SBI_SSE_ATTR_STATUS) & 7,
+		 SBI_SSE_STATE_ENABLED | SBI_SSE_STATUS_PENDING, "STATUS: ENABLED and pending");
+	if (unmask_on(h))
+		check_global_ran_on(h, "once its preferred hart unmasked");
+out:
+	global_done(h);
+}
+
+/*
+ * kvm-unit-tests' `sse: global_software: simple`: this hart masks events
+ * and injects the global event whose preferred hart it is.  The event runs
+ * nowhere, although another hart takes events, until this hart unmasks;
+ * then here.
+ */
+static void global_waits_for_masked_caller(void)
+{
+	long h = other_hart(0);
 	unsigned long me = current_hart();
 
 	if (!sse_available() || !need_secondaries())
 		return;
-	ctx_init(&prio_global, EV_GLOBAL_SW, 2);
-	if (!CHECK_ERR(sse_register(EV_GLOBAL_SW, &prio_global), SBI_SUCCESS, "register global") ||
-	    !CHECK_ERR(sse_write1(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART, h), SBI_SUCCESS,
-		       "PREFERRED_HART = %ld", h) ||
-	    !CHECK_ERR(sse_enable(EV_GLOBAL_SW), SBI_SUCCESS, "enable global") ||
-	    !CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask here"))
+	if (!global_setup(me, false) || !unmask_on(h))
 		goto out;
-	CHECK_EQ(sse_attr(EV_GLOBAL_SW, SBI_SSE_ATTR_PREFERRED_HART), h, "PREFERRED_HART");
-	if (!CHECK(hart_call(h, remote_unmask_call, 0, 2000000, &result), "hart %ld hangs", h) ||
-	    !CHECK_ERR(result, SBI_SUCCESS, "unmask on hart %ld", h))
-		goto out;
-	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global");
-	if (CHECK(wait_for(global_ran, 0, 2000000), "global handler did not run"))
-		CHECK_EQ(prio_global.hartid, h, "hart that ran the global event");
-	/* preferred hart masked: this hart takes it */
-	hart_call(h, remote_cleanup_call, 0, 2000000, NULL);
-	prio_global.runs = 0;
-	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global again");
-	if (CHECK_EQ(prio_global.runs, 1, "global runs with its preferred hart masked"))
-		CHECK_EQ(prio_global.hartid, me, "hart that ran it");
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global, this hart masked");
+	/* hart h answers only after taking any IPI the inject sent it */
+	CHECK(hart_call(h, nop_call, 0, 2000000, NULL), "hart %ld hangs", h);
+	CHECK_EQ(prio_global.runs, 0, "global runs while its preferred hart is masked");
+	CHECK_ERR(sse_unmask(), SBI_SUCCESS, "unmask here");
+	if (CHECK_EQ(prio_global.runs, 1, "global runs at the unmask of its preferred hart"))
+		CHECK_EQ(prio_global.hartid, me, "hart that ran the global event");
 out:
-	hart_call(h, remote_cleanup_call, 0, 2000000, NULL);
-	sse_mask();
-	sse_release(EV_GLOBAL_SW);
+	global_done(h);
+}
+
+/*
+ * A preferred hart that stops no longer holds the global event: the event
+ * waiting for it runs on a hart that takes events (this one), and so does
+ * every inject while it is STOPPED.
+ */
+static void global_stopped_preferred_hart(void)
+{
+	long h = other_hart(0);
+	unsigned long me = current_hart();
+
+	if (!sse_available() || !need_secondaries())
+		return;
+	if (!global_setup(h, true))
+		goto out;
+	/* hart h STARTED, events masked there: the event waits for it */
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global");
+	CHECK_EQ(prio_global.runs, 0, "global runs here while its preferred hart is masked");
+	if (!stop_hart(h))
+		goto out;
+	check_global_ran_on(me, "after its preferred hart stopped");
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global, preferred hart STOPPED");
+	CHECK_EQ(prio_global.runs, 1, "global runs with its preferred hart STOPPED");
+	CHECK_EQ(prio_global.hartid, me, "hart that ran the global event");
+	start_hart(h, 0x535345);
+out:
+	global_done(h);
+}
+
+static volatile bool timer_suspends_done;
+
+/* Events unmasked, then retentive suspends woken by this hart's timer
+ * (2 ms each, nothing else enabled) until the boot hart says done. */
+static long suspend_on_timer_call(unsigned long unused)
+{
+	long r = sse_unmask();
+
+	(void)unused;
+	irq_disable();
+	csr_write(sie, SIE_STIE);
+	while (!r && !timer_suspends_done) {
+		sbi_set_timer(read_time() + us_to_ticks(2000));
+		r = sbi_hart_suspend(SBI_HSM_SUSPEND_RET_DEFAULT, 0, 0).error;
+	}
+	sbi_set_timer(UINT64_MAX);
+	csr_write(sie, 0);
+	return r;
+}
+
+/*
+ * A SUSPENDED preferred hart keeps the global event: it does not run here,
+ * and runs on that hart after its resume, here by its timer (no IPI ends
+ * that wait: the firmware raises the event's IPI again itself).
+ */
+static void global_suspended_preferred_hart(void)
+{
+	long h = other_hart(0), result = -1, last;
+
+	if (!sse_available() || !need_secondaries())
+		return;
+	timer_suspends_done = false;
+	if (!global_setup(h, true))
+		goto out;
+	hart_post(h, suspend_on_timer_call, 0);
+	if (!CHECK(hart_wait_state(h, SBI_HSM_STATE_SUSPENDED, 2000000, &last),
+		   "hart %ld status %ld, not SUSPENDED", h, last))
+		goto out;
+	CHECK_ERR(sse_inject(EV_GLOBAL_SW, 0), SBI_SUCCESS, "inject global, preferred hart suspended");
+	CHECK_EQ(prio_global.runs, 0, "global runs here while its preferred hart is suspended");
+	timer_suspends_done = true;
+	if (CHECK(hart_wait(h, 2000000, &result), "hart %ld did not resume", h) &&
+	    CHECK_ERR(result, SBI_SUCCESS, "unmask and suspend on hart %ld", h))
+		check_global_ran_on(h, "after its preferred hart resumed");
+out:
+	timer_suspends_done = true;
+	global_done(h);
 }
 
 /* Retentive suspend until an SSI. */
@@ -1294,6 +1434,9 @@ static const struct target_test sse_tests[] = {
 	{ "priority_preemption", priority_preemption, DEV_NONE },
 	{ "local_on_other_hart", local_on_other_hart, DEV_NONE },
 	{ "global_preferred_hart", global_preferred_hart, DEV_NONE },
+	{ "global_waits_for_masked_caller", global_waits_for_masked_caller, DEV_NONE },
+	{ "global_stopped_preferred_hart", global_stopped_preferred_hart, DEV_NONE },
+	{ "global_suspended_preferred_hart", global_suspended_preferred_hart, DEV_NONE },
 	{ "reset_on_hart_stop", reset_on_hart_stop, DEV_NONE },
 	{ "inject_into_suspended_hart", inject_into_suspended_hart, DEV_NONE },
 	{ "pmu_overflow_event", pmu_overflow_event, DEV_NONE },

@@ -117,8 +117,11 @@ long other_hart(int nth);
 /* Table "HSM Hart Start/Resume Register State": what a hart found when it
  * entered secondary_entry (a0 = hartid, a1 = opaque, satp = 0,
  * sstatus.SIE = 0); `when` ends each failure text ("a0 <when>"). */
-/* Stop secondary hart h (HSM hart_stop from its mailbox) and start it
- * again at secondary_entry with `opaque`; failed checks when that fails. */
+/* Stop secondary hart h (HSM hart_stop from its mailbox), start a stopped
+ * one at secondary_entry with `opaque`, or both; failed checks when that
+ * fails. */
+bool stop_hart(unsigned long h);
+bool start_hart(unsigned long h, unsigned long opaque);
 bool restart_hart(unsigned long h, unsigned long opaque);
 /* Each secondary still answers a call (after fences, IPIs, ...). */
 void check_secondaries_alive(const char *after);
