@@ -16,8 +16,9 @@
 #                               (tarball, fragment, init and workload
 #                               sources, this script, compilers); when it
 #                               matches, nothing is run.
-#   $CACHE/Image-KEY, $CACHE/perf-KEY
-#                               the same Image and perf binary outside the
+#   $CACHE/Image-KEY, $CACHE/vmlinux-KEY, $CACHE/perf-KEY
+#                               the same Image (and build/linux/vmlinux, its
+#                               ELF with symbols) and perf binary outside the
 #                               clone (CACHE: $TRACESBI_CACHE, default
 #                               ~/.cache/tracesbi/linux; TRACESBI_CACHE=none
 #                               turns it off), so a fresh clone on the same
@@ -70,10 +71,10 @@ else
 fi
 
 compiler_id=$(${CROSS_LINUX}gcc --version | head -n1)
-perf_key=$( { echo "$tarball_sum"; sum_of "$0"; echo "$compiler_id"; } | sha256sum | cut -d' ' -f1)
+perf_key=$( { echo "$tarball_sum"; sum_of scripts/build-perf.sh; echo "$compiler_id"; } | sha256sum | cut -d' ' -f1)
 image_key=$( {
     echo "$tarball_sum"
-    sum_of "$FRAGMENT" $INIT_SRCS $INIT_HDRS "$SPIN_SRC" "$0"
+    sum_of "$FRAGMENT" $INIT_SRCS $INIT_HDRS "$SPIN_SRC" "$0" scripts/build-perf.sh
     echo "$compiler_id"
 } | sha256sum | cut -d' ' -f1)
 if [ -f "$dir/Image" ] && [ -f "$dir/Image.key" ] && [ "$(cat "$dir/Image.key")" = "$image_key" ]; then
@@ -93,10 +94,11 @@ cache_store() {
     mkdir -p "$CACHE" && cp "$1" "$CACHE/$2.tmp.$$" && mv "$CACHE/$2.tmp.$$" "$CACHE/$2" &&
         prune_cache "${2%%-*}" || log "note: could not store $2 in $CACHE"
 }
-if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ]; then
+if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ] && [ -f "$CACHE/vmlinux-$image_key" ]; then
     cp "$CACHE/Image-$image_key" "$dir/Image"
+    cp "$CACHE/vmlinux-$image_key" "$dir/vmlinux"
     echo "$image_key" >"$dir/Image.key"
-    log "kernel copied from the cache ($CACHE/Image-$image_key)"
+    log "kernel copied from the cache ($CACHE/Image-$image_key and vmlinux)"
     exit 0
 fi
 start=$(date +%s)
@@ -114,30 +116,19 @@ kmake() {
     make -C "$src" O="$obj" ARCH=riscv CROSS_COMPILE=$CROSS_LINUX -j"$JOBS" "$@"
 }
 
-# 2. Linux's perf tool, static, without the optional libraries (no libelf:
-#    perf report names user code by its file, kernel code by
-#    /proc/kallsyms).  Only the perf binary: the rest of "all" (the
-#    dlfilter shared objects) cannot link -static.
-mkdir -p "$initramfs_dir"
+# 2. Linux's perf tool (scripts/build-perf.sh, cached by its own inputs).
 perf_bin=$initramfs_dir/perf
+mkdir -p "$initramfs_dir"
 if [ -n "$CACHE" ] && [ -f "$CACHE/perf-$perf_key" ]; then
     cp "$CACHE/perf-$perf_key" "$perf_bin"
     log "perf tool copied from the cache"
 elif [ ! -f "$perf_bin" ] || [ "$(cat "$perf_bin.key" 2>/dev/null)" != "$perf_key" ]; then
     log "building Linux's perf tool (log in $BUILD/linux/perf-build.log)"
-    perf_obj=$dir/perf-obj
-    mkdir -p "$perf_obj"
-    if ! make -C "$src/tools/perf" O="$perf_obj" ARCH=riscv CROSS_COMPILE=$CROSS_LINUX \
-        LDFLAGS=-static WERROR=0 NO_LIBELF=1 NO_LIBPERL=1 NO_LIBPYTHON=1 NO_SLANG=1 \
-        NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1 \
-        NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LIBCAP=1 NO_LIBBPF=1 NO_JVMTI=1 NO_SDT=1 NO_LZMA=1 \
-        NO_ZLIB=1 NO_BACKTRACE=1 NO_LIBBABELTRACE=1 NO_DEMANGLE=1 NO_LIBTRACEEVENT=1 \
-        -j"$JOBS" "$perf_obj/perf" >"$dir/perf-build.log" 2>&1; then
+    if ! JOBS=$JOBS scripts/build-perf.sh "$src" "$dir/perf-obj" "$perf_bin" >"$dir/perf-build.log" 2>&1; then
         tail -n 30 "$dir/perf-build.log" >&2
         log "error: perf tool build failed"
         exit 1
     fi
-    ${CROSS_LINUX}strip -o "$perf_bin" "$perf_obj/perf"
     echo "$perf_key" >"$perf_bin.key"
     cache_store "$perf_bin" "perf-$perf_key"
 fi
@@ -211,6 +202,9 @@ if ! kmake Image >"$dir/build.log" 2>&1; then
     exit 1
 fi
 cp "$obj/arch/riscv/boot/Image" "$dir/Image"
+# The same kernel as an ELF with its symbols, for decoding its traces.
+cp "$obj/vmlinux" "$dir/vmlinux"
 echo "$image_key" >"$dir/Image.key"
 cache_store "$dir/Image" "Image-$image_key"
+cache_store "$dir/vmlinux" "vmlinux-$image_key"
 log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"

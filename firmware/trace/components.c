@@ -13,6 +13,7 @@
  */
 #include <string.h>
 #include "components.h"
+#include "directory.h"
 #include "trace_hart.h"
 #include "trace.h"
 #include "hart.h"
@@ -207,6 +208,7 @@ static struct {
 	uint64_t harts;            /* hart indexes */
 	struct tci_encoder_settings enc;
 	bool smem, stop_on_wrap;
+	bool sync_given;           /* sync=M:X was on the command line */
 	uint64_t buf_base, buf_size;
 	uint32_t ingress;          /* TSBI_TE_INGRESS */
 	bool hold;                 /* park instead of resetting (make trace) */
@@ -287,6 +289,7 @@ static bool parse_option(const char *w, size_t n)
 	else if (n > 5 && !memcmp(w, "sync=", 5) && parse_pair(w + 5, n - 5, &a, &b) && a <= 3 && b <= 15) {
 		boot.enc.sync_mode = (uint32_t)a;
 		boot.enc.sync_max = (uint32_t)b;
+		boot.sync_given = true;
 	} else if (n > 4 && !memcmp(w, "buf=", 4) && parse_pair(w + 4, n - 4, &a, &b)) {
 		boot.smem = true;
 		boot.buf_base = a;
@@ -297,6 +300,26 @@ static bool parse_option(const char *w, size_t n)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * A wrapping buffer keeps only its newest bytes, and a decoder starts at a
+ * sync message (N-Trace: every message after one is relative to it), so
+ * without periodic sync a wrapped buffer may hold nothing decodable.
+ * Unless sync= says otherwise: a sync message every 2^(X+4) messages
+ * (trTeInstSyncMode 1, TCI trTeControl), with X such that that is about an
+ * eighth of each hart's buffer at 4 bytes a message (the benchmark
+ * programs' average is 2-4 bytes).
+ */
+static void default_periodic_sync(void)
+{
+	uint64_t traced = boot.harts & (hart_count >= 64 ? ~0ULL : (1ULL << hart_count) - 1);
+	uint64_t bytes = boot.smem ? boot.buf_size / (uint64_t)(__builtin_popcountll(traced) ?: 1)
+				   : TRACE_SRAM_SIZE;
+	int max = 63 - __builtin_clzll(bytes | 1) - 9;
+
+	boot.enc.sync_mode = NTRACE_SYNC_MODE_MESSAGES;
+	boot.enc.sync_max = (uint32_t)(max < 0 ? 0 : max > 15 ? 15 : max);
 }
 
 static void parse_boot_option(const struct fdt *fdt)
@@ -320,7 +343,10 @@ static void parse_boot_option(const struct fdt *fdt)
 	if (boot.smem && (boot.buf_size < 64 || !platform_smode_range_ok(boot.buf_base, boot.buf_size))) {
 		boot.error = "tracesbi.trace: buf= is not S-mode RAM";
 		boot.on = false;
+		return;
 	}
+	if (!boot.stop_on_wrap && !boot.sync_given)
+		default_periodic_sync();
 }
 
 /* The selected harts share the SMEM buffer in equal, aligned slices. */
@@ -444,6 +470,7 @@ void trace_cold_init(const struct fdt *fdt)
 		hart_table[i]->trace_parked = true;
 		hart_table[i]->trace = th;
 	}
+	trace_directory_init();
 }
 
 void trace_hart_init(struct hart *self)
@@ -603,12 +630,18 @@ void trace_print_banner(void)
 			       ? " (block stepping)" : " (too few: no tracing)");
 	else
 		printf("Trace            : no emulated components (%s)\n", window.why_none);
+	if (window.size)
+		printf("Trace directory  : 0x%lx (saving buffers at any time: scripts/trace-save.py)\n",
+		       (unsigned long)(uintptr_t)&trace_directory);
 	if (boot.error)
 		printf("WARNING          : %s\n", boot.error);
 	else if (boot.on)
-		printf("Trace at boot    : harts 0x%lx, %s, %s%s\n", (unsigned long)boot.harts,
+		printf("Trace at boot    : harts 0x%lx, %s, %s%s, sync mode %u max %u%s\n",
+		       (unsigned long)boot.harts,
 		       boot.enc.inst_mode == TRTE_INST_MODE_BASELINE ? "BTM" : "HTM",
-		       boot.smem ? "SMEM buffer" : "SRAM", boot.stop_on_wrap ? ", stop on wrap" : "");
+		       boot.smem ? "SMEM buffer" : "SRAM", boot.stop_on_wrap ? ", stop on wrap" : "",
+		       (unsigned int)boot.enc.sync_mode, (unsigned int)boot.enc.sync_max,
+		       boot.sync_given || boot.stop_on_wrap ? "" : " (default for a wrapping buffer)");
 }
 
 /* Stops every hart's trace (the owner flushes) and says where each sink's
