@@ -32,7 +32,9 @@ TRACE_JOBS      ?= 2
 
 .PHONY: suite-trace trace
 TEST_SUITES += trace
-suite-trace: $(TRACE_TEST_DEPS)
+# The Linux kernel (mk/50-linux.mk): tests/trace/save-test.py saves the
+# buffers of a traced boot while it runs.
+suite-trace: $(TRACE_TEST_DEPS) linux-kernel
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
@@ -40,6 +42,10 @@ suite-trace: $(TRACE_TEST_DEPS)
 	python3 tests/trace/listing-test.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests || rc=1; \
+	python3 tests/trace/save-test.py --fw $(BUILD)/tracesbi.elf \
+		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
+		--kernel $(BUILD)/linux/Image --vmlinux $(BUILD)/linux/vmlinux \
+		--workdir $(BUILD)/trace-tests || rc=1; \
 	exit $$rc
 
 TRACE_PAYLOAD ?= $(PAYLOAD_DIR)/trace-prog.elf

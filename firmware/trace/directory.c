@@ -26,6 +26,8 @@ _Static_assert(FIELD_SIZE(struct tci_encoder, control) == 4 &&
 	       FIELD_SIZE(struct tci_ramsink, wrap) == 1 &&
 	       FIELD_SIZE(struct tci_ramsink, sram) == 8,
 	       "the sizes directory.h documents (version 1)");
+_Static_assert(offsetof(struct trace_directory, hart) == 56 &&
+	       sizeof(struct trace_directory_hart) == 24, "the layout scripts/trace-save.py reads");
 
 void trace_directory_init(void)
 {
@@ -46,6 +48,7 @@ void trace_directory_init(void)
 	d->ram_wrap = offsetof(struct tci_ramsink, wrap);
 	d->ram_sram = offsetof(struct tci_ramsink, sram);
 	d->ram_mode_smem = TRRAM_MODE_SMEM;
+	d->te_tscontrol_or = (uint32_t)TSBI_TS_WIDTH << TRTS_WIDTH_SHIFT;
 	for (i = 0; i < hart_count; i++) {
 		struct trace_hart *th = hart_table[i]->trace;
 

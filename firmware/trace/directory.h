@@ -41,8 +41,10 @@ struct trace_directory {
 	uint16_t te_control, te_features, te_tscontrol, te_ingress;
 	uint16_t ram_control, ram_start, ram_limit, ram_wp, ram_wrap, ram_sram;
 	uint32_t ram_mode_smem;
-	uint32_t reserved;
-	struct trace_directory_hart hart[MAX_HARTS];
+	uint32_t te_tscontrol_or; /* what trTsControl reads as besides the stored
+				     bits (trTsWidth) */
+	uint32_t reserved;       /* 0 */
+	struct trace_directory_hart hart[MAX_HARTS];   /* at byte 56 */
 };
 
 extern struct trace_directory trace_directory;

@@ -36,44 +36,15 @@ import argparse
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                                'scripts'))
+from qemu_monitor import monitor  # noqa: E402
+
 TRACEBUF_RE = re.compile(r'^TRACEBUF (.*)$')
-
-
-def monitor(sock_path, commands, timeout=30):
-    """Send HMP commands one by one, each after the (qemu) prompt."""
-    deadline = time.time() + timeout
-    while True:
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(sock_path)
-            break
-        except OSError:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.1)
-    s.settimeout(timeout)
-
-    def until_prompt():
-        data = b''
-        while not data.endswith(b'(qemu) '):
-            chunk = s.recv(65536)
-            if not chunk:
-                return data
-            data += chunk
-        return data
-
-    until_prompt()
-    for cmd in commands:
-        s.sendall(cmd.encode() + b'\n')
-        out = until_prompt()
-        if b'rror' in out or b'invalid' in out:
-            raise RuntimeError(f'monitor: {cmd}: {out[-200:]!r}')
-    s.close()
 
 
 def read_text(path):
@@ -126,6 +97,9 @@ def main():
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--no-ground-truth', action='store_true',
                     help='no execution log, no ground truth (just the trace buffers)')
+    ap.add_argument('--also-directory-save', action='store_true',
+                    help='also save the buffers with scripts/trace-save.py (the firmware\'s '
+                         'trace directory) as NAME.dir.hart<H>.nex, before QEMU ends')
     ap.add_argument('--cpu-log', metavar='RANGE',
                     help='with --no-ground-truth: register dumps at pcs in RANGE')
     args = ap.parse_args()
@@ -196,6 +170,13 @@ def main():
         monitor(sock, cmds)
     except (OSError, RuntimeError) as e:
         fail(f'saving the buffers: {e}')
+    if args.also_directory_save:
+        save = subprocess.run([sys.executable, os.path.join(os.path.dirname(
+            os.path.abspath(__file__)), '..', '..', 'scripts', 'trace-save.py'),
+            '--monitor', sock, '--fw', args.fw, '--out', base + '.dir', '--stay-stopped'],
+            stdout=open(base + '.dir.log', 'w'), stderr=subprocess.STDOUT)
+        if save.returncode != 0:
+            fail(f'scripts/trace-save.py failed: {open(base + ".dir.log").read()[-300:]}')
     # Not `quit`: QEMU 7.2 under -icount spins forever in it while every
     # hart is halted.  What a kill loses of the log is the tail after the
     # sessions ended (the TRACEBUF printing), which no ground truth needs.
