@@ -129,7 +129,7 @@ $(BUILD)/host/test_ntrace_tool_stack: tests/host/test_ntrace_tool_stack.c \
 		$(NTRACE_TOOL_TESTBIN)/stack.elf
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
-		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) -lelf
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
 
