@@ -43,6 +43,8 @@ FW_RELAX := -mrelax -Wl,--relax
 # its common paths then save and restore: HTM 77.0 -> 76.9, BTM 115.0 ->
 # 113.6 without that.
 %/lib/ntrace/ntrace_enc.o: FW_FILE_FLAGS := -fno-move-loop-invariants
+# LR/SC sequences (a decoder and an evaluator, off every hot path) for size.
+%/firmware/trace/lrsc.o: FW_FILE_FLAGS := -Os
 
 # One firmware image: its objects in a build directory of their own, then
 # two links: the first with an empty symbol table, from which

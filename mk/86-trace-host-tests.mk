@@ -11,6 +11,9 @@
 #                      the N-Trace encoder (output parsed with ntrace_msg_parse)
 #   test_tv_decode     firmware/trace/tv_decode.c, what TV mode reads from an
 #                      instruction (destination, memory operands, CSR, flow)
+#   test_lrsc          firmware/trace/lrsc.c, the constrained LR/SC sequences
+#                      lrsc_scan() takes or refuses (ISA "Zalrsc") over a fake
+#                      memory, and the path lrsc_replay() finds from registers
 # (test_ntrace_ingress has its own rule below: the test_ntrace_% pattern rule
 # of mk/30 links neither ntrace_ingress.c nor tci_filter.c.)
 
@@ -50,6 +53,12 @@ $(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c firmware/trace/tv_deco
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
 		tests/host/test_tv_decode.c firmware/trace/tv_decode.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
+$(BUILD)/host/test_lrsc: tests/host/test_lrsc.c firmware/trace/lrsc.c firmware/trace/lrsc.h \
+		$(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
+	@mkdir -p $(@D)
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ifirmware/trace -Ilib/rvinsn -o $@ \
+		tests/host/test_lrsc.c firmware/trace/lrsc.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
+
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \
               $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress \
-              $(BUILD)/host/test_tv_decode
+              $(BUILD)/host/test_tv_decode $(BUILD)/host/test_lrsc

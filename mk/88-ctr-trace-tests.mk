@@ -5,7 +5,7 @@
 # with `notrace ctr` (CTR records each program, no N-Trace) under
 # tests/trace/trace-run.py, which makes the ground truth; then
 # tests/trace/ctr-compare.py checks each program's last 64 records.
-CTR_TRACE_PROGS := recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sbi-irq
+CTR_TRACE_PROGS := recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sbi-irq,lrsc,u-lrsc
 CTR_TRACE_DIR   := $(BUILD)/ctr-trace
 
 .PHONY: suite-ctr-trace

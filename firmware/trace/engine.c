@@ -236,7 +236,7 @@ static uint64_t finish_stepping(struct trace_hart *th, struct trap_regs *regs)
 		stepper_enter_m(th);
 		next = th->step.m_handler;
 	}
-	stepper_finish(th, next);
+	stepper_finish(th, regs, next);
 	if (th->ctr_recording)
 		ctr_ingress_flush(&th->hart->ctr->ingress, &th->hart->ctr->emul, next,
 				  regs ? trapped_priv(regs) : PRV_M);
@@ -535,6 +535,37 @@ void engine_ctr_record(struct trace_hart *th, const struct ntrace_retired *r)
 
 /* ---- Hooks of the rest of the firmware (trace.h) ----------------------- */
 
+/*
+ * A trap while the hart runs an LR/SC sequence natively (stepper.c, "LR/SC
+ * sequences"; TV mode's stepper keeps its sequence in the same guard):
+ * the guard comes off; an exception that came here only because the guard
+ * undelegated it is delivered to S-mode as delegation would have, and
+ * reported (true).  Otherwise the trap path goes on as ever.
+ */
+static bool lrsc_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
+{
+	struct trap_info trap = { cause, 0 };
+	unsigned long epc = regs->mepc;
+	bool delegated;
+
+	if (!th->step.lrsc.on)
+		return false;
+	delegated = lrsc_guard_took(&th->step.lrsc, cause);
+	if (th->tv_mode)
+		tv_lrsc_end(th);
+	else
+		stepper_lrsc_end(th);
+	if (!delegated)
+		return false;
+	trap.tval = csr_read(mtval);
+	trap_redirect(regs, &trap);
+	if (th->tv_mode)
+		tv_redirected(th, regs, epc);
+	else
+		stepper_redirected(th, regs, epc, cause);
+	return true;
+}
+
 /* Every traced trap but a breakpoint of block stepping (false: see
  * trace_trap_handler()). */
 static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
@@ -545,7 +576,8 @@ static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
 
 	if (cause == CAUSE_BREAKPOINT)
 		tv_breakpoint(th, regs);
-	else if ((th->step.t1_virt && stepper_delegated_trap(th, regs, cause)) ||
+	else if (lrsc_trap(th, regs, cause) ||
+		 (th->step.t1_virt && stepper_delegated_trap(th, regs, cause)) ||
 		 trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
 		;   /* delivered and reported, handled, or not stepped */
 	else if (th->tv_mode)

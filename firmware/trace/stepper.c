@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "trace_hart.h"
 #include "stepper.h"
+#include "lrsc.h"
 #include "hart.h"
 #include "trap.h"
 #include "umem.h"
@@ -28,6 +29,7 @@
 #define MCONTROL6_VS        (1UL << 24)
 
 #define ADDR_NONE 1UL   /* odd: never an instruction address */
+_Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE without an exit");
 
 #define INSN_SRET   0x10200073u
 #define INSN_ECALL  0x00000073u
@@ -148,6 +150,8 @@ void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned in
 	s->cache_mask = slots - 1;
 	s->cache_gen = 0;
 	s->fast = 0;          /* (RAM held anything before) */
+	s->lrsc.on = false;
+	s->lrsc.at = ADDR_NONE;
 	s->fast_allowed = false;
 }
 
@@ -373,6 +377,28 @@ static uint8_t fast_op_of(const struct stepper *s, const struct step_block *b)
 	}
 }
 
+/* The run so far goes on with the constrained LR/SC sequence at lr, when
+ * lrsc_scan() takes it: b ends after its SC (STEP_TAG_LRSC, stepper.h).
+ * Out of line: its frame holds the decoded sequence. */
+static __attribute__((noinline)) bool lrsc_block(const struct stepper *s, struct step_block *b,
+						 uint64_t lr, unsigned long ctx)
+{
+	struct lrsc_seq seq;
+
+	if (lrsc_scan(lrsc_fetch_mprv, &ctx, lr, !s->align4, &seq) != LRSC_OK)
+		return false;
+	b->end = seq.end;
+	b->target = seq.exit;
+	b->kind = BLOCK_END_SPLIT;
+	b->tag |= STEP_TAG_LRSC;
+	return true;
+}
+
+static bool is_lrsc(const struct step_block *b)
+{
+	return b->tag & STEP_TAG_LRSC;
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -402,6 +428,8 @@ static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_
 			b->kind = BLOCK_END_FAULT;
 			break;
 		}
+		if (lrsc_is_lr(raw) && lrsc_block(s, b, addr, ctx))
+			break;
 		len = rv_insn_plain_length(raw, ext);
 		if (len) {
 			prev_ok = false;   /* not lui/auipc: 9.1 does not apply */
@@ -461,7 +489,10 @@ static inline __attribute__((always_inline)) struct step_block *cache_at(struct 
 static inline __attribute__((always_inline)) struct step_block *
 lookup_in(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
-	if (b->start != pc || b->tag != (s->cache_gen | (priv & STEP_V)))
+	uint32_t tag = s->cache_gen | (priv & STEP_V);
+
+	/* (the second compare only on a miss of the first) */
+	if (b->start != pc || (b->tag != tag && b->tag != (tag | STEP_TAG_LRSC)))
 		scan_block(s, b, pc, priv);
 	return b;
 }
@@ -533,6 +564,7 @@ static inline __attribute__((always_inline)) void feed_held(struct trace_hart *t
 
 static void drop_held(struct stepper *s)
 {
+	s->lrsc.at = ADDR_NONE;
 	s->lazy = false;
 	s->held_run.count = 0;
 	s->held_end_valid = false;
@@ -609,18 +641,25 @@ static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th
 	s->run_count = (uint8_t)(s->run_count - n);
 }
 
+static bool retire_lrsc(struct trace_hart *th, const struct trap_regs *regs, uint64_t lr,
+			uint64_t upto);
+
 /*
  * Everything before upto retired: the predicted transfer (unless upto is
- * its own address: then it did not run), then the run [start, upto).  The
- * last of them is held.  False when upto is not an instruction boundary
- * of what the hart was given to run: the stepper lost track.
+ * its own address: then it did not run), then the run [start, upto), or
+ * the run and the LR/SC sequence after it (registers regs).  The last of
+ * them is held.  False when upto is not an instruction boundary of what
+ * the hart was given to run: the stepper lost track.
  */
-static bool retire_segment(struct trace_hart *th, uint64_t upto)
+static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, uint64_t upto)
 {
 	struct stepper *s = &th->step;
-	uint64_t addr;
+	uint64_t addr, lr = s->lrsc.at, to = upto;
 	unsigned int n = 0;
 
+	s->lrsc.at = ADDR_NONE;   /* (whatever comes next, the run is over) */
+	if (lr != ADDR_NONE && upto > lr)
+		upto = lr;        /* the run, then the sequence */
 	if (s->pend) {
 		s->pend = false;
 		if (upto == s->pend_rec.addr) {
@@ -641,7 +680,7 @@ static bool retire_segment(struct trace_hart *th, uint64_t upto)
 	}
 	if (n)
 		hold_run(th, n, upto);
-	return true;
+	return to == upto || retire_lrsc(th, regs, lr, to);
 }
 
 /* Whether hold() would join a held rec to the run before it as a plain
@@ -690,12 +729,18 @@ static inline __attribute__((always_inline)) void lazy_send_xfer(struct trace_ha
 	s->lazy_rec = *next;
 }
 
+/* hold() out of line, for the paths the common visit does not take. */
+static __attribute__((noinline)) void hold_record(struct trace_hart *th, struct ntrace_retired rec)
+{
+	hold(th, &rec);
+}
+
 /* retire_whole() without a lazy run to join: the transfer is held, and
  * what was held goes to the encoder when a run follows (out of line: the
  * visit's common case does not come here). */
 static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsigned int n)
 {
-	hold(th, &th->step.pend_rec);
+	hold_record(th, th->step.pend_rec);
 	if (n)
 		feed_held(th);
 }
@@ -822,11 +867,11 @@ static inline __attribute__((always_inline)) void retire_chain_ran(struct trace_
  * Everything before upto retired (retire_segment() on each segment of a
  * chain up to the one upto is in); the rest of a chain did not run.
  */
-static bool retire_upto(struct trace_hart *th, uint64_t upto)
+static bool retire_upto(struct trace_hart *th, const struct trap_regs *regs, uint64_t upto)
 {
 	if (th->step.chain_len)
 		retire_chain_before(th, upto);
-	return retire_segment(th, upto);
+	return retire_segment(th, regs, upto);
 }
 
 /* The stepper does not know where the hart is any more: what was held is
@@ -879,7 +924,8 @@ static void trap_after_m(struct trace_hart *th, uint64_t epc, uint8_t itype)
  * which is never s->start + 4.
  */
 // NOLINTNEXTLINE(misc-no-recursion): depth 2 at most, see above
-static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bool interrupt)
+static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_t epc,
+		    unsigned long cause, bool interrupt)
 {
 	struct stepper *s = &th->step;
 	uint64_t upto = epc;
@@ -898,7 +944,7 @@ static void trap_at(struct trace_hart *th, uint64_t epc, unsigned long cause, bo
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
 	    s->mode == STEP_SINGLE && epc == s->start)
 		upto = epc + size_at(s->run_mask, 0);
-	if (!retire_upto(th, upto)) {
+	if (!retire_upto(th, regs, upto)) {
 		lost_track(th);
 		return;
 	}
@@ -932,7 +978,7 @@ static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 	struct stepper *s = &th->step;
 	struct ntrace_retired m = { .addr = s->m_handler, .tstamp = s->tstamp, .priv = PRV_M };
 
-	trap_at(th, epc, CAUSE_SUPERVISOR_ECALL, false);
+	trap_at(th, NULL, epc, CAUSE_SUPERVISOR_ECALL, false);
 	engine_record(th, &m);
 	s->in_m = true;
 }
@@ -1104,6 +1150,7 @@ static void emulate(const struct stepper *s, const struct step_block *b, struct 
 
 static void set_run(struct stepper *s, uint64_t start, unsigned int n, uint64_t mask, uint64_t end)
 {
+	s->lrsc.at = ADDR_NONE;
 	s->start = start;
 	s->run_count = (uint8_t)n;
 	s->run_mask = mask;
@@ -1143,6 +1190,133 @@ static void run_block(struct stepper *s, struct step_block *b)
 	t0_arm(s, b->end);
 }
 
+/* ---- LR/SC sequences ---------------------------------------------------- */
+
+static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t pc);
+
+/*
+ * A trap between an LR and its SC loses the reservation (QEMU 7.2 clears
+ * it on every privilege change; the ISA's forward-progress guarantee for
+ * a constrained LR/SC loop ends when the hart traps), so no visit may
+ * fall there: with T0 inside, the SC would fail at every try and a retry
+ * loop never end.  A block's run goes on with the constrained sequence
+ * (scan_block(), lrsc.h), which the hart runs natively:
+ *   - T0 after the SC (the block's end), T1 on the sequence's exit when it
+ *     has one (a branch that leaves it, as a cmpxchg's compare does);
+ *   - the guard: every interrupt masked in mie (an interrupt waits until
+ *     the visit that ends the sequence: at most 16 instructions), and with
+ *     T1 off stvec every exception undelegated, so that it comes to M-mode
+ *     first, where the trap path delivers it as delegation would
+ *     (engine.c, lrsc_trap());
+ *   - `blk` NULL: the visit after the sequence plans afresh (no common or
+ *     loop visit takes it).
+ * Whatever ends the run (T0, T1 at the exit, a trap at an instruction of
+ * the sequence) finds the path it took from the registers there
+ * (lrsc_replay()) and reports it as the hart retired it, branch by branch.
+ */
+
+/* The guard on, T1 on the exit when there is one (lrsc_guard.h); off,
+ * T1 back on stvec. */
+static void lrsc_guard_begin(struct stepper *s, uint64_t exit)
+{
+	lrsc_guard_on(&s->lrsc, exit);
+	if (exit != ADDR_NONE)
+		t1_set(s, true, exit);
+}
+
+static void lrsc_guard_end(struct stepper *s)
+{
+	if (!s->lrsc.on)
+		return;
+	lrsc_guard_off(&s->lrsc);
+	if (s->lrsc.exit != ADDR_NONE)
+		t1_follow_stvec(s);
+}
+
+/* Bytes of b's run (before its LR/SC sequence). */
+static uint64_t run_bytes(const struct step_block *b)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < b->count; i++)
+		n += size_at(b->rvc_mask, i);
+	return n;
+}
+
+/*
+ * The hart runs b, a block whose run goes on with an LR/SC sequence.
+ * Without a frame to arm it from (guard false: an SBI call's return, a
+ * start) T0 goes to the LR instead: the visit there, before the LR runs,
+ * costs the reservation nothing, and arms it.
+ */
+static void run_lrsc(struct stepper *s, const struct step_block *b, bool guard)
+{
+	uint64_t lr = b->start + run_bytes(b);
+
+	s->mode = STEP_RUN;
+	s->blk = NULL;
+	set_run(s, b->start, b->count, b->rvc_mask, lr);
+	if (!guard) {
+		t0_arm(s, lr);
+		return;
+	}
+	s->lrsc.at = lr;
+	lrsc_guard_begin(s, b->target);
+	t0_arm(s, b->end);
+}
+
+/* The record of an instruction of the sequence as it retired. */
+static struct ntrace_retired lrsc_record(const struct stepper *s, const struct lrsc_seq *seq,
+					 const struct lrsc_step *st)
+{
+	struct rv_insn in;
+
+	rv_insn_decode(seq->raw[st->index], 64, s->align4 ? 0 : RV_EXT_C, &in);
+	return (struct ntrace_retired){
+		.addr = st->pc, .size = seq->op[st->index].size, .tstamp = s->tstamp, .priv = s->priv,
+		.itype = (uint8_t)rv_insn_itype(&in, st->taken, s->itype4, s->all_jumps) };
+}
+
+/*
+ * The run up to lr retired: then the sequence's path up to upto, as the
+ * registers regs give it (lrsc_replay()).  Out of line: its frame holds
+ * the sequence.
+ */
+static __attribute__((noinline)) bool retire_lrsc(struct trace_hart *th,
+						  const struct trap_regs *regs, uint64_t lr,
+						  uint64_t upto)
+{
+	struct stepper *s = &th->step;
+	unsigned long ctx = fetch_context(s->priv);
+	struct lrsc_step steps[LRSC_MAX];
+	struct lrsc_seq seq;
+	int n, i;
+
+	if (!regs || lrsc_scan(lrsc_fetch_mprv, &ctx, lr, !s->align4, &seq) != LRSC_OK)
+		return false;
+	n = lrsc_replay(&seq, regs->x, upto, steps);
+	for (i = 0; i < n; i++)
+		hold_record(th, lrsc_record(s, &seq, &steps[i]));
+	set_run(s, upto, 0, 0, upto);
+	return n >= 0;
+}
+
+/* T1 fired at the sequence's exit: a branch left it. */
+static __attribute__((noinline)) void lrsc_exit_hit(struct trace_hart *th,
+						    struct trap_regs *regs)
+{
+	if (!retire_upto(th, regs, regs->mepc))
+		lost_track(th);
+	plan(th, regs, regs->mepc);
+}
+
+void stepper_lrsc_end(struct trace_hart *th)
+{
+	stepper_fast_leave(&th->step);
+	lrsc_guard_end(&th->step);
+}
+
 /*
  * The transfer at pc runs natively, its outcome predicted (rec, the
  * privilege after it, its target q); T0 goes to the end of the block at q
@@ -1161,6 +1335,9 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	if (at_vector || bq->end == pc) {
 		s->blk = NULL;
 		set_run(s, q, 0, 0, q);
+	} else if (is_lrsc(bq)) {
+		run_lrsc(s, bq, true);
+		return;
 	} else {
 		s->blk = bq;
 		set_run(s, q, bq->count, bq->rvc_mask, bq->end);
@@ -1209,9 +1386,13 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 		single_step(s, pc, b->raw, b->size, at_vector);
 		return;
 	}
-	if (at_vector && b->count) {
+	if (at_vector && (b->count || is_lrsc(b))) {
 		/* The vector's first instruction, with T1 off. */
 		single_step(s, pc, 0, size_at(b->rvc_mask, 0), true);
+		return;
+	}
+	if (is_lrsc(b)) {
+		run_lrsc(s, b, regs != NULL);
 		return;
 	}
 	run_block(s, b);
@@ -1248,7 +1429,7 @@ static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 		 * return) is not reported, the trace resumes at its handler. */
 		if (!s->in_m)
 			sbi_call_trap(th, s->start);
-	} else if (!retire_upto(th, pc)) {
+	} else if (!retire_upto(th, regs, pc)) {
 		lost_track(th);
 	}
 	plan(th, regs, pc);
@@ -1301,7 +1482,7 @@ static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_
 		plan(th, regs, pc);
 		return;
 	}
-	if (!retire_upto(th, pc)) {
+	if (!retire_upto(th, regs, pc)) {
 		lost_track(th);
 		plan(th, regs, pc);
 		return;
@@ -1339,7 +1520,7 @@ static __attribute__((noinline)) void t1_hit(struct trace_hart *th, struct trap_
 	unsigned int to = PRV_S | (s->priv & STEP_V);
 
 	s->trap_to_vs = in_virt(s);
-	trap_at(th, trap_epc(s), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
+	trap_at(th, regs, trap_epc(s), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
 	s->trap_to_vs = false;
 	s->priv = (uint8_t)to;
 	plan(th, regs, regs->mepc);
@@ -1447,7 +1628,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
 		if (nb == cur && nn != cur->start)
 			break;
 		nb = lookup_in(s, nb, nn, s->priv);
-		if (overlaps(nn, nb->end, visit_end, visit_end) ||
+		if (is_lrsc(nb) || overlaps(nn, nb->end, visit_end, visit_end) ||
 		    (s->t1_on && overlaps(nn, nb->end, s->t1, s->t1)))
 			break;
 		for (i = 0; i < nr && !overlaps(nn, nb->end, lo[i], hi[i]); i++)
@@ -1643,7 +1824,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	if (next == end || (bn == b && next != b->start))
 		return false;
 	bn = lookup_in(s, bn, next, s->priv);
-	if (bn->end == end)
+	if (bn->end == end || is_lrsc(bn))
 		return false;
 
 	retire_whole(th);
@@ -1701,7 +1882,7 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	if (next == pc || (bn == b && next != b->start))
 		return false;
 	bn = lookup_in(s, bn, next, s->priv);
-	if (bn->end != pc || !bn->count || (s->t1_on && next == s->t1))
+	if (bn->end != pc || !bn->count || (s->t1_on && next == s->t1) || is_lrsc(bn))
 		return false;
 	size = b->size;
 	/* retire_segment(): the run retired; hold(): the branch joins it */
@@ -1763,6 +1944,18 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 	struct stepper *s = &th->step;
 	uint64_t pc = regs->mepc;
 
+	if (s->lrsc.on) {
+		/* the visit after an LR/SC sequence: T0 after the SC, T1 at its
+		 * exit (the guard moved it off stvec) */
+		bool at_exit = pc == s->lrsc.exit && pc != s->t0;
+
+		lrsc_guard_end(s);
+		if (at_exit) {
+			s->tstamp = engine_timestamp(th);
+			lrsc_exit_hit(th, regs);
+			return false;
+		}
+	}
 	if (s->follow_virt && !(regs->mstatus & MSTATUS_MPV) != !in_virt(s) &&
 	    (pc == s->t0 || (s->t1_on && pc == s->t1))) {
 		s->tstamp = engine_timestamp(th);
@@ -1810,7 +2003,7 @@ void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned 
 		vector_window_done(th);
 	/* (an interrupt here: the firmware took it and entered an SSE handler) */
 	s->trap_to_vs = to_vs;
-	trap_at(th, epc, cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
+	trap_at(th, regs, epc, cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
 	s->trap_to_vs = false;
 	s->priv = (uint8_t)(PRV_S | (to_vs ? STEP_V : 0));
 	plan(th, regs, regs->mepc);
@@ -1852,6 +2045,7 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 	struct stepper *s = &th->step;
 
 	stepper_fast_leave(s);
+	lrsc_guard_end(s);
 	s->follow_virt = follow_virt;
 	s->trap_to_vs = false;
 	s->t0 = ADDR_NONE;
@@ -1883,6 +2077,7 @@ void stepper_off(struct trace_hart *th)
 	struct stepper *s = &th->step;
 
 	stepper_fast_leave(s);
+	lrsc_guard_end(s);
 	if (s->mode == STEP_OFF && !s->t1_on)
 		return;
 	t0_off(s);
@@ -1925,13 +2120,13 @@ void stepper_enter_m(struct trace_hart *th)
 	}
 }
 
-void stepper_finish(struct trace_hart *th, uint64_t pc)
+void stepper_finish(struct trace_hart *th, const struct trap_regs *regs, uint64_t pc)
 {
 	struct stepper *s = &th->step;
 
 	stepper_fast_leave(s);
 	s->tstamp = engine_timestamp(th);
-	if (s->mode != STEP_OFF && !s->in_m && !retire_upto(th, pc))
+	if (s->mode != STEP_OFF && !s->in_m && !retire_upto(th, regs, pc))
 		lost_track(th);
 	feed_held(th);
 	stepper_off(th);

@@ -25,6 +25,7 @@
 #include "ntrace.h"
 #include "riscv_csr.h"
 #include "trap_regs.h"
+#include "lrsc_guard.h"
 
 /* Decoded blocks (direct-mapped): the firmware's pool holds
  * STEP_CACHE_PER_HART for each hart it can serve, and is shared out at
@@ -78,8 +79,19 @@ struct step_block {
 				    end (step_fast.S), 0: it does not     */
 	uint8_t fast_h;          /* I-CNT half-words of the run and the end */
 	uint32_t tag;            /* tag too: the cache's generation when
-				    decoded, | STEP_V for V=1 code          */
+				    decoded, | STEP_V for V=1 code,
+				    | STEP_TAG_LRSC                         */
 };
+
+/*
+ * A block whose run goes on with a constrained LR/SC sequence (lrsc.h)
+ * has STEP_TAG_LRSC in its tag (so the fast visit's tag compare misses
+ * it, and only C enters it): its run [start, LR) is count / rvc_mask,
+ * `end` is the instruction after the SC (kind BLOCK_END_SPLIT) and
+ * `target` the sequence's exit (LRSC_NO_EXIT: none).  The hart runs the
+ * sequence natively (stepper.c, "LR/SC sequences").
+ */
+#define STEP_TAG_LRSC 1u
 
 /* What the fast visit holds (struct stepper, `fast`; 0: not in the
  * steady state). */
@@ -206,6 +218,11 @@ struct stepper {
 	bool fast_allowed;       /* this session can take the fast visit   */
 	const struct step_block *fast_h1, *fast_h2;
 	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype */
+	/* The current run goes on with the LR/SC sequence at lrsc.at, which
+	 * the hart runs with the guard on (stepper.c, "LR/SC sequences").
+	 * TV mode's stepper keeps its sequence here too (the two never step
+	 * at once). */
+	struct lrsc_guard lrsc;
 };
 
 #define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
@@ -218,9 +235,10 @@ struct trace_hart;
  * into V=1 (CTR recording without an N-Trace session). */
 void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsigned priv,
 		   bool follow_virt);
-/* Account everything before pc as retired (execution continues at pc),
- * then stop stepping: triggers off, trap path back to normal. */
-void stepper_finish(struct trace_hart *th, uint64_t pc);
+/* Account everything before pc as retired (execution continues at pc;
+ * regs, which may be NULL, its registers), then stop stepping: triggers
+ * off, trap path back to normal. */
+void stepper_finish(struct trace_hart *th, const struct trap_regs *regs, uint64_t pc);
 /* The S context is inside an SBI call (HSM stop/suspend, reset): report
  * the ecall's trap into M-mode now. */
 void stepper_enter_m(struct trace_hart *th);
@@ -231,6 +249,10 @@ void stepper_off(struct trace_hart *th);
  * (delegated to HS, see follow_mode()): delivered to HS as delegation
  * would, and reported.  False when cause is not such a trap. */
 bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
+
+/* A trap into M-mode while the hart runs an LR/SC sequence (engine.c,
+ * lrsc_trap()): the guard off, T1 back on stvec. */
+void stepper_lrsc_end(struct trace_hart *th);
 
 /* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak); then
  * what the event left pending (engine_apply_pending()).  True when it was

@@ -356,6 +356,113 @@ static void emulate_self_jump(struct trace_hart *th, struct trap_regs *regs)
 	t0_move(s, s->pc);
 }
 
+/* ---- LR/SC sequences ------------------------------------------------------ */
+
+/*
+ * A visit between an LR and its SC would make the SC fail at every try
+ * (stepper.c, "LR/SC sequences", has why).  At the LR's visit a
+ * constrained sequence (lrsc.h) is let run whole: T0 after the SC, T1 on
+ * its exit when it has one, the guard on (lrsc_guard.h).  The visit that
+ * ends it (T0, T1 at the exit, a trap at one of its instructions) finds
+ * the path and every value in it from the registers there (lrsc_replay())
+ * and emits one group per instruction, as one visit each would have.
+ */
+
+/* The mstatus that fetches the pending instruction's code (MPRV). */
+static unsigned long code_context(const struct tv_stepper *s)
+{
+	return (csr_read(mstatus) & ~MSTATUS_MPP) | (unsigned long)s->priv << MSTATUS_MPP_SHIFT;
+}
+
+static bool has_rvc(void)
+{
+	return csr_read(misa) & (1UL << ('C' - 'A'));
+}
+
+/* The pending instruction, an LR, begins a sequence the hart runs whole
+ * (its state: the block stepper's, th->step.lrsc). */
+static bool lrsc_begin(struct trace_hart *th)
+{
+	struct tv_stepper *s = &th->tv;
+	unsigned long ctx = code_context(s);
+	struct lrsc_seq seq;
+
+	if (s->t1_paused || lrsc_scan(lrsc_fetch_mprv, &ctx, s->pc, has_rvc(), &seq) != LRSC_OK)
+		return false;
+	th->step.lrsc.at = s->pc;
+	lrsc_guard_on(&th->step.lrsc, seq.exit);
+	if (seq.exit != LRSC_NO_EXIT)
+		t1_move(s, true, seq.exit);
+	t0_move(s, seq.end);
+	return true;
+}
+
+void tv_lrsc_end(struct trace_hart *th)
+{
+	struct lrsc_guard *g = &th->step.lrsc;
+
+	if (!g->on)
+		return;
+	lrsc_guard_off(g);
+	if (g->exit != LRSC_NO_EXIT)
+		t1_follow_stvec(&th->tv);
+}
+
+/*
+ * The sequence ran up to stop (regs: the registers there): its groups go
+ * out, each with the register it wrote as the replay gives it (regs->x
+ * holds them one after the other, and ends as it was: lrsc_replay()
+ * checked that the path leaves them so).  When stop is an instruction of
+ * the sequence (which trapped), that one is the pending instruction.  Out
+ * of line: its frame holds the sequence.
+ */
+static __attribute__((noinline)) void lrsc_retire(struct trace_hart *th, struct trap_regs *regs,
+						  uint64_t stop)
+{
+	struct tv_stepper *s = &th->tv;
+	unsigned long ctx = code_context(s);
+	struct lrsc_step steps[LRSC_MAX];
+	struct lrsc_seq seq;
+	int n, i;
+
+	uint64_t lr = th->step.lrsc.at;
+
+	s->pending = false;
+	th->step.lrsc.at = LRSC_NO_EXIT;
+	if (lrsc_scan(lrsc_fetch_mprv, &ctx, lr, has_rvc(), &seq) != LRSC_OK ||
+	    (n = lrsc_replay(&seq, regs->x, stop, steps)) < 0) {
+		lost_track(th);
+		return;
+	}
+	for (i = 0; i <= n; i++) {
+		const struct lrsc_step *st = &steps[i];
+
+		if (i == n) {
+			/* stop: after the sequence, or the instruction that trapped */
+			unsigned int k;
+
+			for (k = 0; k < seq.n; k++)
+				if (seq.lr + seq.off[k] == stop)
+					break;
+			if (k == seq.n)
+				return;
+			s->raw = seq.raw[k];
+			s->pc = stop;
+			tv_decode(s->raw, &s->in);
+			s->pending = true;
+			return;
+		}
+		s->pc = st->pc;
+		s->raw = seq.raw[st->index];
+		tv_decode(s->raw, &s->in);
+		s->eaddr = st->eaddr;
+		s->sdata = st->sdata;
+		if (s->in.dest == TV_DEST_GPR)
+			regs->x[s->in.rd] = st->value;
+		emit_retired(th, regs, i + 1 < n ? steps[i + 1].pc : stop, s->priv);
+	}
+}
+
 /* The hart is about to run the instruction at mepc: T0 where it goes. */
 static void prepare(struct trace_hart *th, struct trap_regs *regs)
 {
@@ -378,6 +485,8 @@ static void prepare(struct trace_hart *th, struct trap_regs *regs)
 	s->next = next_pc(s, regs);
 	if (s->in.mem)
 		save_memory_operands(s, regs);
+	if (lrsc_is_lr(s->raw) && lrsc_begin(th))
+		return;
 	if (s->next == s->pc && (s->in.flow == TV_FLOW_BRANCH || s->in.flow == TV_FLOW_JAL ||
 				 s->in.flow == TV_FLOW_JALR)) {
 		emulate_self_jump(th, regs);
@@ -414,6 +523,8 @@ static void trap_delivered(struct trace_hart *th, struct trap_regs *regs, uint64
 		emit_initial(th, regs);
 		s->pending = false;
 	}
+	if (th->step.lrsc.at != LRSC_NO_EXIT)
+		lrsc_retire(th, regs, epc);
 	if (s->pending && epc == s->pc) {
 		emit_trap(th, regs->mepc, !intr && !s->fetch_fault);
 	} else if (s->pending && !s->fetch_fault && epc == s->next) {
@@ -451,7 +562,16 @@ void tv_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct tv_stepper *s = &th->tv;
 	uint64_t pc = regs->mepc;
+	const struct lrsc_guard *g = &th->step.lrsc;
+	bool lrsc_done = g->at != LRSC_NO_EXIT && (pc == s->t0 || (g->on && pc == g->exit));
 
+	tv_lrsc_end(th);
+	if (lrsc_done) {
+		/* T0 after the SC, T1 at the exit: the sequence ran */
+		lrsc_retire(th, regs, pc);
+		prepare(th, regs);
+		return;
+	}
 	if (s->t1_on && pc == s->t1 && !(regs->mstatus & MSTATUS_MPV) && t1_trap(s, pc)) {
 		trap_delivered(th, regs, csr_read(sepc), csr_read(scause));
 		return;
@@ -513,6 +633,7 @@ void tv_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsign
 	s->t1 = ADDR_NONE;
 	s->t1_on = false;
 	s->t1_paused = false;
+	th->step.lrsc.at = LRSC_NO_EXIT;
 	s->need_init = true;
 	s->priv = (uint8_t)priv;
 	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
@@ -539,6 +660,8 @@ void tv_off(struct trace_hart *th)
 
 	if (!s->on)
 		return;
+	tv_lrsc_end(th);
+	th->step.lrsc.at = LRSC_NO_EXIT;
 	t0_move(s, ADDR_NONE);
 	if (s->t1_on)
 		t1_move(s, false, 0);

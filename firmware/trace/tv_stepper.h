@@ -71,5 +71,8 @@ uint32_t tv_params_word(void);
 void tv_breakpoint(struct trace_hart *th, struct trap_regs *regs);
 /* Traced trap path: the firmware delivered a trap at epc to S-mode. */
 void tv_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc);
+/* A trap while the hart runs an LR/SC sequence (engine.c, lrsc_trap()):
+ * the guard off, T1 back on stvec. */
+void tv_lrsc_end(struct trace_hart *th);
 
 #endif /* TRACE_TV_STEPPER_H */

@@ -83,7 +83,11 @@ import rvelf  # noqa: E402
 # others together a fraction of one of them.  The expensive ones run in a
 # few configurations only, to keep the suite near 4 minutes on 2 cores.
 ALL = None
-CHEAP = 'recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse,sbi-irq,sbi-ret-irq'
+CHEAP = ('recurse,u-syscalls,interp,u-pagefault,strings,u-illegal,s-illegal,sse,sbi-irq,'
+         'sbi-ret-irq,lrsc,u-lrsc')
+# LR/SC loops on one word from two traced harts (kernel.c, prog_lrsc_smp);
+# smp4 has four.
+LRSC_SMP = 'lrsc-smp'
 TICK = 3000
 
 TRTS_ON = (1 << 0) | (1 << 15)          # trTsActive, trTsEnable
@@ -123,21 +127,27 @@ CONFIGS = [
     Config('ctx', 'ctx'),
     Config('sync-msgs', 'sync=1:0'),
     Config('btm-sync-hw', 'mode=btm sync=3:2'),
-    Config('priv-u', 'priv=u', 'u-syscalls,u-pagefault,u-illegal,u-compute,recurse',
+    Config('priv-u', 'priv=u', 'u-syscalls,u-pagefault,u-illegal,u-compute,recurse,u-lrsc',
            priv='U', cost=12),
     Config('btm-priv-s', 'mode=btm priv=s', priv='S'),
     Config('wrap', 'buf=2048', wrap=True, match='suffix'),
     Config('stop', 'buf=2048 stop mode=btm', wrap=True, match='prefix'),
     Config('range', 'range', 'filtered,interp', addr_range=True, cost=26),
-    Config('ratified', 'ratified', 'u-syscalls,u-illegal,s-illegal,interp,sbi-irq,sbi-ret-irq',
+    Config('ratified', 'ratified',
+           'u-syscalls,u-illegal,s-illegal,interp,sbi-irq,sbi-ret-irq,lrsc,u-lrsc',
            ecall_no_retire=True),
     Config('singlestep', 'singlestep'),
     Config('htm-alljumps', 'alljumps'),
     Config('btm-alljumps', 'mode=btm alljumps'),
     Config('htm-alljumps-implicitret', 'alljumps implicitret'),
-    Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal', smp=4, cost=10),
+    Config('smp4', 'harts=4', 'recurse,u-syscalls,interp,u-illegal,lrsc,lrsc-smp', smp=4,
+           cost=10),
+    Config('lrsc-smp', 'harts=2', LRSC_SMP, smp=2, cost=6),
+    Config('lrsc-smp-btm', 'harts=2 mode=btm', LRSC_SMP, smp=2, cost=6),
+    Config('lrsc-smp-singlestep', 'harts=2 singlestep', LRSC_SMP, smp=2, cost=8),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
     Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal,sse,sbi-irq', cost=8, tv='pcs'),
+    Config('tv-lrsc', 'tv', 'lrsc,u-lrsc', cost=3, tv='pcs'),
     Config('tv-regs', 'tv', 'recurse,fp', cost=3, tv='regs'),
     # The session's kernel code before the first program takes ~16 KiB.
     Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',

@@ -284,7 +284,10 @@ void tk_trap(struct tk_frame *f)
 		if (!is_demand(f->stval))
 			break;
 		t->page_faults++;
-		pt_l0[(f->stval >> 12) & 511] = leaf(f->stval & ~0xFFFul, PTE_R | PTE_W | PTE_U);
+		/* A load maps the page read-only: a store to it (the SC after
+		 * an LR, u-lrsc) faults once more. */
+		pt_l0[(f->stval >> 12) & 511] =
+			leaf(f->stval & ~0xFFFul, cause == EXC_LOAD_PF ? PTE_R | PTE_U : PTE_R | PTE_W | PTE_U);
 		__asm__ volatile("sfence.vma %0" :: "r"(f->stval) : "memory");
 		return;
 	case EXC_ILLEGAL_INSN:
@@ -344,6 +347,45 @@ static long prog_sse(struct tk_hart *t)
 }
 
 static long prog_fp(struct tk_hart *t) { (void)t; return p_fp(); }
+static long prog_lrsc(struct tk_hart *t) { (void)t; return p_lrsc(); }
+static long prog_u_lrsc(struct tk_hart *t)
+{
+	unmap_demand(t->index);   /* the LR's first touch faults */
+	return user(u_lrsc, (long)(uintptr_t)tk_demand[t->index], t) < 0;
+}
+
+/*
+ * LR/SC loops other harts contend for (docs/TRACE.md, "LR/SC sequences"):
+ * every tracing hart adds to one word LRSC_SMP_ADDS times with an LR/SC
+ * loop that counts its retries (lrsc_add_count_w), and the word must end
+ * at the sum.  Whether an SC fails because another hart's store fell
+ * between its LR and SC is up to QEMU's turns (under -icount a traced hart
+ * spends nearly all its time in M-mode, and in practice none does): the
+ * retries are printed, not required.  A failing SC is traced in u-lrsc.
+ */
+#define LRSC_SMP_ADDS 1500
+static volatile int lrsc_smp_word, lrsc_smp_done, lrsc_smp_retries;
+
+static bool all_added(unsigned long harts)
+{
+	return lrsc_smp_done == (int)harts;
+}
+
+static long prog_lrsc_smp(struct tk_hart *t)
+{
+	int retries = 0;
+	long bad = 0;
+
+	for (int i = 0; i < LRSC_SMP_ADDS; i++)
+		lrsc_add_count_w(&lrsc_smp_word, 1, &retries);
+	__atomic_fetch_add(&lrsc_smp_retries, retries, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&lrsc_smp_done, 1, __ATOMIC_SEQ_CST);
+	bad |= !wait_for(all_added, (unsigned long)cfg.harts, 600 * 1000000ul);
+	if (t->index != 0)
+		return bad;
+	kprintf("LRSC-SMP harts=%d retries=%d\n", (int)cfg.harts, lrsc_smp_retries);
+	return bad || lrsc_smp_word != cfg.harts * LRSC_SMP_ADDS;
+}
 
 /* SBI calls that return with an interrupt pending: a deadline in the past
  * makes the timer interrupt pending before the call returns, so S-mode
@@ -398,6 +440,9 @@ static const struct program {
 	{ "fp", prog_fp },               /* F and D instructions */
 	{ "sbi-irq", prog_sbi_irq },     /* interrupts pending at SBI returns */
 	{ "sbi-ret-irq", prog_sbi_ret_irq }, /* an interrupt just after an SBI return */
+	{ "lrsc", prog_lrsc },           /* LR/SC loops of Linux's shapes */
+	{ "u-lrsc", prog_u_lrsc },       /* LR/SC in U-mode on demand-paged memory */
+	{ "lrsc-smp", prog_lrsc_smp },   /* LR/SC loops another hart contends for */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 

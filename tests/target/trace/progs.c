@@ -288,3 +288,108 @@ long p_sse(unsigned long hartid, volatile long *count)
 	bad |= SBI1(SBI_EXT_SSE, SBI_SSE_UNREGISTER, ev).error;
 	return bad || *count != 3;
 }
+
+/* ---- LR/SC sequences (docs/TRACE.md, "LR/SC sequences") ------------------- */
+
+/*
+ * Constrained LR/SC loops of the shapes Linux 6.1 uses (arch/riscv's
+ * cmpxchg, atomic_fetch_add_unless, atomic_dec_if_positive), with
+ * compressed and full-size branches, a forward branch that leaves the
+ * sequence and one that stays inside it, and an instruction before the LR
+ * in the same block.  A visit between the LR and the SC would make the SC
+ * fail at every try: the loops would never end while traced.
+ *   lrsc_cmpxchg_d(p, old, new)  the value seen (new stored when it was old)
+ *   lrsc_add_w(p, n)             the old value (p += n)
+ *   lrsc_dec_pos_w(p)            old - 1 (stored only when not negative)
+ *   lrsc_inc_sat_w(p, limit)     min(old + 1, limit), stored
+ *   lrsc_add_unless_d(p, n, u)   the old value (p += n unless it was u)
+ *   lrsc_add_count_w(p, n, r)    the old value (p += n; *r += the SC's retries)
+ */
+__asm__(".text\n"
+	".balign 4\n"
+	".globl lrsc_cmpxchg_d, lrsc_add_w, lrsc_dec_pos_w, lrsc_inc_sat_w, lrsc_add_unless_d\n"
+	".globl lrsc_add_count_w\n"
+	"lrsc_cmpxchg_d:\n"
+	"0:	lr.d	a5, (a0)\n"
+	"	bne	a5, a1, 1f\n"
+	"	sc.d.rl	a4, a2, (a0)\n"
+	"	bnez	a4, 0b\n"              /* c.bnez */
+	"	fence	rw, rw\n"
+	"1:	mv	a0, a5\n"
+	"	ret\n"
+	"lrsc_add_w:\n"
+	".option push\n"
+	".option norvc\n"
+	"0:	lr.w.aq	a5, (a0)\n"
+	"	add	a4, a5, a1\n"
+	"	sc.w.rl	a4, a4, (a0)\n"
+	"	bnez	a4, 0b\n"              /* 32-bit bne */
+	".option pop\n"
+	"	mv	a0, a5\n"
+	"	ret\n"
+	"lrsc_dec_pos_w:\n"
+	"0:	lr.w	a5, (a0)\n"
+	"	addiw	a4, a5, -1\n"           /* c.addiw */
+	"	bltz	a4, 1f\n"
+	"	sc.w.rl	a3, a4, (a0)\n"
+	"	bnez	a3, 0b\n"
+	"	fence	rw, rw\n"
+	"1:	mv	a0, a4\n"
+	"	ret\n"
+	"lrsc_inc_sat_w:\n"
+	"	li	a3, 0\n"                /* the block's run before the LR */
+	"0:	lr.w	a5, (a0)\n"
+	"	addiw	a4, a5, 1\n"
+	"	blt	a4, a1, 1f\n"           /* stays inside the sequence */
+	"	mv	a4, a1\n"
+	"1:	sc.w	a3, a4, (a0)\n"
+	"	bnez	a3, 0b\n"
+	"	mv	a0, a4\n"
+	"	ret\n"
+	"lrsc_add_count_w:\n"
+	"	li	a6, -1\n"              /* the block's run before the LR */
+	"0:	addi	a6, a6, 1\n"
+	"	lr.w.aq	a5, (a0)\n"
+	"	nop\n"                      /* a wider window for contention */
+	"	nop\n"
+	"	nop\n"
+	"	nop\n"
+	"	add	a4, a5, a1\n"
+	"	sc.w.rl	a4, a4, (a0)\n"
+	"	bnez	a4, 0b\n"
+	"	lw	a4, 0(a2)\n"
+	"	add	a4, a4, a6\n"
+	"	sw	a4, 0(a2)\n"
+	"	mv	a0, a5\n"
+	"	ret\n"
+	"lrsc_add_unless_d:\n"
+	"0:	lr.d	a5, (a0)\n"
+	"	beq	a5, a2, 1f\n"
+	"	add	a4, a5, a1\n"
+	"	sc.d.rl	a4, a4, (a0)\n"
+	"	bnez	a4, 0b\n"
+	"	fence	rw, rw\n"
+	"1:	mv	a0, a5\n"
+	"	ret\n");
+long lrsc_cmpxchg_d(volatile long *p, long old, long new);
+int lrsc_add_w(volatile int *p, int n);
+int lrsc_dec_pos_w(volatile int *p);
+int lrsc_inc_sat_w(volatile int *p, int limit);
+long lrsc_add_unless_d(volatile long *p, long n, long u);
+
+long p_lrsc(void)
+{
+	volatile long word = 5, unless = 0;   /* per hart: every hart runs this at once */
+	volatile int count = 0, down = 3, sat = 0;
+	long bad = 0;
+
+	for (long i = 0; i < 16; i++) {
+		bad |= lrsc_cmpxchg_d(&word, 5 + i, 6 + i) != 5 + i;    /* stored */
+		bad |= lrsc_cmpxchg_d(&word, 100, 7) != 6 + i;          /* compare fails */
+		bad |= lrsc_add_w(&count, 3) != 3 * i;
+		bad |= lrsc_dec_pos_w(&down) != 2 - (i < 3 ? i : 3);    /* stops at 0 */
+		bad |= lrsc_inc_sat_w(&sat, 10) != (i < 10 ? i + 1 : 10);
+		bad |= lrsc_add_unless_d(&unless, 1, 8) != (i < 8 ? i : 8);
+	}
+	return bad || word != 21 || count != 48 || down != 0 || sat != 10 || unless != 8;
+}

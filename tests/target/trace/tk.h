@@ -26,6 +26,7 @@ long u_syscalls(long n);
 long u_pagefault(long base);
 long u_illegal(long n);
 long u_compute(long n);
+long u_lrsc(long base);
 
 /* Demand-paged U memory: DEMAND_PAGES pages per hart, unmapped until a
  * U-mode access faults on them. */
@@ -42,6 +43,9 @@ long p_filtered(void);
 long p_s_illegal(void);
 long p_sse(unsigned long hartid, volatile long *count);
 long p_fp(void);   /* fp.S */
+long p_lrsc(void);
+int lrsc_add_w(volatile int *p, int n);
+int lrsc_add_count_w(volatile int *p, int n, int *retries);
 
 /* entry.S */
 extern char tk_vector[], tk_user_return[], trace_first[], trace_last[];

@@ -95,3 +95,50 @@ USER_TEXT long u_compute(long n)
 	}
 	sys_exit((long)((x ^ odd) & 0x7fffffff));
 }
+
+/*
+ * LR/SC on demand-paged memory (docs/TRACE.md, "LR/SC sequences"): the LR's
+ * first touch of a page is a load page fault, which the kernel answers
+ * with a read-only mapping, so the SC faults next (a store page fault
+ * inside the sequence: the reservation is lost, the SC fails once and the
+ * loop retries).  One sequence without an exit (an add), one with (a
+ * cmpxchg whose compare can fail).
+ */
+__asm__(".pushsection .user.text, \"ax\"\n"
+	".balign 4\n"
+	"u_lrsc_add_w:\n"
+	"0:	lr.w	a5, (a0)\n"
+	"	add	a4, a5, a1\n"
+	"	sc.w	a4, a4, (a0)\n"
+	"	bnez	a4, 0b\n"
+	"	mv	a0, a5\n"
+	"	ret\n"
+	"u_lrsc_cmpxchg_w:\n"
+	"0:	lr.w.aq	a5, (a0)\n"
+	"	bne	a5, a1, 1f\n"
+	"	sc.w.aqrl a4, a2, (a0)\n"
+	"	bnez	a4, 0b\n"
+	"1:	mv	a0, a5\n"
+	"	ret\n"
+	".popsection\n");
+int u_lrsc_add_w(volatile int *p, int n);
+int u_lrsc_cmpxchg_w(volatile int *p, int old, int new);
+
+USER_TEXT long u_lrsc(long base)
+{
+	volatile int *add = (volatile int *)base, *cas = (volatile int *)(base + 4096);
+	long i, bad = 0;
+	int a0, c;
+
+	/* The pages hold what earlier programs left: values are relative to
+	 * what the first touches (each an LR that faults) find. */
+	a0 = u_lrsc_add_w(add, 2) + 2;                 /* then the SC faults */
+	c = u_lrsc_cmpxchg_w(cas, 0x7fffffff, 0);      /* the compare fails */
+	for (i = 0; i < 8; i++) {
+		bad |= u_lrsc_add_w(add, 2) != a0 + 2 * i;
+		/* stored (the first time, after its SC's store fault) */
+		bad |= u_lrsc_cmpxchg_w(cas, c + (int)i, c + (int)i + 1) != c + i;
+		bad |= u_lrsc_cmpxchg_w(cas, c - 1, 0) != c + i + 1;   /* compare fails */
+	}
+	sys_exit(bad || *add != a0 + 16 || *cas != c + 8 ? -1 : 0);
+}
