@@ -42,6 +42,11 @@ import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 TARGET = 40     # M-mode instructions per traced instruction
+# Programs measured but kept out of the set's figures: the LR/SC programs
+# (added with LR/SC support, docs/TRACE.md "LR/SC sequences") are nearly all
+# LR/SC sequences, which take the C visit, so the set stays comparable with
+# its earlier figures.
+OUTSIDE_SET = {'lrsc', 'u-lrsc', 'lrsc-smp'}
 PROG_RE = re.compile(r'^TRACEPROG hart=0 prog=(\S+) instret=(\d+) traced=(\d+)', re.M)
 
 
@@ -173,20 +178,29 @@ def main():
     sums = {m: [0, 0, 0] for m, _ in modes}     # extra, traced, instret
     means = {m: [] for m, _ in modes}
     base_total = 0
+    outside = []
     for prog, (b_instret, _) in base.items():
-        row = f'| {prog} | {b_instret} | {cost["HTM"].get(prog, (0, 0))[1]} |'
-        base_total += b_instret
+        in_set = prog not in OUTSIDE_SET
+        row = f'| {prog}{"" if in_set else " (outside the set)"} | {b_instret} | ' \
+              f'{cost["HTM"].get(prog, (0, 0))[1]} |'
         for m, _ in modes:
             instret, traced = cost[m].get(prog, (0, 0))
             per = ratio(instret - b_instret, traced)
             row += f' {per:.1f} | {ratio(instret, b_instret):.1f} |'
+            if not in_set:
+                continue
             sums[m][0] += instret - b_instret
             sums[m][1] += traced
             sums[m][2] += instret
             if traced:
                 means[m].append(per)
-        lines.append(row)
-    row_all = f'| **all programs** | {base_total} | {sums["HTM"][1]} |'
+        if in_set:
+            base_total += b_instret
+            lines.append(row)
+        else:
+            outside.append(row)
+    lines += outside
+    row_all = f'| **the set (all but LR/SC)** | {base_total} | {sums["HTM"][1]} |'
     row_mean = '| mean over programs | | |'
     for m, _ in modes:
         row_all += f' **{ratio(sums[m][0], sums[m][1]):.1f}** | ' \
@@ -194,7 +208,7 @@ def main():
         row_mean += f' {ratio(sum(means[m]), len(means[m])):.1f} | |'
     lines += [row_all, row_mean, '']
     verdict = ', '.join(f'{m} {ratio(sums[m][0], sums[m][1]):.1f}' for m, _ in modes)
-    lines += [f'Average M-instr per traced instr (all programs): {verdict} '
+    lines += [f'Average M-instr per traced instr (the set, all programs but the LR/SC ones): {verdict} '
               f'(target <= {TARGET}).', '']
 
     lines += ['## Compression (whole program set, one run per mode, ground truth from '

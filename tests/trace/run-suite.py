@@ -146,8 +146,8 @@ CONFIGS = [
     Config('lrsc-smp-btm', 'harts=2 mode=btm', LRSC_SMP, smp=2, cost=6),
     Config('lrsc-smp-singlestep', 'harts=2 singlestep', LRSC_SMP, smp=2, cost=8),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
-    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal,sse,sbi-irq', cost=8, tv='pcs'),
-    Config('tv-lrsc', 'tv', 'lrsc,u-lrsc', cost=3, tv='pcs'),
+    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=6, tv='pcs'),
+    Config('tv-lrsc', 'tv', 'lrsc,u-lrsc,sse,sbi-irq', cost=5, tv='pcs'),
     Config('tv-regs', 'tv', 'recurse,fp', cost=3, tv='regs'),
     # The session's kernel code before the first program takes ~16 KiB.
     Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',

@@ -363,7 +363,7 @@ static long prog_u_lrsc(struct tk_hart *t)
  * spends nearly all its time in M-mode, and in practice none does): the
  * retries are printed, not required.  A failing SC is traced in u-lrsc.
  */
-#define LRSC_SMP_ADDS 1500
+#define LRSC_SMP_ADDS 300
 static volatile int lrsc_smp_word, lrsc_smp_done, lrsc_smp_retries;
 
 static bool all_added(unsigned long harts)
