@@ -84,11 +84,14 @@ static const char codec_options_help[] =
 
 static const char image_options_help[] =
 	"program images (used to classify each pc):\n"
-	"  --elf FILE                ELF file (repeatable, e.g. firmware + kernel)\n"
+	"  --elf FILE[@ADDR]         ELF file (repeatable, e.g. firmware + kernel); with\n"
+	"                            @ADDR its code is also where a loader put its load\n"
+	"                            image (p_paddr order, the lowest at ADDR): a kernel\n"
+	"                            before and after its MMU is on (vmlinux@0x80200000)\n"
 	"  --raw FILE@ADDR           raw memory image loaded at ADDR (repeatable)\n";
 
 static const char encode_usage[] =
-	"usage: ntrace encode (--elf FILE | --raw FILE@ADDR)... --pcs FILE --out FILE.nex\n"
+	"usage: ntrace encode (--elf FILE[@ADDR] | --raw FILE@ADDR)... --pcs FILE --out FILE.nex\n"
 	"                     [--trace-priv U|S|US] [--trace-range A-B] [codec options]\n"
 	"       ntrace encode --pcseq FILE --out FILE.nex [--elf FILE...] [codec options]\n"
 	"\n"
@@ -128,7 +131,7 @@ static const char encode_usage[] =
 	"\n";
 
 static const char decode_usage[] =
-	"usage: ntrace decode (--elf FILE | --raw FILE@ADDR)... FILE.nex [--out FILE.pcs]\n"
+	"usage: ntrace decode (--elf FILE[@ADDR] | --raw FILE@ADDR)... FILE.nex [--out FILE.pcs]\n"
 	"                     [--wrapped] [--symbols] [codec options]\n"
 	"\n"
 	"Decodes N-Trace messages back into the retired-instruction sequence and\n"
@@ -183,7 +186,7 @@ static const char decode_usage[] =
 	"\n";
 
 static const char profile_usage[] =
-	"usage: ntrace profile (--elf FILE)... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
+	"usage: ntrace profile (--elf FILE[@ADDR])... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
 	"                      [--top N] [codec options]\n"
 	"\n"
 	"Decodes the trace and tells where its instructions went, by function (the\n"
@@ -201,7 +204,7 @@ static const char profile_usage[] =
 	"\n";
 
 static const char timeline_usage[] =
-	"usage: ntrace timeline (--elf FILE)... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
+	"usage: ntrace timeline (--elf FILE[@ADDR])... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
 	"                       [codec options]\n"
 	"\n"
 	"Privilege and trap events of one trace per hart on one time axis: trace\n"
@@ -236,7 +239,7 @@ static const char dump_usage[] =
 	"\n";
 
 static const char stats_usage[] =
-	"usage: ntrace stats FILE.nex [--elf FILE | --raw FILE@ADDR]... [codec options]\n"
+	"usage: ntrace stats FILE.nex [--elf FILE[@ADDR] | --raw FILE@ADDR]... [codec options]\n"
 	"\n"
 	"Prints the size, the number of messages per TCODE and, with program images,\n"
 	"the number of decoded instructions and bits per instruction (decoding\n"
