@@ -5,7 +5,7 @@
     tests/trace/linux-run.py --fw build/tracesbi.elf --kernel build/linux/Image
         --vmlinux build/linux/vmlinux --name NAME --outdir DIR [--smp N]
         [--trace OPTIONS] [--append ARGS] [--ground-truth N [--gt-harts K]]
-        [--icount] [--timeout S] [--save-after S]
+        [--icount] [--timeout S] [--save-after S] [--no-hold]
 
 QEMU virt boots the kernel under the firmware with `tracesbi.trace=OPTIONS,
 hold` on its command line (docs/TRACE.md, "Boot option"; OPTIONS default
@@ -18,7 +18,11 @@ each hart's buffer from the firmware's trace directory (oldest byte first,
 with its sidecar: the registers as the encoder holds them, whether it
 wrapped, the hart, the timebase), and QEMU is killed.  --save-after S
 saves them S seconds into the run instead, the machine stopped wherever it
-is (for a kernel whose boot does not end in a system reset).
+is (for a kernel whose boot does not end in a system reset).  --no-hold
+leaves `hold` out: the reset ends QEMU and nothing is saved; NAME.json
+still has what the firmware printed at the reset (each sink's length, the
+encoder's tsbiTeInsns and tsbiTeBlocks, the resetting hart's minstret:
+scripts/bench-trace-linux.py).
 
 Output in --outdir, for run NAME:
   NAME.out               the console
@@ -49,6 +53,8 @@ instructions is then checked whole.
 as tests/trace/trace-run.py: with sleep=off QEMU 7.2 stops serving its
 monitor once every hart is idle (the held machine); the instruction
 stream, which is all the comparison needs, is the run's own either way.
+With --no-hold there is no monitor to serve: sleep=off, so that the run's
+instruction counts do not depend on the host's speed.
 """
 
 import argparse
@@ -81,6 +87,9 @@ HOLD_LINE = 'tracesbi: trace captured, holding'
 NEXT_RE = re.compile(r'^Next +: (0x[0-9a-f]+) in S-mode', re.M)
 USERSPACE_LINE = 'tracesbi-init: started'
 INSTRET_RE = re.compile(r'tracesbi-init: instret (\d+)')
+SINK_RE = re.compile(r'tracesbi: trace hart (\d+): \S+ \S+ first \S+ len (\d+) '
+                     r'insns (\d+) blocks (\d+)')
+MINSTRET_RE = re.compile(r'tracesbi: system reset on hart (\d+) at minstret (\d+)')
 
 
 def dfilter_ranges(fw):
@@ -114,6 +123,11 @@ def console_facts(text):
     m = INSTRET_RE.search(text)
     if m:
         facts['instret'] = int(m.group(1))
+    facts['sinks'] = [dict(zip(('hart', 'len', 'insns', 'blocks'), map(int, m.groups())))
+                      for m in SINK_RE.finditer(text)]
+    m = MINSTRET_RE.search(text)
+    if m:
+        facts['reset_hart'], facts['reset_minstret'] = int(m.group(1)), int(m.group(2))
     return facts
 
 
@@ -126,7 +140,7 @@ def qemu_command(args, cmdline, out, sock, fifo):
         cmd += ['-singlestep', '-d', 'exec,nochain,int', '-dfilter',
                 dfilter_ranges(args.fw), '-D', fifo]
     if args.icount or fifo:
-        cmd += ['-icount', 'shift=0,align=off,sleep=on']
+        cmd += ['-icount', f'shift=0,align=off,sleep={"off" if args.no_hold else "on"}']
     return cmd
 
 
@@ -167,6 +181,8 @@ def main():
     ap.add_argument('--timeout', type=int, default=300)
     ap.add_argument('--save-after', type=float, metavar='S',
                     help='save the buffers S seconds into the run (default: at the hold)')
+    ap.add_argument('--no-hold', action='store_true',
+                    help='no hold: the reset ends QEMU, nothing is saved (-icount sleep=off)')
     ap.add_argument('--load', type=lambda v: int(v, 0), default=0x80200000,
                     help='where QEMU virt loads the kernel (checked against the firmware\'s '
                     '"Next" line; the ground truth needs it before the boot)')
@@ -174,7 +190,7 @@ def main():
 
     traced = args.trace not in ('', 'off')
     opts = [w for w in args.trace.split(',') if w] if traced else []
-    if traced and 'hold' not in opts:
+    if traced and 'hold' not in opts and not args.no_hold:
         opts.append('hold')
     os.makedirs(args.outdir, exist_ok=True)
     base = os.path.join(args.outdir, args.name)
@@ -221,16 +237,17 @@ def main():
                     result['log_off_error'] = str(e)
         threading.Thread(target=stop_logging, daemon=True).start()
     deadline = started + args.timeout
-    end_line = HOLD_LINE if traced else 'tracesbi-init: done'
+    held = traced and not args.no_hold
+    end_line = HOLD_LINE if held else 'tracesbi-init: done'
     text = ''
     while end_line not in text:
-        if args.save_after is not None and traced and time.time() - started >= args.save_after:
+        if args.save_after is not None and held and time.time() - started >= args.save_after:
             break
         if qemu.poll() is not None:
-            if not traced and 'tracesbi-init: done' in read_text(out):
+            if not held and 'tracesbi-init: done' in read_text(out):
                 break
             fail(f'QEMU exited ({qemu.returncode}) before the boot ended '
-                 f'({"the firmware held the machine" if traced else "init done"})')
+                 f'({"the firmware held the machine" if held else "init done"})')
         if time.time() > deadline:
             text = read_text(out)
             facts = console_facts(text)
@@ -241,12 +258,17 @@ def main():
                  f'last console line: {last[0][:120]!r})')
         time.sleep(0.2)
         text = read_text(out)
-    result['boot_s'] = round(time.time() - started, 1)
+    result['boot_s'] = round(time.time() - started, 2)
+    if not held:
+        try:
+            qemu.wait(timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            fail('QEMU did not exit at the reset')
     time.sleep(0.2)
     facts = console_facts(read_text(out))
     result.update(facts)
     bufs = []
-    if traced:
+    if held:
         try:
             with mon_lock:
                 bufs = save_buffers(args, sock, base)
@@ -273,7 +295,7 @@ def main():
     if gt and facts['load'] != args.load:
         fail(f'the kernel ran at {facts["load"]:#x}, the ground truth placed it at '
              f'{args.load:#x} (--load)')
-    if traced and not bufs:
+    if held and not bufs:
         fail('no sink holds trace at the reset')
     return 0
 
