@@ -16,10 +16,11 @@ physical load address, with the MMU off) into its share of the buffer of
 --trace, which stops on wrap by default.  When init powers off, the
 firmware holds the machine; each hart's buffer is saved
 (OUTDIR/linux.hart<H>.nex) with its sidecar (.nex.tci).  Each buffer is
-decoded with `ntrace decode --listing --elf VMLINUX@LOAD`: LOAD is where the
-firmware says it started the kernel, and @LOAD puts vmlinux's load image
-there besides its virtual addresses, so the listing names the kernel's
-functions before and after the MMU is on.  The listing (timestamps when
+decoded with `ntrace decode --listing --elf VMLINUX`: the sidecar's
+next-addr (where the firmware started the kernel, from its trace
+directory) puts vmlinux's load image there besides its virtual addresses,
+as `--elf VMLINUX@LOAD` would, so the listing names the kernel's functions
+before and after the MMU is on.  The listing (timestamps when
 `ts` is in --trace, address, symbol+offset, disassembly; traps, syncs and
 the trace's end on their own lines) goes to OUTDIR/listing.txt, a `# hart
 H` line before each hart's part; the first --lines instructions of hart 0
@@ -48,13 +49,9 @@ def rel(path):
     return os.path.relpath(path, os.getcwd())
 
 
-def elf_arg(vmlinux, load):
-    return f'{vmlinux}@{load:#x}'
-
-
 def listing(args, nex, load):
     """`ntrace decode --listing` of one buffer: (text, errors or '')."""
-    d = subprocess.run([args.ntrace, 'decode', '--listing', '--elf', elf_arg(args.vmlinux, load),
+    d = subprocess.run([args.ntrace, 'decode', '--listing', '--elf', args.vmlinux,
                         nex], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return d.stdout, d.stderr if d.returncode or d.stderr else ''
 
@@ -86,7 +83,7 @@ def print_head(text, n):
 
 
 def commands(args, bufs, load):
-    tool, elf, q = rel(args.ntrace), rel(args.vmlinux) + f'@{load:#x}', shlex.quote
+    tool, elf, q = rel(args.ntrace), rel(args.vmlinux), shlex.quote
     nexes = [rel(b['path']) for b in bufs]
     out = rel(args.outdir)
     return [f'{tool} decode --listing --elf {q(elf)} {q(nexes[0])} | less',
@@ -163,8 +160,8 @@ def main():
                 status = 1
                 summary.append(f'hart {h}: ntrace reported:\n' +
                                '\n'.join('    ' + l for l in errors.splitlines()[:14]))
-    print(f'trace-linux: kernel loaded at {load:#x} (vmlinux\'s load image: '
-          f'--elf {rel(args.vmlinux)}@{load:#x}); '
+    print(f'trace-linux: kernel loaded at {load:#x} (the sidecars\' next-addr, which puts '
+          f'vmlinux\'s load image there: as --elf {rel(args.vmlinux)}@{load:#x}); '
           f'{"user space reached" if run["userspace"] else "user space NOT reached"}')
     for s in summary:
         print('trace-linux: ' + s)

@@ -18,9 +18,11 @@ first K harts, is the ground truth (scripts/trace-ground-truth.py).
 Checks, one PASS:/FAIL: line each (names linux/trace/CONFIG/...):
   boot                 the traced boot reached user space and the system
                        reset that ends it (the firmware held the machine)
-  hartH/decode         `ntrace decode --elf vmlinux@LOAD BUFFER`, no other
-                       option (the sidecar gives the registers): no error,
-                       no hint; LOAD is the firmware's "Next" address
+  hartH/decode         `ntrace decode --elf vmlinux BUFFER`, no other option:
+                       no error, no hint (the sidecar gives the registers
+                       and next-addr, which places vmlinux's load image)
+  hart0/explicit-load  `--elf vmlinux@LOAD` (LOAD: the firmware's "Next"
+                       line) decodes to the same instructions
   hartH/exact          (harts with ground truth) the decoded trace is a
                        prefix of the whole ground truth
                        (`trace-compare.py --whole --match prefix`) and
@@ -98,7 +100,7 @@ def check_config(args, name, cfg):
     report(res['userspace'] and res['held'] and sorted(bufs) == list(range(smp)),
            f'{name}/boot', f'{smp} hart(s), {res["boot_s"]} s, buffers of harts '
            f'{sorted(bufs)}, log off after {res.get("log_off_after_s")} s')
-    elf = f'{args.vmlinux}@{load:#x}'
+    elf = args.vmlinux
     for h in range(smp):
         if h not in bufs:
             report(False, f'{name}/hart{h}/decode', 'no buffer')
@@ -109,6 +111,8 @@ def check_config(args, name, cfg):
         report(d.returncode == 0 and not d.stderr, f'{name}/hart{h}/decode',
                f'{n} instructions from {bufs[h]["len"]} bytes' if d.returncode == 0 and
                not d.stderr else first_line(d.stderr)[:300])
+        if h == 0:
+            check_explicit_load(name, args, nex, dec, load)
         gt = f'{base}.gt.hart{h}.pcs'
         if h < cfg['gt_harts']:
             check_exact(name, h, gt, dec, n)
@@ -116,6 +120,17 @@ def check_config(args, name, cfg):
             check_mappings(name, dec, load, args)
         else:
             check_secondary(name, h, elf, nex, load, args)
+
+
+def check_explicit_load(name, args, nex, dec, load):
+    """--elf vmlinux@LOAD decodes as the sidecar's next-addr placed it."""
+    at = dec + '.at'
+    d = run([args.ntrace, 'decode', '--elf', f'{args.vmlinux}@{load:#x}', nex, '--out', at])
+    same = d.returncode == 0 and os.path.exists(at) and open(at).read() == open(dec).read()
+    report(same, f'{name}/hart0/explicit-load',
+           f'--elf vmlinux@{load:#x}: the same instructions' if same else
+           f'--elf vmlinux@{load:#x}: status {d.returncode}, '
+           f'{"differs" if d.returncode == 0 else first_line(d.stderr)[:200]}')
 
 
 def check_exact(name, h, gt, dec, n):

@@ -15,12 +15,27 @@ static int fail(const struct nt_err *err)
 
 /* Loads --elf and --raw images, then picks XLEN from the first ELF when
  * --xlen was not given. */
+/* --elf number i: FILE[@ADDR], a FILE without @ADDR placed by the
+ * sidecar's next-addr when its load image needs a place (loadmap.c). */
+static int elf_spec(const struct cli_args *a, size_t i, struct nt_elf_spec *spec,
+		    struct nt_err *err)
+{
+	int rc = nt_elf_spec_parse(a->elves.v[i], spec, err);
+
+	if (rc == 0 && !spec->has_load && a->has_next_addr &&
+	    nt_elf_spec_place_at_entry(spec, a->next_addr, err)) {
+		nt_elf_spec_free(spec);
+		rc = -1;
+	}
+	return rc;
+}
+
 static int load_images(struct cli_args *a, struct nt_image_set *set, struct nt_err *err)
 {
 	nt_images_init(set);
 	for (size_t i = 0; i < a->elves.count; i++) {
 		struct nt_elf_spec spec;
-		int rc = nt_elf_spec_parse(a->elves.v[i], &spec, err);
+		int rc = elf_spec(a, i, &spec, err);
 
 		if (rc == 0)
 			rc = nt_images_add_elf_spec(set, &spec, err);
@@ -103,7 +118,7 @@ static int load_symbols(struct cli_args *a, struct nt_symtab *symbols, struct nt
 {
 	for (size_t i = 0; i < a->elves.count; i++) {
 		struct nt_elf_spec spec;
-		int rc = nt_elf_spec_parse(a->elves.v[i], &spec, err);
+		int rc = elf_spec(a, i, &spec, err);
 
 		if (rc == 0)
 			rc = nt_symtab_add_elf_spec(symbols, &spec, err);
@@ -125,13 +140,15 @@ static void load_image_hint(const struct cli_args *a)
 		struct nt_elf_spec spec;
 		uint64_t paddr, vaddr;
 
-		if (nt_elf_spec_parse(a->elves.v[i], &spec, &err))
+		if (elf_spec(a, i, &spec, &err))
 			continue;
 		if (!spec.has_load && nt_elf_load_differs(spec.path, &paddr, &vaddr))
 			fprintf(stderr, "%s: hint: %s has a load image (p_paddr 0x%" PRIx64 " for "
 				"p_vaddr 0x%" PRIx64 ") that is not in the images: if its code also "
 				"ran where a loader put that image (a kernel before its MMU is on), "
-				"give --elf %s@LOADADDR\n", a->input_path, spec.path, paddr, vaddr,
+				"give --elf %s@LOADADDR (the firmware's banner line \"Next\" names "
+				"it when the kernel was its next stage)\n", a->input_path, spec.path,
+				paddr, vaddr,
 				spec.path);
 		nt_elf_spec_free(&spec);
 	}

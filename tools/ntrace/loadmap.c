@@ -161,6 +161,50 @@ bool nt_load_map_find(const struct nt_load_map *m, uint64_t vaddr, uint64_t size
 	return false;
 }
 
+/* The entry point's offset in the load image (from the lowest p_paddr):
+ * 0 and *off, or -1 when no PT_LOAD segment holds it. */
+static int entry_offset(Elf *elf, uint64_t *off)
+{
+	GElf_Ehdr eh;
+	struct nt_load_map map;
+	struct nt_err err;
+	uint64_t at;
+	int rc = -1;
+
+	if (!gelf_getehdr(elf, &eh) || nt_load_map_build(elf, 0, "", &map, &err))
+		return -1;
+	if (nt_load_map_find(&map, eh.e_entry, 1, &at)) {
+		*off = at;
+		rc = 0;
+	}
+	nt_load_map_free(&map);
+	return rc;
+}
+
+int nt_elf_spec_place_at_entry(struct nt_elf_spec *spec, uint64_t next_addr, struct nt_err *err)
+{
+	uint64_t paddr, vaddr, off;
+	uint8_t *file;
+	size_t len;
+
+	if (!nt_elf_load_differs(spec->path, &paddr, &vaddr))
+		return 0;
+	if (nt_read_file(spec->path, &file, &len, err))
+		return -1;
+	Elf *elf = nt_elf_open(file, len, spec->path, err);
+	if (!elf) {
+		free(file);
+		return -1;
+	}
+	if (entry_offset(elf, &off) == 0 && off <= next_addr) {
+		spec->has_load = true;
+		spec->load = next_addr - off;
+	}
+	elf_end(elf);
+	free(file);
+	return 0;
+}
+
 int nt_elf_load_differs(const char *path, uint64_t *paddr, uint64_t *vaddr)
 {
 	struct nt_err err;

@@ -827,6 +827,8 @@ static int input_settings(const struct command *cmd, int argc, char **argv,
 		in->hart = sc.hart;
 		in->timebase_hz = sc.timebase_hz;
 		in->tscontrol = sc.tscontrol;
+		in->has_next_addr = sc.has_next_addr;
+		in->next_addr = sc.next_addr;
 		in->settings_path = strdup(sc.path);
 		in->cfg.settings_from = in->settings_path;
 		if (!in->settings_path) {
@@ -853,6 +855,10 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		for (size_t i = 0; rc == 0 && i < a.inputs.count; i++) {
 			a.in[i].path = a.inputs.v[i];
 			rc = input_settings(cmd, argc, argv, &a, &set, &a.in[i]);
+			if (rc == 0 && a.in[i].has_next_addr && !a.has_next_addr) {
+				a.has_next_addr = true;
+				a.next_addr = a.in[i].next_addr;
+			}
 		}
 		if (rc == 0) {  /* one input: its settings are the command's */
 			a.cfg = a.in[0].cfg;

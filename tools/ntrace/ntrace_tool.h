@@ -108,6 +108,15 @@ void nt_load_map_free(struct nt_load_map *m);
  * (size 0: of the address vaddr, a segment's end included). */
 bool nt_load_map_find(const struct nt_load_map *m, uint64_t vaddr, uint64_t size, uint64_t *laddr);
 
+/* The sidecar's next-addr (where the firmware started S-mode: the load
+ * address of a kernel QEMU's -kernel placed) for an --elf FILE given
+ * without @ADDR: when FILE's load image is not at its virtual addresses
+ * (some PT_LOAD p_paddr != p_vaddr, as in vmlinux) and its entry point is
+ * in a PT_LOAD segment, the spec gets the load address that puts the entry
+ * point's byte of the load image at next_addr.  Otherwise it is left as
+ * it is.  0, or -1 with err when FILE cannot be read. */
+int nt_elf_spec_place_at_entry(struct nt_elf_spec *spec, uint64_t next_addr, struct nt_err *err);
+
 /* 1 when a PT_LOAD segment of the ELF has p_paddr != p_vaddr (the first
  * such: *paddr, *vaddr): a load image that --elf FILE@ADDR could map. */
 int nt_elf_load_differs(const char *path, uint64_t *paddr, uint64_t *vaddr);
@@ -307,6 +316,8 @@ struct nt_sidecar {
 	bool wrapped;                   /* the sink wrapped: decode as --wrapped */
 	int hart;                       /* the hart that wrote it, -1 when not given */
 	uint64_t timebase_hz;           /* the time CSR's frequency, 0 when not given */
+	bool has_next_addr;             /* next-addr= given: */
+	uint64_t next_addr;             /* where the boot hart entered S-mode */
 	char path[4096];                /* BUFFER.tci */
 };
 
