@@ -1256,9 +1256,10 @@ int main(void)
         /* A traced boot (tests/trace/linux-run.py): user space reached is
          * all it needs, and it ends at once.  The instructions this hart
          * retired since reset (all modes: instret is minstret's shadow,
-         * exact under -icount) are what scripts/bench-trace-linux.py
-         * compares between traced and untraced boots; the kernel's SBI
-         * PMU driver lets U-mode read it (scounteren). */
+         * exact under -icount): how much a traced boot ran (make
+         * bench-trace-linux counts the same at the reset that follows,
+         * from the firmware's minstret line); the kernel's SBI PMU
+         * driver lets U-mode read it (scounteren). */
         unsigned long long instret;
 
         __asm__ volatile("rdinstret %0" : "=r"(instret));

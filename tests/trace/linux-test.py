@@ -43,7 +43,15 @@ Checks, one PASS:/FAIL: line each (names linux/trace/CONFIG/...):
 Configurations (--list): `1hart`, `4harts` (hart 0 against the log; the
 log is cut before the other harts start, about 14 million instructions of
 hart 0 later) and, with --soak (make soak), `4harts-all`: the log goes on
-until every hart has its ground truth (a few minutes).
+until every hart has its ground truth (a few minutes), and `whole-1hart`,
+`whole-4harts`: the whole boot traced into a wrapping buffer (1 MiB per
+hart, no execution log, no -icount), checked by
+  boot                 user space and the reset reached, a wrapped buffer
+                       per hart
+  hartH/decode         `ntrace decode --elf vmlinux`: no error (the one
+                       note of a wrapped buffer aside), some instructions
+  user-space-traced    the buffers hold instructions of init (below the
+                       kernel's load address)
 """
 
 import argparse
@@ -58,6 +66,8 @@ VIRTUAL_BASE = 1 << 63
 SLICE = 0x8000                  # trace bytes per hart
 BUF_BASE = 0x8f000000           # S-mode RAM the firmware reserves in the DT
 GT = 400000                     # ground-truth instructions per hart (> 32 KiB of trace)
+WHOLE_BASE = 0x8c000000         # the whole boots' wrapping buffers
+WHOLE_SLICE = 0x100000          # 1 MiB per hart
 
 CONFIGS = {
     '1hart': {'smp': 1, 'gt_harts': 1},
@@ -65,6 +75,10 @@ CONFIGS = {
 }
 SOAK_CONFIGS = {
     '4harts-all': {'smp': 4, 'gt_harts': 4},
+    # Whole boots traced (wrapping buffers): they need the stepper to keep
+    # LR/SC reservations (docs/TRACE.md, "Tracing Linux").
+    'whole-1hart': {'smp': 1, 'whole': True},
+    'whole-4harts': {'smp': 4, 'whole': True},
 }
 failed = False
 
@@ -84,7 +98,46 @@ def first_line(text):
     return next((l for l in text.splitlines() if l.strip()), '')
 
 
+def check_whole(args, name, cfg):
+    """A whole boot traced into a wrapping buffer: user space reached, each
+    hart's buffer (wrapped: the end of the boot) decodes with no error, and
+    the buffers hold user-space instructions (init's, below the kernel)."""
+    smp = cfg['smp']
+    r = run([sys.executable, os.path.join(ROOT, 'tests/trace/linux-run.py'), '--fw', args.fw,
+             '--kernel', args.kernel, '--vmlinux', args.vmlinux, '--name', name,
+             '--outdir', args.workdir, '--smp', str(smp),
+             '--trace', f'buf={WHOLE_BASE:#x}:{WHOLE_SLICE * smp:#x}',
+             '--timeout', str(args.timeout)])
+    base = os.path.join(args.workdir, name)
+    if r.returncode != 0:
+        return report(False, f'{name}/boot', first_line(r.stderr)[:300])
+    res = json.load(open(base + '.json'))
+    bufs = {b['hart']: b for b in res['buffers']}
+    report(res['userspace'] and res['held'] and sorted(bufs) == list(range(smp)),
+           f'{name}/boot', f'{smp} hart(s) traced to user space and the reset in '
+           f'{res["boot_s"]} s, buffers of harts {sorted(bufs)} '
+           f'({", ".join(b["what"] for b in bufs.values())})')
+    user = 0
+    for h in sorted(bufs):
+        nex, dec = bufs[h]['path'], f'{base}.dec.hart{h}.pcs'
+        d = run([args.ntrace, 'decode', '--elf', args.vmlinux, nex, '--out', dec])
+        pcs = [int(line.split()[0], 16) for line in open(dec)] if os.path.exists(dec) else []
+        # the wrapped buffer's one note: where decoding started
+        errors = [line for line in d.stderr.splitlines() if 'wrapped buffer:' not in line]
+        ok = d.returncode == 0 and not errors and bufs[h]['wrapped'] and pcs
+        report(ok, f'{name}/hart{h}/decode',
+               f'{len(pcs)} instructions from {bufs[h]["len"]} bytes, wrapped' if ok else
+               f'status {d.returncode}, wrapped={bufs[h]["wrapped"]}: '
+               f'{(errors or ["no instructions"])[0][:300]}')
+        user += sum(1 for pc in pcs if pc < res['load'])
+    report(user > 0, f'{name}/user-space-traced',
+           f'{user} instructions below the kernel (init, U-mode) in the buffers' if user else
+           'no buffer holds an instruction of user space')
+
+
 def check_config(args, name, cfg):
+    if cfg.get('whole'):
+        return check_whole(args, name, cfg)
     smp = cfg['smp']
     r = run([sys.executable, os.path.join(ROOT, 'tests/trace/linux-run.py'), '--fw', args.fw,
              '--kernel', args.kernel, '--vmlinux', args.vmlinux, '--name', name,
@@ -240,11 +293,11 @@ def check_listing(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--fw', required=True)
-    ap.add_argument('--kernel', required=True)
-    ap.add_argument('--vmlinux', required=True)
-    ap.add_argument('--ntrace', required=True)
-    ap.add_argument('--workdir', required=True)
+    ap.add_argument('--fw')
+    ap.add_argument('--kernel')
+    ap.add_argument('--vmlinux')
+    ap.add_argument('--ntrace')
+    ap.add_argument('--workdir')
     ap.add_argument('--soak', action='store_true')
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--list', action='store_true')
@@ -256,6 +309,8 @@ def main():
             print(n)
         return 0
     for attr in ('fw', 'kernel', 'vmlinux', 'ntrace', 'workdir'):
+        if getattr(args, attr) is None:
+            ap.error(f'--{attr} is required')
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
     os.makedirs(args.workdir, exist_ok=True)
     names = args.configs or list(SOAK_CONFIGS if args.soak else CONFIGS)

@@ -87,7 +87,8 @@ static const char image_options_help[] =
 	"  --elf FILE[@ADDR]         ELF file (repeatable, e.g. firmware + kernel); with\n"
 	"                            @ADDR its code is also where a loader put its load\n"
 	"                            image (p_paddr order, the lowest at ADDR): a kernel\n"
-	"                            before and after its MMU is on (vmlinux@0x80200000)\n"
+	"                            before and after its MMU is on (vmlinux@0x80200000);\n"
+	"                            without @ADDR a sidecar's next-addr places it\n"
 	"  --raw FILE@ADDR           raw memory image loaded at ADDR (repeatable)\n";
 
 static const char encode_usage[] =
@@ -344,7 +345,9 @@ static const char buffer_options_help[] =
 	"  FILE.nex.tci              read by itself when it is next to FILE.nex: the\n"
 	"                            encoder's registers (as --tci, before every other\n"
 	"                            option), whether the sink wrapped (--wrapped), the\n"
-	"                            hart; make trace and the trace suite write it.\n"
+	"                            hart, where S-mode started (next-addr: places an\n"
+	"                            --elf without @ADDR); make trace, trace-save.py\n"
+	"                            and the trace suite write it.\n"
 	"                            --tci or --all-opt given: not read\n"
 	"  --max-errors N            error lines shown per input (default 10, 0: all);\n"
 	"                            the others are counted\n";
