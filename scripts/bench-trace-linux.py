@@ -5,7 +5,7 @@
     scripts/bench-trace-linux.py [--fw build/tracesbi.elf]
         [--kernel build/linux/Image] [--vmlinux build/linux/vmlinux]
         [--ntrace build/tools/ntrace] [--workdir build/bench-trace-linux]
-        [--out build/results/bench-trace-linux.md] [--first-buf BYTES]
+        [--out build/results/bench-trace-linux.md] [--first-buf BYTES,...]
         [--whole-timeout S] [--no-whole]
 
 The test kernel boots on one hart under QEMU virt with `-icount shift=0`
@@ -17,9 +17,10 @@ stepper stepped) and the resetting hart's minstret: every instruction it
 retired since reset, M-mode included.  Runs:
 
   untraced   no tracesbi.trace=: the baseline, minstret U
-  first      `stop,buf=0x8f000000:FIRST` (--first-buf, default 0x1c000):
-             traced from the kernel's first instruction until the buffer
-             fills (about the first million instructions), then untraced
+  first      `stop,buf=0x8f000000:FIRST` for each FIRST of --first-buf
+             (default 0x4000 and 0x1c000): traced from the kernel's first
+             instruction until the buffer fills (about the first 150 000
+             and the first million instructions), then untraced
   whole      `buf=0x8c000000:0x1000000`: a wrapping 16 MiB buffer, traced
              to the end (user space and the power-off); needs a stepper
              that keeps LR/SC reservations (before that fix the traced boot
@@ -141,7 +142,8 @@ def main():
     ap.add_argument('--ntrace', default='build/tools/ntrace')
     ap.add_argument('--workdir', default='build/bench-trace-linux')
     ap.add_argument('--out', default='build/results/bench-trace-linux.md')
-    ap.add_argument('--first-buf', default='0x1c000', help='bytes of the first run\'s buffer')
+    ap.add_argument('--first-buf', default='0x4000,0x1c000',
+                    help='bytes of the first runs\' buffers (comma-separated, one run each)')
     ap.add_argument('--whole-timeout', type=int, default=1800)
     ap.add_argument('--no-whole', action='store_true', help='leave the whole boot out')
     args = ap.parse_args()
@@ -150,7 +152,7 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     t0 = time.time()
-    first = f'stop,buf=0x8f000000:{args.first_buf}'
+    firsts = [f'stop,buf=0x8f000000:{b}' for b in args.first_buf.split(',')]
     lines = ['## Tracing a Linux boot (1 hart, QEMU -icount shift=0, the test kernel)', '',
              'traced: instructions the encoder reported (tsbiTeInsns); instr/block: per block '
              'the stepper stepped (tsbiTeBlocks); M/instr: (minstret traced - minstret '
@@ -165,11 +167,12 @@ def main():
                   '| traced part | traced | instr/block | M/instr | part slowdown | '
                   'boot slowdown (instr) | boot slowdown (wall) | bits/instr |',
                   '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |']
-        res = fastest(args, 'first', first, 600)
-        saved = boot(args, 'first-saved', first, True, 600)
-        if 'error' in saved:
-            raise BenchError(f'first-saved: {saved["error"]}')
-        lines.append(row(f'first (`{first}`)', base, res, decoded_bits(args, saved)))
+        for i, first in enumerate(firsts):
+            res = fastest(args, f'first{i}', first, 600)
+            saved = boot(args, f'first{i}-saved', first, True, 600)
+            if 'error' in saved:
+                raise BenchError(f'first{i}-saved: {saved["error"]}')
+            lines.append(row(f'first (`{first}`)', base, res, decoded_bits(args, saved)))
     except BenchError as e:
         print(f'bench-trace-linux: {e}', file=sys.stderr)
         return 1

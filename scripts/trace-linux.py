@@ -49,7 +49,7 @@ def rel(path):
     return os.path.relpath(path, os.getcwd())
 
 
-def listing(args, nex, load):
+def listing(args, nex):
     """`ntrace decode --listing` of one buffer: (text, errors or '')."""
     d = subprocess.run([args.ntrace, 'decode', '--listing', '--elf', args.vmlinux,
                         nex], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -82,7 +82,7 @@ def print_head(text, n):
             shown += 1
 
 
-def commands(args, bufs, load):
+def commands(args, bufs):
     tool, elf, q = rel(args.ntrace), rel(args.vmlinux), shlex.quote
     nexes = [rel(b['path']) for b in bufs]
     out = rel(args.outdir)
@@ -140,7 +140,7 @@ def main():
     with open(path, 'w') as out:
         for b in bufs:
             h = b['hart']
-            text, errors = listing(args, b['path'], load)
+            text, errors = listing(args, b["path"])
             lines = instruction_lines(text)
             if len(bufs) > 1:
                 out.write(f'# hart {h}\n')
@@ -167,7 +167,7 @@ def main():
         print('trace-linux: ' + s)
     print(f'trace-linux: listing in {rel(path)}, buffers in {rel(base)}.hart<H>.nex, each '
           f'with its sidecar .nex.tci, which ntrace reads by itself; to read them further:')
-    for c in commands(args, bufs, load):
+    for c in commands(args, bufs):
         print('  ' + c)
     return status
 
