@@ -113,17 +113,18 @@ static int by_address(const void *a, const void *b)
  * too; other numbers stay as objdump printed them. */
 static void rewrite_targets(const char *in, const struct nt_load_map *map, char *out, size_t size)
 {
-	size_t o = 0;
+	size_t o = 0, len = strlen(in);
 
-	for (size_t i = 0; in[i] && o + 1 < size;) {
+	for (size_t i = 0; i < len && o + 1 < size;) {
 		size_t j = i;
 		uint64_t v = 0, l;
 
 		if (i == 0 || in[i - 1] == ' ' || in[i - 1] == ',') {
-			while (hex_digit(in[j]) >= 0 && j - i < 16)
+			while (j < len && j - i < 16 && hex_digit(in[j]) >= 0)
 				v = v << 4 | (uint64_t)hex_digit(in[j++]);
 		}
-		if (j > i && in[j] == ' ' && in[j + 1] == '<' && nt_load_map_find(map, v, 0, &l)) {
+		if (j > i && j + 1 < len && in[j] == ' ' && in[j + 1] == '<' &&
+		    nt_load_map_find(map, v, 0, &l)) {
 			int n = snprintf(out + o, size - o, "%" PRIx64, l);
 
 			o = n < 0 || (size_t)n >= size - o ? size - 1 : o + (size_t)n;
@@ -140,7 +141,7 @@ static int add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
 			    const struct nt_load_map *map, const char *name, struct nt_err *err)
 {
 	const char *end = text + len;
-	char insn[160], loaded[200];
+	char insn[160] = { 0 }, loaded[200];   /* zeroed: the analyzer cannot see parse_insn_line end the text */
 
 	for (const char *p = text; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
