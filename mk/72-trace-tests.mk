@@ -19,7 +19,8 @@
 #                     commands that read the saved buffers with no option.
 #   make trace-linux  a Linux kernel (default: the test kernel of
 #                     mk/50-linux.mk; KERNEL=Image VMLINUX=vmlinux for
-#                     another) booted with tracesbi.trace=TRACE_LINUX,hold
+#                     another, USER_ELVES= its user-space ELFs) booted with
+#                     tracesbi.trace=TRACE_LINUX,hold
 #                     on TRACE_LINUX_SMP harts; the listing of its first
 #                     TRACE_LINUX_LINES instructions with the kernel's
 #                     symbols at its load and virtual addresses, then the
@@ -91,11 +92,14 @@ TRACE_LINUX_APPEND    ?=
 TRACE_LINUX_SAVE_AFTER ?=
 TRACE_LINUX_KERNEL    = $(if $(KERNEL),$(KERNEL),$(BUILD)/linux/Image)
 TRACE_LINUX_VMLINUX   = $(if $(VMLINUX),$(VMLINUX),$(BUILD)/linux/vmlinux)
+# User-space ELFs to decode with (the test kernel's init; USER_ELVES= others).
+TRACE_LINUX_USER_ELVES = $(if $(KERNEL),$(USER_ELVES),$(BUILD)/linux/initramfs/init)
 
 .PHONY: trace-linux
 trace-linux: $(BUILD)/tracesbi.elf $(BUILD)/tools/ntrace $(if $(KERNEL),,linux-kernel)
 	@python3 scripts/trace-linux.py --fw $(BUILD)/tracesbi.elf --ntrace $(BUILD)/tools/ntrace \
 		--kernel $(TRACE_LINUX_KERNEL) --vmlinux $(TRACE_LINUX_VMLINUX) \
+		$(foreach e,$(TRACE_LINUX_USER_ELVES),--user-elf $(e)) \
 		--trace "$(TRACE_LINUX)" --smp $(TRACE_LINUX_SMP) --lines $(TRACE_LINUX_LINES) \
 		--append "$(TRACE_LINUX_APPEND)" --outdir $(BUILD)/trace-linux \
 		$(if $(TRACE_LINUX_SAVE_AFTER),--save-after $(TRACE_LINUX_SAVE_AFTER))

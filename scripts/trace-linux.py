@@ -6,7 +6,7 @@ and list what it executed, with the kernel's symbols.
     scripts/trace-linux.py [--fw build/tracesbi.elf] [--kernel build/linux/Image]
         [--vmlinux build/linux/vmlinux] [--ntrace build/tools/ntrace]
         [--smp 1] [--trace stop,buf=0x8f000000:0x8000] [--append ARGS]
-        [--outdir build/trace-linux] [--lines 40] [--save-after S]
+        [--user-elf ELF]... [--outdir build/trace-linux] [--lines 40] [--save-after S]
         [--ground-truth N]
 
 The kernel boots under QEMU virt with `tracesbi.trace=TRACE,hold`
@@ -20,7 +20,8 @@ decoded with `ntrace decode --listing --elf VMLINUX`: the sidecar's
 next-addr (where the firmware started the kernel, from its trace
 directory) puts vmlinux's load image there besides its virtual addresses,
 as `--elf VMLINUX@LOAD` would, so the listing names the kernel's functions
-before and after the MMU is on.  The listing (timestamps when
+before and after the MMU is on; --user-elf adds user-space programs' ELFs
+(`make trace-linux` gives the test kernel's init).  The listing (timestamps when
 `ts` is in --trace, address, symbol+offset, disassembly; traps, syncs and
 the trace's end on their own lines) goes to OUTDIR/listing.txt, a `# hart
 H` line before each hart's part; the first --lines instructions of hart 0
@@ -51,8 +52,7 @@ def rel(path):
 
 def listing(args, nex):
     """`ntrace decode --listing` of one buffer: (text, errors or '')."""
-    d = subprocess.run([args.ntrace, 'decode', '--listing', '--elf', args.vmlinux,
-                        nex], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    d = subprocess.run([args.ntrace, 'decode', '--listing'] + elf_args(args) + [nex], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return d.stdout, d.stderr if d.returncode or d.stderr else ''
 
 
@@ -82,18 +82,25 @@ def print_head(text, n):
             shown += 1
 
 
+def elf_args(args):
+    """--elf VMLINUX, then --elf for each user-space ELF (--user-elf)."""
+    return [a for e in [args.vmlinux] + args.user_elf for a in ('--elf', e)]
+
+
 def commands(args, bufs):
-    tool, elf, q = rel(args.ntrace), rel(args.vmlinux), shlex.quote
+    q = shlex.quote
+    tool = rel(args.ntrace)
+    elf = ' --elf '.join(q(rel(e)) for e in [args.vmlinux] + args.user_elf)
     nexes = [rel(b['path']) for b in bufs]
     out = rel(args.outdir)
-    return [f'{tool} decode --listing --elf {q(elf)} {q(nexes[0])} | less',
-            f'{tool} decode --symbols --elf {q(elf)} {q(nexes[0])} --out {q(os.path.join(out, "hart0.txt"))}',
-            f'{tool} profile --elf {q(elf)} {q(nexes[0])}',
-            f'{tool} profile --svg --out {q(os.path.join(out, "flame.svg"))} --elf {q(elf)} '
+    return [f'{tool} decode --listing --elf {elf} {q(nexes[0])} | less',
+            f'{tool} decode --symbols --elf {elf} {q(nexes[0])} --out {q(os.path.join(out, "hart0.txt"))}',
+            f'{tool} profile --elf {elf} {q(nexes[0])}',
+            f'{tool} profile --svg --out {q(os.path.join(out, "flame.svg"))} --elf {elf} '
             f'{q(nexes[0])}',
-            f'{tool} timeline --svg --out {q(os.path.join(out, "timeline.svg"))} --elf {q(elf)} '
+            f'{tool} timeline --svg --out {q(os.path.join(out, "timeline.svg"))} --elf {elf} '
             + ' '.join(q(n) for n in nexes),
-            f'{tool} stats --elf {q(elf)} {q(nexes[0])}']
+            f'{tool} stats --elf {elf} {q(nexes[0])}']
 
 
 def main():
@@ -103,6 +110,8 @@ def main():
     ap.add_argument('--kernel', default='build/linux/Image')
     ap.add_argument('--vmlinux', default='build/linux/vmlinux')
     ap.add_argument('--ntrace', default='build/tools/ntrace')
+    ap.add_argument('--user-elf', action='append', default=[], metavar='ELF',
+                    help='a user-space program\'s ELF (init), for the trace of it; repeatable')
     ap.add_argument('--smp', type=int, default=1)
     ap.add_argument('--trace', default='stop,buf=0x8f000000:0x8000',
                     help='tracesbi.trace= options (hold is added)')
@@ -117,6 +126,7 @@ def main():
     args = ap.parse_args()
     for attr in ('fw', 'kernel', 'vmlinux', 'ntrace', 'outdir'):
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
+    args.user_elf = [os.path.abspath(e) for e in args.user_elf]
     os.makedirs(args.outdir, exist_ok=True)
     name = 'linux'
     base = os.path.join(args.outdir, name)

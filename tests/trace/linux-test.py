@@ -45,11 +45,13 @@ log is cut before the other harts start, about 14 million instructions of
 hart 0 later) and, with --soak (make soak), `4harts-all`: the log goes on
 until every hart has its ground truth (a few minutes), and `whole-1hart`,
 `whole-4harts`: the whole boot traced into a wrapping buffer (1 MiB per
-hart, no execution log, no -icount), checked by
+hart, no execution log; -icount: in real time the slowed kernel would
+spend nearly all of it in its timer interrupt), checked by
   boot                 user space and the reset reached, a wrapped buffer
                        per hart
-  hartH/decode         `ntrace decode --elf vmlinux`: no error (the one
-                       note of a wrapped buffer aside), some instructions
+  hartH/decode         `ntrace decode --elf vmlinux --elf init` (init: the
+                       initramfs's ELF, --init): no error (the one note of
+                       a wrapped buffer aside), some instructions
   user-space-traced    the buffers hold instructions of init (below the
                        kernel's load address)
 """
@@ -106,7 +108,7 @@ def check_whole(args, name, cfg):
     r = run([sys.executable, os.path.join(ROOT, 'tests/trace/linux-run.py'), '--fw', args.fw,
              '--kernel', args.kernel, '--vmlinux', args.vmlinux, '--name', name,
              '--outdir', args.workdir, '--smp', str(smp),
-             '--trace', f'buf={WHOLE_BASE:#x}:{WHOLE_SLICE * smp:#x}',
+             '--trace', f'buf={WHOLE_BASE:#x}:{WHOLE_SLICE * smp:#x}', '--icount',
              '--timeout', str(args.timeout)])
     base = os.path.join(args.workdir, name)
     if r.returncode != 0:
@@ -120,7 +122,8 @@ def check_whole(args, name, cfg):
     user = 0
     for h in sorted(bufs):
         nex, dec = bufs[h]['path'], f'{base}.dec.hart{h}.pcs'
-        d = run([args.ntrace, 'decode', '--elf', args.vmlinux, nex, '--out', dec])
+        d = run([args.ntrace, 'decode', '--elf', args.vmlinux, '--elf', args.init, nex,
+                 '--out', dec])
         pcs = [int(line.split()[0], 16) for line in open(dec)] if os.path.exists(dec) else []
         # the wrapped buffer's one note: where decoding started
         errors = [line for line in d.stderr.splitlines() if 'wrapped buffer:' not in line]
@@ -297,6 +300,8 @@ def main():
     ap.add_argument('--kernel')
     ap.add_argument('--vmlinux')
     ap.add_argument('--ntrace')
+    ap.add_argument('--init', help='the initramfs\'s init ELF (default: initramfs/init '
+                    'next to --kernel, as scripts/build-linux.sh leaves it)')
     ap.add_argument('--workdir')
     ap.add_argument('--soak', action='store_true')
     ap.add_argument('--timeout', type=int, default=600)
@@ -313,6 +318,8 @@ def main():
             ap.error(f'--{attr} is required')
         setattr(args, attr, os.path.abspath(getattr(args, attr)))
     os.makedirs(args.workdir, exist_ok=True)
+    args.init = os.path.abspath(args.init or os.path.join(os.path.dirname(args.kernel),
+                                                          'initramfs', 'init'))
     names = args.configs or list(SOAK_CONFIGS if args.soak else CONFIGS)
     for n in names:
         if n not in known:
