@@ -23,9 +23,8 @@ retired since reset, M-mode included.  Runs:
              instruction until the buffer fills (about the first 180 000
              and the first million instructions), then untraced
   whole      `buf=0x8c000000:0x1000000`: a wrapping 16 MiB buffer, traced
-             to the end (user space and the power-off); needs a stepper
-             that keeps LR/SC reservations (before that fix the traced boot
-             livelocks at its first printk, and the row says so)
+             to the end (user space and the power-off; a failure is
+             reported in its row)
 
 The untraced and `first` runs use `-icount sleep=off` and no `hold`, so
 their counts do not depend on the host: the same numbers every run.  The

@@ -9,8 +9,8 @@ Each configuration is one boot of the test kernel (tests/trace/linux-run.py)
 with `tracesbi.trace=stop,buf=...,hold`: every hart traced from its first
 S-mode instruction into 32 KiB of the buffer, which stops on wrap, so
 tracing ends early in the boot (about 320 000 instructions on hart 0: past
-the MMU switch, before the first printk, where a traced LR/SC loop in
-prb_reserve does not complete today) and the kernel boots on untraced.  The
+the MMU switch) and the kernel boots on untraced, so that the log stays
+bounded and the run takes seconds.  The
 same run's execution log, filtered by address (`-dfilter`: the firmware's
 lines out but for its trap vectors) and cut after GT instructions of the
 first K harts, is the ground truth (scripts/trace-ground-truth.py).
@@ -77,8 +77,7 @@ CONFIGS = {
 }
 SOAK_CONFIGS = {
     '4harts-all': {'smp': 4, 'gt_harts': 4},
-    # Whole boots traced (wrapping buffers): they need the stepper to keep
-    # LR/SC reservations (docs/TRACE.md, "Tracing Linux").
+    # Whole boots traced (wrapping buffers): minutes each.
     'whole-1hart': {'smp': 1, 'whole': True},
     'whole-4harts': {'smp': 4, 'whole': True},
 }
