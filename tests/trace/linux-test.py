@@ -8,7 +8,7 @@
 Each configuration is one boot of the test kernel (tests/trace/linux-run.py)
 with `tracesbi.trace=stop,buf=...,hold`: every hart traced from its first
 S-mode instruction into 32 KiB of the buffer, which stops on wrap, so
-tracing ends early in the boot (about 320 000 instructions on hart 0: past
+tracing ends early in the boot (about 270 000 instructions on hart 0: past
 the MMU switch) and the kernel boots on untraced, so that the log stays
 bounded and the run takes seconds.  The
 same run's execution log, filtered by address (`-dfilter`: the firmware's
