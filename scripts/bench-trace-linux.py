@@ -19,8 +19,8 @@ retired since reset, M-mode included.  Runs:
 
   untraced   no tracesbi.trace=: the baseline, minstret U
   first      `stop,buf=0x8f000000:FIRST` for each FIRST of --first-buf
-             (default 0x4000 and 0x1c000): traced from the kernel's first
-             instruction until the buffer fills (about the first 180 000
+             (default 0x4000 and 0x3c000): traced from the kernel's first
+             instruction until the buffer fills (about the first 170 000
              and the first million instructions), then untraced
   whole      `buf=0x8c000000:0x1000000`: a wrapping 16 MiB buffer, traced
              to the end (user space and the power-off; a failure is
@@ -150,7 +150,7 @@ def main():
                     '(default: initramfs/init next to --kernel)')
     ap.add_argument('--workdir', default='build/bench-trace-linux')
     ap.add_argument('--out', default='build/results/bench-trace-linux.md')
-    ap.add_argument('--first-buf', default='0x4000,0x1c000',
+    ap.add_argument('--first-buf', default='0x4000,0x3c000',
                     help='bytes of the first runs\' buffers (comma-separated, one run each)')
     ap.add_argument('--whole-timeout', type=int, default=1800)
     ap.add_argument('--no-whole', action='store_true', help='leave the whole boot out')
