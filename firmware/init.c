@@ -149,6 +149,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	ctr_cold_init(&fdt);
 	srst_cold_init(&fdt);
 	choose_next_stage(info, hartid);
+	trace_next_stage(platform.next_addr);
 	if (!hart_by_id(platform.next_hartid))
 		platform.next_hartid = hart_ids[0];
 	/* A winner the DTB does not list parks: the next-stage hart boots. */

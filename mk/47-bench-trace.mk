@@ -12,6 +12,19 @@ bench-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--workdir $(BUILD)/bench-trace --out $(BUILD)/results/bench-trace.md
 
+# make bench-trace-linux: the same for a Linux boot (the test kernel of
+# mk/50-linux.mk on 1 hart): M-mode instructions per traced instruction,
+# instructions per stepped block, slowdown in instructions and wall time,
+# bits per instruction, for its first ~million instructions and for the
+# whole boot to user space (scripts/bench-trace-linux.py).  Table in
+# build/results/bench-trace-linux.md; work files in build/bench-trace-linux.
+.PHONY: bench-trace-linux
+bench-trace-linux: $(BUILD)/tracesbi.elf $(BUILD)/tools/ntrace linux-kernel
+	@python3 scripts/bench-trace-linux.py --fw $(BUILD)/tracesbi.elf \
+		--kernel $(BUILD)/linux/Image --vmlinux $(BUILD)/linux/vmlinux \
+		--ntrace $(BUILD)/tools/ntrace --workdir $(BUILD)/bench-trace-linux \
+		--out $(BUILD)/results/bench-trace-linux.md
+
 # make profile-trace [PROG=sort] [APPEND="mode=btm"]: where the firmware's
 # M-mode instructions go while it traces one program of that payload (per
 # function, from QEMU's execution log; scripts/profile-fw.py).

@@ -8,13 +8,14 @@
 # test_ntrace_tool_ingress (--tci, privileges through the ingress, filters,
 # --wrapped, --symbols), test_ntrace_tool_views (listing, profile, flame
 # graph, timeline, pcseq export), test_ntrace_tool_stack (the profile's call
-# stack rules) and test_ntrace_tool_cli (exit statuses and messages of a
-# sanitizer build).
+# stack rules), test_ntrace_tool_loadmap (--elf FILE@ADDR: one ELF at its
+# load and virtual addresses) and test_ntrace_tool_cli (exit statuses and
+# messages of a sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
 # NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_LIBS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
 
 NTRACE_TOOL_DIR      := tools/ntrace
-NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c \
+NTRACE_TOOL_IO_SRCS  := $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/loadmap.c $(NTRACE_TOOL_DIR)/pcs.c \
                         $(NTRACE_TOOL_DIR)/symbols.c
 NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/codec.c $(NTRACE_TOOL_DIR)/tci.c \
@@ -56,6 +57,17 @@ $(NTRACE_TOOL_TESTBIN)/tiny-hi.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
 	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80200000 -Wl,--no-relax -o $@ $<
+
+# A kernel in miniature, linked like Linux's vmlinux (virtual addresses at
+# 0xffffffff80000000, load addresses from 0): --elf FILE@ADDR, and its
+# objcopy'd image, the Image a loader would place.
+$(NTRACE_TOOL_TESTBIN)/kern.elf: $(NTRACE_TOOL_DATA)/kern.S $(NTRACE_TOOL_DATA)/kern.ld
+	@mkdir -p $(dir $@)
+	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
+		-Wl,-T,$(NTRACE_TOOL_DATA)/kern.ld -Wl,--no-relax -o $@ $<
+
+$(NTRACE_TOOL_TESTBIN)/kern.bin: $(NTRACE_TOOL_TESTBIN)/kern.elf
+	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
 # Raw memory image of tiny.elf (its code at 0x80000000).
 $(NTRACE_TOOL_TESTBIN)/tiny.bin: $(NTRACE_TOOL_TESTBIN)/tiny.elf
@@ -133,6 +145,18 @@ $(BUILD)/host/test_ntrace_tool_stack: tests/host/test_ntrace_tool_stack.c \
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_stack
 
+# One ELF at two addresses (--elf FILE@ADDR, loadmap.c): images, symbols,
+# disassembly and a trace that runs at the load address, then at the
+# virtual one, as Linux does before and after its MMU is on.
+$(BUILD)/host/test_ntrace_tool_loadmap: tests/host/test_ntrace_tool_loadmap.c tests/host/test_ntrace_tool.h \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
+		$(NTRACE_TOOL_TESTBIN)/kern.elf $(NTRACE_TOOL_TESTBIN)/kern.bin $(NTRACE_TOOL_DATA)/kern.pcs
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) -o $@ $< $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_loadmap
+
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.
 $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS)
@@ -141,7 +165,8 @@ $(NTRACE_TOOL_TESTBIN)/ntrace-san: $(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(
 		$(NTRACE_TOOL_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
 $(BUILD)/host/test_ntrace_tool_cli: tests/host/test_ntrace_tool_cli.c tests/host/test_tool_cli.h $(NTRACE_TOOL_TESTBIN)/ntrace-san \
-		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq
+		$(NTRACE_TOOL_FIXTURES) $(NTRACE_TOOL_DATA)/tiny.pcs $(NTRACE_TOOL_DATA)/tiny.pcseq \
+		$(NTRACE_TOOL_TESTBIN)/kern.elf $(NTRACE_TOOL_DATA)/kern.pcs
 	@mkdir -p $(dir $@)
 	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
 		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< $(CMOCKA_LIBS)

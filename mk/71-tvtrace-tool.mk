@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # tvtrace host tool (tools/tvtrace): dump and check Bluespec tandem-
 # verification traces (lib/tvtrace, mk/31-tvtrace.mk).  It loads ELF files
-# with the ntrace tool's image loader (tools/ntrace/image.c, pcs.c for its
+# with the ntrace tool's image loader (tools/ntrace/image.c and loadmap.c, pcs.c for its
 # error type) and decodes with lib/rvinsn.  Its tests run in `make
 # test-host`: test_tvtrace_tool (the core: dump, every check rule, against
 # a tiny assembled program) and test_tvtrace_tool_cli (exit statuses and
@@ -13,7 +13,7 @@ TVTRACE_TOOL_CORE := $(TVTRACE_TOOL_DIR)/trace.c $(TVTRACE_TOOL_DIR)/dump.c \
                      $(TVTRACE_TOOL_DIR)/check_insn.c $(TVTRACE_TOOL_DIR)/check_mem.c \
                      $(TVTRACE_TOOL_DIR)/check_csr.c
 TVTRACE_TOOL_LIBSRCS := $(TVTRACE_SRCS) $(RVINSN_SRCS) \
-                     $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/pcs.c
+                     $(NTRACE_TOOL_DIR)/image.c $(NTRACE_TOOL_DIR)/loadmap.c $(NTRACE_TOOL_DIR)/pcs.c
 TVTRACE_TOOL_HDRS := $(wildcard $(TVTRACE_TOOL_DIR)/*.h) $(TVTRACE_HDRS) \
                      $(NTRACE_TOOL_HDRS)
 TVTRACE_TOOL_INC  := -I$(TVTRACE_TOOL_DIR) $(NTRACE_TOOL_INC) $(TVTRACE_INC)

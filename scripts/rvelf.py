@@ -7,6 +7,12 @@ Python 3 standard library only.
 Elf(path) reads:
   * the executable PT_LOAD segments (their file bytes): fetch(addr) returns
     (encoding, length) of the instruction at addr;
+  * with load=ADDR (open_spec("FILE@ADDR")), the same bytes also where a
+    loader put the file's load image: each executable segment at ADDR +
+    (its p_paddr - the lowest p_paddr of the PT_LOAD segments), as
+    `objcopy -O binary` lays them out; so a kernel's code runs at two
+    addresses, its physical load address (MMU off) and its virtual one
+    (tools/ntrace/README.md, "Two mappings");
   * the span of all PT_LOAD segments (load_range, memory size included);
   * the symbol table (symbols: name -> list of values).
 
@@ -36,7 +42,7 @@ class ElfError(Exception):
 
 
 class Elf:
-    def __init__(self, path):
+    def __init__(self, path, load=None):
         self.path = path
         try:
             with open(path, 'rb') as f:
@@ -55,23 +61,34 @@ class Elf:
              shentsize, shnum, _) = struct.unpack_from(hdr, data, 16)
             self.segments = []      # (start, end, bytes) executable
             lo = hi = None
+            loads = []              # (p_paddr, bytes) executable
+            paddr_lo = None
             for i in range(phnum):
                 off = phoff + i * phentsize
                 if is64:
-                    p_type, p_flags, p_offset, p_vaddr, _, p_filesz, \
+                    p_type, p_flags, p_offset, p_vaddr, p_paddr, p_filesz, \
                         p_memsz = struct.unpack_from('<IIQQQQQ', data, off)
                 else:
-                    p_type, p_offset, p_vaddr, _, p_filesz, p_memsz, \
+                    p_type, p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, \
                         p_flags = struct.unpack_from('<IIIIIII', data, off)
                 if p_type != PT_LOAD:
                     continue
                 end = p_vaddr + max(p_memsz, p_filesz)
                 lo = p_vaddr if lo is None else min(lo, p_vaddr)
                 hi = end if hi is None else max(hi, end)
+                paddr_lo = p_paddr if paddr_lo is None else min(paddr_lo, p_paddr)
                 if p_flags & PF_X:
                     seg = data[p_offset:p_offset + p_filesz]
                     self.segments.append((p_vaddr, p_vaddr + len(seg), seg))
+                    loads.append((p_paddr, seg))
             self.load_range = (lo, hi) if lo is not None else None
+            if load is not None:
+                for p_paddr, seg in loads:
+                    at = load + p_paddr - paddr_lo
+                    if any(s < at + len(seg) and at < e for s, e, _ in self.segments):
+                        raise ElfError(f'{path}@{load:#x}: the load image at '
+                                       f'{at:#x} overlaps the virtual one')
+                    self.segments.append((at, at + len(seg), seg))
             self.symbols = self._symbols(data, is64, shoff, shentsize, shnum)
         except (struct.error, ValueError, UnicodeDecodeError):
             raise ElfError(f'{path}: truncated or malformed ELF file')
@@ -120,6 +137,18 @@ class Elf:
         if hi is None or (lo & 0x1c) == 0x1c:
             return None     # truncated, or a >32-bit encoding
         return lo | (hi << 16), 4
+
+
+def open_spec(spec):
+    """Elf of "FILE" or "FILE@ADDR" (ADDR hex with 0x, or decimal: where
+    the file's load image was placed, see Elf)."""
+    path, sep, addr = spec.rpartition('@')
+    if sep and path:
+        try:
+            return Elf(path, load=int(addr, 0))
+        except ValueError:
+            pass
+    return Elf(spec)
 
 
 class Images:

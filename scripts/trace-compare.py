@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Compare a decoded trace with the ground truth of one trace session.
 
-    trace-compare.py --elf PAYLOAD.elf [--elf more.elf] [--session K]
-        [--priv U|S|US] [--range A-B]... [--match exact|suffix|prefix]
+    trace-compare.py (--elf PAYLOAD.elf [--elf more.elf] [--session K] |
+        --whole) [--priv U|S|US] [--range A-B]... [--match exact|suffix|prefix]
         [--emit-window FILE] GROUND.pcs [DECODED.pcs]
 
 GROUND.pcs is one hart's ground truth from scripts/trace-ground-truth.py
@@ -25,6 +25,10 @@ the line after the store, and the one trace_first the handler returns to is
 part of it (not a nested session).  At the other end, a trap taken right
 after trace_last (the disabling store) comes after tracing stopped: the
 window's last line loses its exc/int mark (also in --emit-window).
+
+--whole: the window is the whole ground truth, for a trace that starts at
+the hart's first S/U instruction (the firmware's boot option,
+`tracesbi.trace=`: tests/trace/linux-run.py); no --elf is needed.
 
 Comparison.  From the window: M lines are dropped (they never appear in a
 decoded trace), then --priv keeps only instructions of those privileges and
@@ -124,6 +128,16 @@ def read_window(path, session, first, last, enable_pcs=()):
                        f'{count} (trace_first = {first:x})')
 
 
+def read_whole(path):
+    """[(lineno, pc, mark, priv)] of every line (--whole)."""
+    with open(path) as f:
+        window = [(lineno, *parse_gt_line(path, lineno, line))
+                  for lineno, line in enumerate(f, 1)]
+    if not window:
+        raise CompareError(f'{path}: empty ground truth')
+    return window
+
+
 def enabling_store(images, first):
     """The pcs of the instruction that ends right at trace_first."""
     pcs = set()
@@ -215,9 +229,11 @@ def main():
         description=__doc__.split('\n\n')[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog='See the header of this script for the rules.')
-    ap.add_argument('--elf', action='append', required=True,
+    ap.add_argument('--elf', action='append', default=[],
                     metavar='PAYLOAD.elf',
                     help='image(s) defining trace_first and trace_last')
+    ap.add_argument('--whole', action='store_true',
+                    help='the window is the whole ground truth (no sessions)')
     ap.add_argument('--session', type=int, default=0, metavar='K',
                     help='session number, from 0 (default 0)')
     ap.add_argument('--priv', choices=('U', 'S', 'US'), default='US',
@@ -235,6 +251,8 @@ def main():
         ap.error('DECODED.pcs is required unless --emit-window is given')
     if args.session < 0:
         ap.error('--session must be >= 0')
+    if not args.elf and not args.whole:
+        ap.error('--elf is required (the session symbols), unless --whole')
     ranges = []
     for r in args.range:
         try:
@@ -242,11 +260,14 @@ def main():
         except ValueError as e:
             ap.error(f'--range: {e}')
     try:
-        images = rvelf.Images(rvelf.Elf(p) for p in args.elf)
-        first = images.symbol('trace_first')
-        last = images.symbol('trace_last')
-        window = read_window(args.ground, args.session, first, last,
-                             enabling_store(images, first))
+        if args.whole:
+            window = read_whole(args.ground)
+        else:
+            images = rvelf.Images(rvelf.open_spec(p) for p in args.elf)
+            first = images.symbol('trace_first')
+            last = images.symbol('trace_last')
+            window = read_window(args.ground, args.session, first, last,
+                                 enabling_store(images, first))
         if args.emit_window:
             with open(args.emit_window, 'w') as out:
                 out.write(''.join(f'{fmt(pc, mark)} {priv}\n'
@@ -271,7 +292,8 @@ def main():
         return 1
     filters = [f'priv {args.priv}'] if args.priv != 'US' else []
     filters += [f'range {a:x}-{b:x}' for a, b in ranges]
-    print(f'{PROG}: session {args.session} ({args.ground} lines '
+    what = 'whole ground truth' if args.whole else f'session {args.session}'
+    print(f'{PROG}: {what} ({args.ground} lines '
           f'{window[0][0]}-{window[-1][0]}'
           f'{", " + ", ".join(filters) if filters else ""}): '
           f'{n} instructions compared, {args.match} match')

@@ -7,7 +7,8 @@ QEMU run retired, per hart, extracted from its execution log.
         -kernel payload.elf -singlestep -d exec,nochain,int \\
         -icount shift=0,align=off,sleep=off -D LOG
     trace-ground-truth.py --firmware build/tracesbi.elf --elf payload.elf \\
-        [--elf more.elf] [--ecall-no-retire] --out-prefix P LOG
+        [--elf more.elf] [--ecall-no-retire] [--stop-after N [--stop-harts K]]
+        --out-prefix P LOG
 
 writes P.hart<H>.pcs for every hart that ran S/U code: one retired
 instruction per line, `<lowercase hex pc>[ exc|int] <U|S|M>`.  `exc`/`int`
@@ -17,6 +18,26 @@ stand for the first firmware instruction after an SBI call (rule 3).  A
 summary goes to stderr; any inconsistency is reported as
 `trace-ground-truth: LOG: log line N: ...` with exit status 1 (no output
 file is left behind).
+
+--elf FILE@ADDR: FILE's code also where its load image was placed
+(scripts/rvelf.py: a kernel that runs at its physical load address before
+its MMU is on, then at its virtual addresses).
+
+--stop-after N: the log is cut once K harts (--stop-harts, default 1) have
+N output lines each: the output files are written as if the log ended
+there (END OF LOG; records whose privilege is still unknown after an
+emulated SRET are dropped, not an error, and so is a cpu_io_recompile pair
+cut in two), `stopped` and a newline go to stdout (so a runner can turn
+QEMU's log off: the FIFO then ends), and the rest of the log is read and
+ignored.  Ground truth of a long run (a Linux boot) stays bounded: a trace
+buffer that stops on wrap needs only its first instructions.
+
+LOGS FILTERED BY ADDRESS (QEMU -dfilter).  The rules hold for a log that
+leaves out the firmware's Trace lines, except those at its trap vectors
+(the first instruction of every trap into M: `trap_entry*` in tracesbi):
+each excursion still starts with an M Trace line, which is all the rules
+need of M code (Stopped lines go with their Trace lines: QEMU filters both
+by pc).  tests/trace/linux-run.py logs Linux boots that way.
 
 This docstring is the specification of the ground truth.
 
@@ -250,12 +271,22 @@ class Hart:
         self.unknown_end = None
 
 
+class LimitReached(Exception):
+    """--stop-after: enough ground truth (Extractor.write)."""
+
+
 class Extractor:
-    def __init__(self, fw_range, images, prefix, ecall_no_retire):
+    def __init__(self, fw_range, images, prefix, ecall_no_retire,
+                 stop_after=None, stop_harts=1):
         self.fw_lo, self.fw_hi = fw_range
         self.images = images
         self.prefix = prefix
         self.ecall_no_retire = ecall_no_retire
+        self.stop_after = stop_after
+        self.stop_harts = stop_harts
+        self.at_limit = 0       # harts with stop_after lines written
+        self.cut = False        # the log was cut (--stop-after)
+        self.finishing = False  # finish(): writes no longer cut
         self.harts = {}
         self.lineno = 0
         self.last_hart = None   # hart of the most recent Trace line
@@ -296,8 +327,15 @@ class Extractor:
         h.out.write(''.join(f'{pc:x} {mark} {priv}\n' if mark else
                             f'{pc:x} {priv}\n'
                             for pc, mark, priv in h.tail[:n]))
+        before = h.written
         h.written += n
         del h.tail[:n]
+        limit = self.stop_after
+        if limit is not None and not self.finishing and before < limit <= h.written:
+            self.at_limit += 1
+            if self.at_limit >= self.stop_harts:
+                self.cut = True
+                raise LimitReached()
 
     def resolve(self, h, priv):
         for rec in h.unresolved:
@@ -619,8 +657,14 @@ class Extractor:
                 f'{min(self.fw_hi, top):0{w}x}')
 
     def finish(self):
+        self.finishing = True
         for h in self.harts.values():
-            if h.io_pc is not None:
+            if self.cut and h.unresolved:
+                # The cut fell after an emulated SRET: what follows it is
+                # not known yet; those records are the tail's last.
+                del h.tail[len(h.tail) - len(h.unresolved):]
+                h.unresolved.clear()
+            if h.io_pc is not None and not self.cut:
                 self.fail(f'log ends inside a cpu_io_recompile pair (cpu '
                           f'{h.cpu}, {h.io_pc:x})')
             t = h.trap
@@ -655,6 +699,8 @@ class Extractor:
                 continue
             s = (f'hart {cpu}: {h.written} instructions ({h.m_lines} M lines)'
                  f' -> {h.path}')
+            if self.cut:
+                s += f' (log cut after {self.stop_after} lines of {self.stop_harts} hart(s))'
             if h.no_prev:
                 s += (f'; {h.no_prev} trap(s) before the first retired '
                       'instruction (nothing marked)')
@@ -682,6 +728,9 @@ def main():
                     help='ratified convention: ECALL/EBREAK do not retire')
     ap.add_argument('--out-prefix', required=True, metavar='P',
                     help='write P.hart<H>.pcs')
+    ap.add_argument('--stop-after', type=int, metavar='N',
+                    help='cut the log once --stop-harts harts have N lines each')
+    ap.add_argument('--stop-harts', type=int, default=1, metavar='K')
     ap.add_argument('log', help='QEMU log (-d exec,nochain,int)')
     args = ap.parse_args()
     prog = 'trace-ground-truth'
@@ -695,15 +744,23 @@ def main():
                 rng = rvelf.parse_range(args.firmware_range)
             except ValueError as e:
                 ap.error(f'--firmware-range: {e}')
-        images = rvelf.Images(rvelf.Elf(p) for p in args.elf)
+        images = rvelf.Images(rvelf.open_spec(p) for p in args.elf)
     except rvelf.ElfError as e:
         print(f'{prog}: {e}', file=sys.stderr)
         return 1
-    ex = Extractor(rng, images, args.out_prefix, args.ecall_no_retire)
+    ex = Extractor(rng, images, args.out_prefix, args.ecall_no_retire,
+                   args.stop_after, args.stop_harts)
     try:
         with open(args.log, encoding='utf-8', errors='replace') as f:
-            ex.run(f)
-        ex.finish()
+            try:
+                ex.run(f)
+            except LimitReached:
+                pass
+            ex.finish()
+            if ex.cut:
+                print('stopped', flush=True)
+                while f.buffer.read(1 << 20):   # the writer may go on a while
+                    pass
     except (LogError, OSError) as e:
         ex.abort()
         print(f'{prog}: {args.log}: {e}', file=sys.stderr)

@@ -38,8 +38,9 @@ from qemu_monitor import monitor, MonitorError  # noqa: E402
 import rvelf  # noqa: E402
 
 MAGIC = b'TSBITRC\0'
-VERSION = 1
+VERSIONS = (1, 2)
 HEADER = struct.Struct('<8sIIQ10HIII')   # directory.h, struct trace_directory (56 bytes)
+NEXT_ADDR = struct.Struct('<Q')          # version 2: next_addr at byte 56, hart[] at 64
 ENTRY = struct.Struct('<QQQ')              # struct trace_directory_hart
 MAX_HARTS = 32
 
@@ -76,16 +77,22 @@ def parse_directory(blob):
     if magic != MAGIC:
         raise SaveError(f'no trace directory there (magic {magic!r}): is this the firmware '
                         'the machine runs, or its banner\'s address?')
-    if version != VERSION:
-        raise SaveError(f'trace directory version {version}, this script reads {VERSION}')
+    if version not in VERSIONS:
+        raise SaveError(f'trace directory version {version}, this script reads '
+                        f'{" and ".join(map(str, VERSIONS))}')
     if harts > MAX_HARTS:
         raise SaveError(f'trace directory: {harts} harts, at most {MAX_HARTS}')
     d = dict(timebase=timebase, te_control=te_control, te_features=te_features,
              te_tscontrol=te_tscontrol, te_ingress=te_ingress, ram_control=ram_control,
              ram_start=ram_start, ram_limit=ram_limit, ram_wp=ram_wp, ram_wrap=ram_wrap,
-             ram_sram=ram_sram, mode_smem=mode_smem, tscontrol_or=tscontrol_or, harts=[])
+             ram_sram=ram_sram, mode_smem=mode_smem, tscontrol_or=tscontrol_or, harts=[],
+             next_addr=None)
+    entries = HEADER.size
+    if version >= 2:
+        d['next_addr'], = NEXT_ADDR.unpack_from(blob, HEADER.size)
+        entries += NEXT_ADDR.size
     for i in range(harts):
-        hartid, enc, sink = ENTRY.unpack_from(blob, HEADER.size + i * ENTRY.size)
+        hartid, enc, sink = ENTRY.unpack_from(blob, entries + i * ENTRY.size)
         d['harts'].append((hartid, enc, sink))
     return d
 
@@ -130,7 +137,8 @@ def sidecar(path, d, enc, hartid, wrapped):
         f'ingress={u32(enc, d["te_ingress"]):#x}\n',
         f'wrapped={int(wrapped)}\n',
         f'hart={hartid}\n',
-        f'timebase-hz={d["timebase"]}\n' if d['timebase'] else ''])
+        f'timebase-hz={d["timebase"]}\n' if d['timebase'] else '',
+        f'next-addr={d["next_addr"]:#x}\n' if d['next_addr'] is not None else ''])
 
 
 def directory_address(args):
@@ -149,7 +157,8 @@ def save(args):
         monitor(args.monitor, ['stop'])
         try:
             blob, = read_phys(args.monitor, tmp,
-                              [(addr, HEADER.size + MAX_HARTS * ENTRY.size)])
+                              [(addr, HEADER.size + NEXT_ADDR.size +
+                                      MAX_HARTS * ENTRY.size)])
             d = parse_directory(blob)
             want = [h for h in d['harts'] if not args.hart or h[0] in args.hart]
             enc_size = max(d['te_control'], d['te_features'], d['te_tscontrol'],

@@ -19,6 +19,9 @@ struct trace_hart;
 /* Cold boot (after the hart table and the devices): decide whether the
  * firmware emulates trace components and where their registers go. */
 void trace_cold_init(const struct fdt *fdt);
+/* Cold boot, once the next stage is chosen: where the boot hart enters
+ * S-mode (the trace directory's next_addr, firmware/trace/directory.h). */
+void trace_next_stage(unsigned long addr);
 /* Every hart at warm boot (after feature probing): the facts of the hart
  * its encoder reports.  S-mode starts after every hart has done it. */
 void trace_hart_init(struct hart *self);

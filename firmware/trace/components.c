@@ -21,6 +21,8 @@
 #include "console.h"
 #include "tci.h"
 #include "riscv_csr.h"
+#include "pmu_hw.h"
+#include "pmu_map.h"
 
 /* Not cleared at boot (hundreds of KiB of stores): each hart's registers
  * are put in their reset state by trace_cold_init, the rest is set up
@@ -645,7 +647,8 @@ void trace_print_banner(void)
 }
 
 /* Stops every hart's trace (the owner flushes) and says where each sink's
- * bytes are, for `make trace`.  True: the boot option asked the firmware
+ * bytes are, for `make trace`, with the encoder's statistics (tsbiTeInsns,
+ * tsbiTeBlocks) and this hart's minstret, for `make bench-trace-linux`.  True: the boot option asked the firmware
  * to hold the machine (so a debugger or QEMU's monitor can save them)
  * instead of resetting it. */
 bool trace_stop_all(void)
@@ -663,7 +666,7 @@ bool trace_stop_all(void)
 		components_access(th, true, TRRAM_CONTROL, true, th->ram.control & ~TRRAM_ENABLE, NULL);
 		if (!th->ram.wrap && th->ram.wp == th->ram.start)
 			continue;
-		printf("tracesbi: trace hart %lu: %s 0x%lx-0x%lx first 0x%lx len %lu%s\n",
+		printf("tracesbi: trace hart %lu: %s 0x%lx-0x%lx first 0x%lx len %lu insns %lu blocks %lu%s\n",
 		       th->hart->hartid, th->ram.control & TRRAM_MODE_SMEM ? "smem" : "sram",
 		       (unsigned long)(th->ram.control & TRRAM_MODE_SMEM ? th->ram.start
 									  : (uintptr_t)th->sram),
@@ -673,8 +676,13 @@ bool trace_stop_all(void)
 			       (th->ram.control & TRRAM_MODE_SMEM ? 0 : (uintptr_t)th->sram),
 		       (unsigned long)(th->ram.wrap ? th->ram.limit + 4 - th->ram.start
 						    : th->ram.wp - th->ram.start),
+		       (unsigned long)th->te.insns, (unsigned long)th->te.blocks,
 		       th->te.control & TRTE_INST_STALL_OR_OVERFLOW ? " overflow" : "");
 	}
+	/* Every instruction this hart retired, traced or not, for make
+	 * bench-trace-linux (exact under -icount). */
+	printf("tracesbi: system reset on hart %lu at minstret %lu\n", hart_self()->hartid,
+	       (unsigned long)pmu_hw_counter_read(PMU_HW_INSTRET));
 	if (!boot.hold)
 		return false;
 	printf("tracesbi: trace captured, holding (tracesbi.trace=...,hold)\n");

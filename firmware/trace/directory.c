@@ -11,6 +11,7 @@
 #include "trace_hart.h"
 #include "platform.h"
 #include "tci_spec.h"
+#include "trace.h"
 
 struct trace_directory trace_directory;
 
@@ -26,7 +27,8 @@ _Static_assert(FIELD_SIZE(struct tci_encoder, control) == 4 &&
 	       FIELD_SIZE(struct tci_ramsink, wrap) == 1 &&
 	       FIELD_SIZE(struct tci_ramsink, sram) == 8,
 	       "the sizes directory.h documents (version 1)");
-_Static_assert(offsetof(struct trace_directory, hart) == 56 &&
+_Static_assert(offsetof(struct trace_directory, next_addr) == 56 &&
+	       offsetof(struct trace_directory, hart) == 64 &&
 	       sizeof(struct trace_directory_hart) == 24, "the layout scripts/trace-save.py reads");
 
 void trace_directory_init(void)
@@ -60,4 +62,9 @@ void trace_directory_init(void)
 		n++;
 	}
 	d->harts = n;
+}
+
+void trace_next_stage(unsigned long addr)
+{
+	trace_directory.next_addr = addr;
 }

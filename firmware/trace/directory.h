@@ -15,10 +15,11 @@
 #include "hart.h"
 
 #define TRACE_DIRECTORY_MAGIC   "TSBITRC"   /* 8 bytes with its NUL */
-#define TRACE_DIRECTORY_VERSION 1
+#define TRACE_DIRECTORY_VERSION 2
 
 /*
- * Version 1, little-endian.  Offsets are into the live structures the
+ * Version 2, little-endian (version 1 had no next_addr: hart[] was at byte
+ * 56).  Offsets are into the live structures the
  * per-hart addresses point at; the sizes are fixed: te_* fields uint32,
  * ram_control uint32, ram_start/limit/wp uint64, ram_wrap one byte (0/1),
  * ram_sram a uint64 address.  A sink in SMEM mode (trRamControl &
@@ -44,7 +45,11 @@ struct trace_directory {
 	uint32_t te_tscontrol_or; /* what trTsControl reads as besides the stored
 				     bits (trTsWidth) */
 	uint32_t reserved;       /* 0 */
-	struct trace_directory_hart hart[MAX_HARTS];   /* at byte 56 */
+	uint64_t next_addr;      /* where the boot hart entered S-mode (the
+				    banner's "Next"): a kernel's load address
+				    under QEMU -kernel, so a decoder can place
+				    vmlinux's load image (tools/ntrace) */
+	struct trace_directory_hart hart[MAX_HARTS];   /* at byte 64 */
 };
 
 extern struct trace_directory trace_directory;

@@ -386,6 +386,37 @@ static void symbols_listing_and_wrapped_decode(void **state)
 	assert_non_null(strstr(r->err, "w.nex: byte offset 0: "));
 }
 
+/* kern.S (linked like vmlinux) loaded at 0x80200000: one --elf FILE@ADDR
+ * decodes and lists it at its load and virtual addresses; with a plain
+ * --elf the load image is missing, which a hint says. */
+static void elf_at_its_load_address_through_files(void **state)
+{
+	(void)state;
+	const char *kern = NT_TEST_BUILD "/kern.elf";
+	struct cli_result *r = run("encode --elf %s@0x80200000 --pcs %s/kern.pcs --out %s/k.nex",
+				   kern, NT_TEST_DATA, tmpdir);
+
+	assert_int_equal(r->status, 0);
+	r = run("decode --elf %s@0x80200000 %s/k.nex --symbols", kern, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_true(strncmp(r->out, "80200000  _start+0x0\n", 21) == 0);
+	assert_non_null(strstr(r->out, "\n80201000  helper+0x0\n"));
+	assert_non_null(strstr(r->out, "\nffffffff80001000  helper+0x0\n"));
+	r = run("decode --elf %s@0x80200000 %s/k.nex --listing", kern, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "  80200006  _start+0x6                    jalr    -2(ra) # 80201000 <helper>\n"));
+	assert_non_null(strstr(r->out, "ffffffff80001044  virt_entry+0x4                jalr    -64(ra) # ffffffff80001000 <helper>\n"));
+	r = run("profile --elf %s@0x80200000 %s/k.nex --folded", kern, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_non_null(strstr(r->out, "helper"));
+	r = run("decode --elf %s %s/k.nex", kern, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "k.nex: hint: "));
+	assert_non_null(strstr(r->err, "kern.elf has a load image (p_paddr 0x0 for p_vaddr "
+				       "0xffffffff80000000) that is not in the images"));
+	assert_non_null(strstr(r->err, "kern.elf@LOADADDR"));
+}
+
 static void write_bytes(const char *name, const uint8_t *bytes, size_t len)
 {
 	char path[128];
@@ -489,6 +520,54 @@ static void sidecar_next_to_the_buffer_gives_the_settings(void **state)
 	r = run("decode --elf %s %s/b.nex --tci " SIDECAR_TCI " --out %s/b.pcs", TINY_ELF, tmpdir, tmpdir);
 	assert_int_equal(r->status, 0);
 	snprintf(cmd, sizeof(cmd), "rm %s/b.nex.tci", tmpdir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* The sidecar's next-addr (where the firmware started S-mode, trace-save.py
+ * from the trace directory) places the load image of an --elf FILE given
+ * without @ADDR whose load image is not at its virtual addresses: kern.elf
+ * (linked like vmlinux) decodes with a plain --elf; an explicit @ADDR wins;
+ * an ELF whose load and virtual addresses agree is left alone. */
+static void sidecar_next_addr_places_the_load_image(void **state)
+{
+	(void)state;
+	const char *kern = NT_TEST_BUILD "/kern.elf";
+	char cmd[512];
+	struct cli_result *r = run("encode --elf %s@0x80200000 --pcs %s/kern.pcs --out %s/k2.nex "
+				   "--tci " SIDECAR_TCI, kern, NT_TEST_DATA, tmpdir);
+
+	assert_int_equal(r->status, 0);
+	write_text("k2.nex.tci", SIDECAR "next-addr=0x80200000\n");
+	r = run("decode --elf %s %s/k2.nex --out %s/k2.pcs", kern, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->err, "");
+	snprintf(cmd, sizeof(cmd), "grep -v '^#' %s/kern.pcs | cmp -s - %s/k2.pcs", NT_TEST_DATA,
+		 tmpdir);
+	assert_int_equal(system(cmd), 0);
+	r = run("decode --symbols --elf %s %s/k2.nex", kern, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_true(strncmp(r->out, "80200000  _start+0x0\n", 21) == 0);
+	assert_non_null(strstr(r->out, "\n80201000  helper+0x0\n"));
+	assert_non_null(strstr(r->out, "\nffffffff80001000  helper+0x0\n"));
+	/* elsewhere: the load image is not where the trace ran */
+	write_text("k2.nex.tci", SIDECAR "next-addr=0x80400000\n");
+	r = run("decode --elf %s %s/k2.nex", kern, tmpdir);
+	assert_int_equal(r->status, 1);
+	r = run("decode --elf %s@0x80200000 %s/k2.nex", kern, tmpdir);
+	assert_int_equal(r->status, 0);
+	assert_string_equal(r->err, "");
+	write_text("k2.nex.tci", SIDECAR "next-addr=0x8020000x\n");
+	r = run("decode --elf %s %s/k2.nex", kern, tmpdir);
+	assert_int_equal(r->status, 1);
+	assert_non_null(strstr(r->err, "k2.nex.tci:6: next-addr needs a number"));
+	/* tiny.elf's load image is at its virtual addresses: not moved */
+	r = run("encode --elf %s --pcs %s --out %s/t2.nex --tci " SIDECAR_TCI, TINY_ELF, TINY_PCS,
+		tmpdir);
+	assert_int_equal(r->status, 0);
+	write_text("t2.nex.tci", SIDECAR "next-addr=0x90000000\n");
+	r = run("decode --elf %s %s/t2.nex --out %s/t2.pcs", TINY_ELF, tmpdir, tmpdir);
+	assert_int_equal(r->status, 0);
+	snprintf(cmd, sizeof(cmd), "cmp -s %s %s/t2.pcs", TINY_PCS, tmpdir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -647,7 +726,9 @@ int main(void)
 		cmocka_unit_test(tci_round_trip_through_files),
 		cmocka_unit_test(qualification_options_through_files),
 		cmocka_unit_test(symbols_listing_and_wrapped_decode),
+		cmocka_unit_test(elf_at_its_load_address_through_files),
 		cmocka_unit_test(sidecar_next_to_the_buffer_gives_the_settings),
+		cmocka_unit_test(sidecar_next_addr_places_the_load_image),
 		cmocka_unit_test(sidecar_says_the_buffer_wrapped),
 		cmocka_unit_test(each_buffer_has_its_own_settings),
 		cmocka_unit_test(stream_without_sync_is_one_error_line),

@@ -23,6 +23,7 @@
 #   @image synth32    use the RV32 image synth32.elf instead of synth.elf
 #   @log              the log, one short line per QEMU line:
 #       T CPU PC P        Trace line, P = U S M (FLAGS 0/1/3) or a digit
+#       TN N CPU PC P     N such Trace lines
 #       M CPU N [PC]      N M-mode Trace lines from PC (default 80000100)
 #       E HART ASYNC CAUSE EPC   riscv_cpu_do_interrupt line (hex)
 #       STOP PC / IO PC   Stopped execution / cpu_io_recompile line
@@ -31,6 +32,7 @@
 #   @hart H           expected P.hart<H>.pcs ("repeat N" ... "end" repeats)
 #   @error TEXT       expected failure: exit status 1, TEXT on stderr
 #   @stderr TEXT      TEXT expected on stderr of a successful run
+#   @stdout TEXT      the whole stdout of a successful run (default: none)
 # Everything after '#' on a line is a comment.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -73,6 +75,7 @@ expand_log() {
     $1 == "" { next }
     $1 == "W" { W = $2; next }
     $1 == "T" { trace($2, $3, $4); next }
+    $1 == "TN" { for (i = 0; i < $2; i++) trace($3, $4, $5); next }
     $1 == "M" {     # the last 4 hex digits count up (no carry beyond)
         pc = ($4 == "") ? "80000100" : tolower($4)
         hi = substr(pc, 1, length(pc) - 4); lo = 0
@@ -114,6 +117,7 @@ split_case() {  # file dir
         if (sect == "@image") { print rest > (d "/image"); sect = ""; next }
         if (sect == "@error") { print rest > (d "/error"); sect = ""; next }
         if (sect == "@stderr") { print rest > (d "/stderr"); sect = ""; next }
+        if (sect == "@stdout") { print rest > (d "/stdout.want"); sect = ""; next }
         if (sect == "@log") { out = d "/log.short"; printf "" > out; next }
         if (sect == "@hart") { out = d "/hart" rest; printf "" > out; next }
         print "split_case: unknown section " sect > "/dev/stderr"; exit 1
@@ -177,6 +181,11 @@ run_case() {    # case-file
     if [ -f "$d/stderr" ] && ! grep -qF -- "$(cat "$d/stderr")" "$d/stderr.got"; then
         ok=0
         fail "ground truth $name: '$(cat "$d/stderr")' not in: $(cat "$d/stderr.got")"
+    fi
+    [ -f "$d/stdout.want" ] || : >"$d/stdout.want"
+    if ! cmp -s "$d/stdout.want" "$d/stdout"; then
+        ok=0
+        fail "ground truth $name: stdout '$(cat "$d/stdout")', expected '$(cat "$d/stdout.want")'"
     fi
     [ $ok = 1 ] && pass "ground truth $name"
 }
@@ -283,6 +292,16 @@ if python3 "$cmpt" --elf "$tmp/synth.elf" --emit-window "$c/lastint.win" "$c/las
 else
     fail "trap after trace_last: --emit-window: $(cat "$c/out" "$c/lastint.win")"
 fi
+# --whole (a boot traced from the hart's first instruction): every line is
+# the window, sessions or not; a stop-on-wrap buffer is a prefix of it.
+printf '%s\n' 80200000 80200110 80200100 80200104 '80200108 exc' 80200200 >"$c/whole6.pcs"
+compare_ok "--whole: the whole ground truth, M line dropped, as a prefix" \
+    "whole ground truth ($c/gt.pcs lines 1-16): 6 instructions compared, prefix match" \
+    --whole --match prefix "$c/gt.pcs" "$c/whole6.pcs"
+head -3 "$c/gt.pcs" >"$c/gt3.pcs"
+compare_fails "--whole: a decoded trace longer than the ground truth" \
+    "the decoded trace goes on after the window's 3 instructions" \
+    --whole --match prefix "$c/gt3.pcs" "$c/whole6.pcs"
 printf '802000fc int S\n80200040 S\n80200100 S\n80200100 S\n80200110 S\n' >"$c/trapnest.pcs"
 compare_fails "trap after the enabling store: a second trace_first still nests" \
     "trace_first (80200100) again inside session 0, opened at line 2" "$c/trapnest.pcs" "$c/s1.pcs"

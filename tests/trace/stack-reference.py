@@ -465,7 +465,7 @@ def main():
     args = ap.parse_args()
     try:
         ranges = [rvelf.parse_range(r) for r in args.range]
-        images = rvelf.Images(rvelf.Elf(p) for p in args.elf)
+        images = rvelf.Images(rvelf.open_spec(p) for p in args.elf)
         functions = Functions(args.elf)
         insns = traced(read_window(args.window), args.priv, ranges)
         if args.suffix is not None:

@@ -15,12 +15,34 @@ static int fail(const struct nt_err *err)
 
 /* Loads --elf and --raw images, then picks XLEN from the first ELF when
  * --xlen was not given. */
+/* --elf number i: FILE[@ADDR], a FILE without @ADDR placed by the
+ * sidecar's next-addr when its load image needs a place (loadmap.c). */
+static int elf_spec(const struct cli_args *a, size_t i, struct nt_elf_spec *spec,
+		    struct nt_err *err)
+{
+	int rc = nt_elf_spec_parse(a->elves.v[i], spec, err);
+
+	if (rc == 0 && !spec->has_load && a->has_next_addr &&
+	    nt_elf_spec_place_at_entry(spec, a->next_addr, err)) {
+		nt_elf_spec_free(spec);
+		rc = -1;
+	}
+	return rc;
+}
+
 static int load_images(struct cli_args *a, struct nt_image_set *set, struct nt_err *err)
 {
 	nt_images_init(set);
-	for (size_t i = 0; i < a->elves.count; i++)
-		if (nt_images_add_elf(set, a->elves.v[i], err))
+	for (size_t i = 0; i < a->elves.count; i++) {
+		struct nt_elf_spec spec;
+		int rc = elf_spec(a, i, &spec, err);
+
+		if (rc == 0)
+			rc = nt_images_add_elf_spec(set, &spec, err);
+		nt_elf_spec_free(&spec);
+		if (rc)
 			return -1;
+	}
 	for (size_t i = 0; i < a->raws.count; i++)
 		if (nt_images_add_raw(set, a->raws.v[i], err))
 			return -1;
@@ -95,12 +117,41 @@ static int load_symbols(struct cli_args *a, struct nt_symtab *symbols, struct nt
 			struct nt_err *err)
 {
 	for (size_t i = 0; i < a->elves.count; i++) {
-		if (nt_symtab_add_elf(symbols, a->elves.v[i], err))
-			return -1;
-		if (disasm && nt_disasm_add_elf(disasm, a->objdump, a->elves.v[i], err))
+		struct nt_elf_spec spec;
+		int rc = elf_spec(a, i, &spec, err);
+
+		if (rc == 0)
+			rc = nt_symtab_add_elf_spec(symbols, &spec, err);
+		if (rc == 0 && disasm)
+			rc = nt_disasm_add_elf_spec(disasm, a->objdump, &spec, err);
+		nt_elf_spec_free(&spec);
+		if (rc)
 			return -1;
 	}
 	return 0;
+}
+
+/* After decoding errors: an ELF whose load image is mapped nowhere (no
+ * @ADDR) may have run there too, as a kernel does before its MMU is on. */
+static void load_image_hint(const struct cli_args *a)
+{
+	for (size_t i = 0; i < a->elves.count; i++) {
+		struct nt_err err;
+		struct nt_elf_spec spec;
+		uint64_t paddr, vaddr;
+
+		if (elf_spec(a, i, &spec, &err))
+			continue;
+		if (!spec.has_load && nt_elf_load_differs(spec.path, &paddr, &vaddr))
+			fprintf(stderr, "%s: hint: %s has a load image (p_paddr 0x%" PRIx64 " for "
+				"p_vaddr 0x%" PRIx64 ") that is not in the images: if its code also "
+				"ran where a loader put that image (a kernel before its MMU is on), "
+				"give --elf %s@LOADADDR (the firmware's banner line \"Next\" names "
+				"it when the kernel was its next stage)\n", a->input_path, spec.path,
+				paddr, vaddr,
+				spec.path);
+		nt_elf_spec_free(&spec);
+	}
 }
 
 /* decode's output forms over one decoded stream. */
@@ -179,6 +230,8 @@ int cli_decode(struct cli_args *a)
 	}
 	if (errors > 1)         /* one error is its own summary */
 		fprintf(stderr, "ntrace: %s: %ld decoding errors\n", a->input_path, errors);
+	if (errors)
+		load_image_hint(a);
 	rc = errors ? 1 : 0;
 done:
 	free(nex);

@@ -107,25 +107,69 @@ static int by_address(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
-			       const char *name, struct nt_err *err)
+/* objdump's text of an instruction of the load image: the addresses it
+ * names with a symbol ("j ffffffff800010c8 <f>", "# ffffffff80001000 <x>")
+ * are pc-relative targets, so at the load address they are load addresses
+ * too; other numbers stay as objdump printed them. */
+static void rewrite_targets(const char *in, const struct nt_load_map *map, char *out, size_t size)
+{
+	size_t o = 0, len = strlen(in);
+
+	for (size_t i = 0; i < len && o + 1 < size;) {
+		size_t j = i;
+		uint64_t v = 0, l;
+
+		if (i == 0 || in[i - 1] == ' ' || in[i - 1] == ',') {
+			while (j < len && j - i < 16 && hex_digit(in[j]) >= 0)
+				v = v << 4 | (uint64_t)hex_digit(in[j++]);
+		}
+		if (j > i && j + 1 < len && in[j] == ' ' && in[j + 1] == '<' &&
+		    nt_load_map_find(map, v, 0, &l)) {
+			int n = snprintf(out + o, size - o, "%" PRIx64, l);
+
+			o = n < 0 || (size_t)n >= size - o ? size - 1 : o + (size_t)n;
+			i = j;
+			continue;
+		}
+		out[o++] = in[i++];
+	}
+	out[o] = '\0';
+}
+
+/* objdump's output; with a map, each instruction also at its load address. */
+static int add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
+			    const struct nt_load_map *map, const char *name, struct nt_err *err)
 {
 	const char *end = text + len;
-	char insn[160];
+	char insn[160] = { 0 }, loaded[200];   /* zeroed: the analyzer cannot see parse_insn_line end the text */
 
 	for (const char *p = text; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		uint64_t addr;
+		uint64_t addr, laddr;
 
-		if (parse_insn_line(p, n, &addr, insn, sizeof(insn)) && add_line(d, addr, insn)) {
-			nt_err_set(err, "%s: out of memory for the disassembly", name);
-			return -1;
+		if (parse_insn_line(p, n, &addr, insn, sizeof(insn))) {
+			int bad = add_line(d, addr, insn);
+
+			if (!bad && map && nt_load_map_find(map, addr, 1, &laddr)) {
+				rewrite_targets(insn, map, loaded, sizeof(loaded));
+				bad = add_line(d, laddr, loaded);
+			}
+			if (bad) {
+				nt_err_set(err, "%s: out of memory for the disassembly", name);
+				return -1;
+			}
 		}
 		p += n + 1;
 	}
 	qsort(d->v, d->count, sizeof(*d->v), by_address);
 	return 0;
+}
+
+int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
+			       const char *name, struct nt_err *err)
+{
+	return add_objdump_text(d, text, len, NULL, name, err);
 }
 
 /* Runs argv with stdout into a pipe; the whole output in *out. */
@@ -182,8 +226,9 @@ static const char *const objdump_names[] = {
 	"riscv64-unknown-elf-objdump", "riscv64-linux-gnu-objdump", "objdump",
 };
 
-int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
-		      struct nt_err *err)
+/* objdump -d of path (see nt_disasm_add_elf), added with map. */
+static int add_elf(struct nt_disasm *d, const char *objdump, const char *path,
+		   const struct nt_load_map *map, struct nt_err *err)
 {
 	const char *env = getenv("NTRACE_OBJDUMP");
 	const char *tool = objdump ? objdump : env && *env ? env : NULL;
@@ -210,13 +255,34 @@ int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path
 				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 			return -1;
 		}
-		rc = nt_disasm_add_objdump_text(d, out, len, path, err);
+		rc = add_objdump_text(d, out, len, map, path, err);
 		free(out);
 		return rc;
 	}
 	nt_err_set(err, "%s: no objdump found (riscv64-unknown-elf-objdump, "
 		   "riscv64-linux-gnu-objdump, objdump): give --objdump PROGRAM", path);
 	return -1;
+}
+
+int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
+		      struct nt_err *err)
+{
+	return add_elf(d, objdump, path, NULL, err);
+}
+
+int nt_disasm_add_elf_spec(struct nt_disasm *d, const char *objdump,
+			   const struct nt_elf_spec *spec, struct nt_err *err)
+{
+	struct nt_load_map map;
+	int rc;
+
+	if (!spec->has_load)
+		return add_elf(d, objdump, spec->path, NULL, err);
+	if (nt_load_map_read(spec->path, spec->load, &map, err))
+		return -1;
+	rc = add_elf(d, objdump, spec->path, &map, err);
+	nt_load_map_free(&map);
+	return rc;
 }
 
 const char *nt_disasm_lookup(const struct nt_disasm *d, uint64_t addr)

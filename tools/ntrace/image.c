@@ -158,9 +158,12 @@ static int elf_range_ok(uint64_t off, uint64_t size, size_t file_len)
 	return off <= file_len && size <= file_len - off;
 }
 
+/* A section's or segment's bytes at its virtual address, or with a load
+ * map at its load address (loadmap.c). */
 static int add_elf_chunk(struct nt_image_set *set, const uint8_t *file,
 			 size_t file_len, uint64_t off, uint64_t size,
-			 uint64_t addr, const char *name, const char *what,
+			 uint64_t addr, const struct nt_load_map *map,
+			 const char *name, const char *what,
 			 size_t index, struct nt_err *err)
 {
 	if (!elf_range_ok(off, size, file_len)) {
@@ -168,12 +171,18 @@ static int add_elf_chunk(struct nt_image_set *set, const uint8_t *file,
 			   name, what, index, off, size, file_len);
 		return -1;
 	}
+	if (map && !nt_load_map_find(map, addr, size, &addr)) {
+		nt_err_set(err, "%s: %s %zu at 0x%" PRIx64 " is in no PT_LOAD segment: it has no load address",
+			   name, what, index, addr);
+		return -1;
+	}
 	return nt_images_add_bytes(set, file + off, size, addr, name, err);
 }
 
 static int add_elf_segments(struct nt_image_set *set, Elf *elf,
 			    const uint8_t *file, size_t len, size_t phnum,
-			    const char *name, struct nt_err *err)
+			    const struct nt_load_map *map, const char *name,
+			    struct nt_err *err)
 {
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -184,14 +193,15 @@ static int add_elf_segments(struct nt_image_set *set, Elf *elf,
 		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || ph.p_filesz == 0)
 			continue;
 		if (add_elf_chunk(set, file, len, ph.p_offset, ph.p_filesz,
-				  ph.p_vaddr, name, "segment", i, err))
+				  ph.p_vaddr, map, name, "segment", i, err))
 			return -1;
 	}
 	return 0;
 }
 
 static int add_elf_sections(struct nt_image_set *set, Elf *elf,
-			    const uint8_t *file, size_t len, const char *name,
+			    const uint8_t *file, size_t len,
+			    const struct nt_load_map *map, const char *name,
 			    struct nt_err *err)
 {
 	Elf_Scn *scn = NULL;
@@ -205,7 +215,7 @@ static int add_elf_sections(struct nt_image_set *set, Elf *elf,
 		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
 			continue;
 		if (add_elf_chunk(set, file, len, sh.sh_offset, sh.sh_size,
-				  sh.sh_addr, name, "section", elf_ndxscn(scn), err))
+				  sh.sh_addr, map, name, "section", elf_ndxscn(scn), err))
 			return -1;
 	}
 	return 0;
@@ -229,8 +239,30 @@ Elf *nt_elf_open(uint8_t *file, size_t len, const char *name, struct nt_err *err
 	return elf;
 }
 
+/* The executable code of the ELF at its virtual addresses, or with a map
+ * at its load addresses. */
+static int add_elf_code(struct nt_image_set *set, Elf *elf, const uint8_t *file, size_t len,
+			size_t phnum, const struct nt_load_map *map, const char *name,
+			struct nt_err *err)
+{
+	/* Executable sections are exact (segments also map the ELF headers
+	 * and padding); stripped files only have segments. */
+	size_t before = set->count;
+	int rc = add_elf_sections(set, elf, file, len, map, name, err);
+
+	if (rc == 0 && set->count == before)
+		rc = add_elf_segments(set, elf, file, len, phnum, map, name, err);
+	if (rc == 0 && set->count == before) {
+		nt_err_set(err, "%s: no executable code (no loadable executable segment or section)", name);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* load: NULL, or where the file's load image was placed (--elf FILE@ADDR):
+ * its code is added there too, as image "FILE@ADDR". */
 static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
-		    const char *name, struct nt_err *err)
+		    const char *name, const uint64_t *load, struct nt_err *err)
 {
 	Elf *elf = nt_elf_open(file, len, name, err);
 	if (!elf)
@@ -245,15 +277,16 @@ static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
 	} else if (elf_getphdrnum(elf, &phnum) != 0) {
 		nt_err_set(err, "%s: bad program header table: %s", name, elf_errmsg(-1));
 	} else {
-		/* Executable sections are exact (segments also map the ELF
-		 * headers and padding); stripped files only have segments. */
-		size_t before = set->count;
-		rc = add_elf_sections(set, elf, file, len, name, err);
-		if (rc == 0 && set->count == before)
-			rc = add_elf_segments(set, elf, file, len, phnum, name, err);
-		if (rc == 0 && set->count == before) {
-			nt_err_set(err, "%s: no executable code (no loadable executable segment or section)", name);
-			rc = -1;
+		rc = add_elf_code(set, elf, file, len, phnum, NULL, name, err);
+		if (rc == 0 && load) {
+			struct nt_load_map map;
+			char loaded[512];
+
+			snprintf(loaded, sizeof(loaded), "%s@0x%" PRIx64, name, *load);
+			rc = nt_load_map_build(elf, *load, name, &map, err);
+			if (rc == 0)
+				rc = add_elf_code(set, elf, file, len, phnum, &map, loaded, err);
+			nt_load_map_free(&map);
 		}
 		if (rc == 0 && set->elf_class == 0)
 			set->elf_class = gelf_getclass(elf) == ELFCLASS32 ? 32 : 64;
@@ -272,7 +305,7 @@ int nt_images_add_elf_buffer(struct nt_image_set *set, const uint8_t *buf,
 		return -1;
 	}
 	memcpy(copy, buf, len);
-	int rc = load_elf(set, copy, len, name, err);
+	int rc = load_elf(set, copy, len, name, NULL, err);
 	free(copy);
 	return rc;
 }
@@ -284,32 +317,31 @@ int nt_images_add_elf(struct nt_image_set *set, const char *path,
 	size_t len;
 	if (nt_read_file(path, &file, &len, err))
 		return -1;
-	int rc = load_elf(set, file, len, path, err);
+	int rc = load_elf(set, file, len, path, NULL, err);
+	free(file);
+	return rc;
+}
+
+int nt_images_add_elf_spec(struct nt_image_set *set, const struct nt_elf_spec *spec,
+			   struct nt_err *err)
+{
+	uint8_t *file;
+	size_t len;
+	if (nt_read_file(spec->path, &file, &len, err))
+		return -1;
+	int rc = load_elf(set, file, len, spec->path, spec->has_load ? &spec->load : NULL, err);
 	free(file);
 	return rc;
 }
 
 /* ---- Raw images --------------------------------------------------------- */
 
-static int parse_address(const char *s, uint64_t *out)
-{
-	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
-		return -1;
-	errno = 0;
-	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end != '\0')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 int nt_images_add_raw(struct nt_image_set *set, const char *spec,
 		      struct nt_err *err)
 {
 	const char *at = strrchr(spec, '@');
 	uint64_t base;
-	if (!at || at == spec || parse_address(at + 1, &base)) {
+	if (!at || at == spec || nt_parse_address(at + 1, &base)) {
 		nt_err_set(err, "%s: raw image must be given as FILE@ADDR (ADDR hex with 0x, or decimal)", spec);
 		return -1;
 	}

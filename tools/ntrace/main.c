@@ -84,11 +84,15 @@ static const char codec_options_help[] =
 
 static const char image_options_help[] =
 	"program images (used to classify each pc):\n"
-	"  --elf FILE                ELF file (repeatable, e.g. firmware + kernel)\n"
+	"  --elf FILE[@ADDR]         ELF file (repeatable, e.g. firmware + kernel); with\n"
+	"                            @ADDR its code is also where a loader put its load\n"
+	"                            image (p_paddr order, the lowest at ADDR): a kernel\n"
+	"                            before and after its MMU is on (vmlinux@0x80200000);\n"
+	"                            without @ADDR a sidecar's next-addr places it\n"
 	"  --raw FILE@ADDR           raw memory image loaded at ADDR (repeatable)\n";
 
 static const char encode_usage[] =
-	"usage: ntrace encode (--elf FILE | --raw FILE@ADDR)... --pcs FILE --out FILE.nex\n"
+	"usage: ntrace encode (--elf FILE[@ADDR] | --raw FILE@ADDR)... --pcs FILE --out FILE.nex\n"
 	"                     [--trace-priv U|S|US] [--trace-range A-B] [codec options]\n"
 	"       ntrace encode --pcseq FILE --out FILE.nex [--elf FILE...] [codec options]\n"
 	"\n"
@@ -128,7 +132,7 @@ static const char encode_usage[] =
 	"\n";
 
 static const char decode_usage[] =
-	"usage: ntrace decode (--elf FILE | --raw FILE@ADDR)... FILE.nex [--out FILE.pcs]\n"
+	"usage: ntrace decode (--elf FILE[@ADDR] | --raw FILE@ADDR)... FILE.nex [--out FILE.pcs]\n"
 	"                     [--wrapped] [--symbols] [codec options]\n"
 	"\n"
 	"Decodes N-Trace messages back into the retired-instruction sequence and\n"
@@ -183,7 +187,7 @@ static const char decode_usage[] =
 	"\n";
 
 static const char profile_usage[] =
-	"usage: ntrace profile (--elf FILE)... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
+	"usage: ntrace profile (--elf FILE[@ADDR])... FILE.nex [--out FILE] [--json | --folded | --svg]\n"
 	"                      [--top N] [codec options]\n"
 	"\n"
 	"Decodes the trace and tells where its instructions went, by function (the\n"
@@ -201,7 +205,7 @@ static const char profile_usage[] =
 	"\n";
 
 static const char timeline_usage[] =
-	"usage: ntrace timeline (--elf FILE)... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
+	"usage: ntrace timeline (--elf FILE[@ADDR])... HART0.nex [HART1.nex...] [--out FILE] [--svg]\n"
 	"                       [codec options]\n"
 	"\n"
 	"Privilege and trap events of one trace per hart on one time axis: trace\n"
@@ -236,7 +240,7 @@ static const char dump_usage[] =
 	"\n";
 
 static const char stats_usage[] =
-	"usage: ntrace stats FILE.nex [--elf FILE | --raw FILE@ADDR]... [codec options]\n"
+	"usage: ntrace stats FILE.nex [--elf FILE[@ADDR] | --raw FILE@ADDR]... [codec options]\n"
 	"\n"
 	"Prints the size, the number of messages per TCODE and, with program images,\n"
 	"the number of decoded instructions and bits per instruction (decoding\n"
@@ -341,7 +345,9 @@ static const char buffer_options_help[] =
 	"  FILE.nex.tci              read by itself when it is next to FILE.nex: the\n"
 	"                            encoder's registers (as --tci, before every other\n"
 	"                            option), whether the sink wrapped (--wrapped), the\n"
-	"                            hart; make trace and the trace suite write it.\n"
+	"                            hart, where S-mode started (next-addr: places an\n"
+	"                            --elf without @ADDR); make trace, trace-save.py\n"
+	"                            and the trace suite write it.\n"
 	"                            --tci or --all-opt given: not read\n"
 	"  --max-errors N            error lines shown per input (default 10, 0: all);\n"
 	"                            the others are counted\n";
@@ -824,6 +830,8 @@ static int input_settings(const struct command *cmd, int argc, char **argv,
 		in->hart = sc.hart;
 		in->timebase_hz = sc.timebase_hz;
 		in->tscontrol = sc.tscontrol;
+		in->has_next_addr = sc.has_next_addr;
+		in->next_addr = sc.next_addr;
 		in->settings_path = strdup(sc.path);
 		in->cfg.settings_from = in->settings_path;
 		if (!in->settings_path) {
@@ -850,6 +858,10 @@ static int run_command(const struct command *cmd, int argc, char **argv)
 		for (size_t i = 0; rc == 0 && i < a.inputs.count; i++) {
 			a.in[i].path = a.inputs.v[i];
 			rc = input_settings(cmd, argc, argv, &a, &set, &a.in[i]);
+			if (rc == 0 && a.in[i].has_next_addr && !a.has_next_addr) {
+				a.has_next_addr = true;
+				a.next_addr = a.in[i].next_addr;
+			}
 		}
 		if (rc == 0) {  /* one input: its settings are the command's */
 			a.cfg = a.in[0].cfg;

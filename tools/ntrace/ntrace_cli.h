@@ -18,6 +18,8 @@ struct cli_input {
 	int hart;                       /* from the sidecar, -1: from the file name */
 	uint64_t timebase_hz;           /* from the sidecar, 0: unknown */
 	uint32_t tscontrol;             /* trTsControl from the sidecar */
+	bool has_next_addr;             /* the sidecar's next-addr: */
+	uint64_t next_addr;
 	char *settings_path;            /* the sidecar read, or NULL */
 };
 
@@ -41,6 +43,8 @@ struct cli_args {
 	unsigned top;                   /* profile --top N rows (0: default) */
 	struct cli_list inputs;         /* every .nex (timeline: one per hart) */
 	struct cli_input *in;           /* inputs.count of them (commands reading buffers) */
+	bool has_next_addr;             /* the first sidecar's next-addr, which */
+	uint64_t next_addr;             /* places --elf files without @ADDR */
 };
 
 /* Each returns the process exit status (0 ok, 1 error). */

@@ -68,6 +68,63 @@ void nt_images_free(struct nt_image_set *set);
  * without section headers, its executable PT_LOAD segments). */
 int nt_images_add_elf(struct nt_image_set *set, const char *path,
 		      struct nt_err *err);
+
+/* ---- Two mappings of one ELF: --elf FILE@ADDR (loadmap.c) -------------- */
+
+/* An --elf argument: "FILE", or "FILE@ADDR" when what follows the last '@'
+ * is an address (hex with 0x, or decimal): the file's load image was
+ * placed at ADDR, so its code is there as well as at its virtual
+ * addresses (a kernel before and after its MMU is on). */
+struct nt_elf_spec {
+	char *path;             /* owned */
+	bool has_load;
+	uint64_t load;          /* ADDR */
+};
+
+int nt_elf_spec_parse(const char *arg, struct nt_elf_spec *spec, struct nt_err *err);
+void nt_elf_spec_free(struct nt_elf_spec *spec);
+/* "0x..." (hex) or decimal, the whole string; -1 otherwise. */
+int nt_parse_address(const char *s, uint64_t *out);
+
+struct Elf;
+
+/* Where each PT_LOAD segment's bytes are in the load image placed at ADDR:
+ * [vaddr, vaddr + size) at laddr = ADDR + (p_paddr - lowest p_paddr). */
+struct nt_load_seg {
+	uint64_t vaddr, size, laddr;
+};
+
+struct nt_load_map {
+	struct nt_load_seg *v;
+	size_t count;
+};
+
+int nt_load_map_build(struct Elf *elf, uint64_t addr, const char *name, struct nt_load_map *m,
+		      struct nt_err *err);
+/* The same from the file at path. */
+int nt_load_map_read(const char *path, uint64_t addr, struct nt_load_map *m, struct nt_err *err);
+void nt_load_map_free(struct nt_load_map *m);
+/* The load address of [vaddr, vaddr + size) when one segment holds it all
+ * (size 0: of the address vaddr, a segment's end included). */
+bool nt_load_map_find(const struct nt_load_map *m, uint64_t vaddr, uint64_t size, uint64_t *laddr);
+
+/* The sidecar's next-addr (where the firmware started S-mode: the load
+ * address of a kernel QEMU's -kernel placed) for an --elf FILE given
+ * without @ADDR: when FILE's load image is not at its virtual addresses
+ * (some PT_LOAD p_paddr != p_vaddr, as in vmlinux) and its entry point is
+ * in a PT_LOAD segment, the spec gets the load address that puts the entry
+ * point's byte of the load image at next_addr.  Otherwise it is left as
+ * it is.  0, or -1 with err when FILE cannot be read. */
+int nt_elf_spec_place_at_entry(struct nt_elf_spec *spec, uint64_t next_addr, struct nt_err *err);
+
+/* 1 when a PT_LOAD segment of the ELF has p_paddr != p_vaddr (the first
+ * such: *paddr, *vaddr): a load image that --elf FILE@ADDR could map. */
+int nt_elf_load_differs(const char *path, uint64_t *paddr, uint64_t *vaddr);
+
+/* nt_images_add_elf, and with spec->has_load the same code again at its
+ * load addresses (an image named "FILE@ADDR"). */
+int nt_images_add_elf_spec(struct nt_image_set *set, const struct nt_elf_spec *spec,
+			   struct nt_err *err);
 /* Same from a buffer already in memory; name is used in messages. */
 int nt_images_add_elf_buffer(struct nt_image_set *set, const uint8_t *buf,
 			     size_t len, const char *name, struct nt_err *err);
@@ -259,6 +316,8 @@ struct nt_sidecar {
 	bool wrapped;                   /* the sink wrapped: decode as --wrapped */
 	int hart;                       /* the hart that wrote it, -1 when not given */
 	uint64_t timebase_hz;           /* the time CSR's frequency, 0 when not given */
+	bool has_next_addr;             /* next-addr= given: */
+	uint64_t next_addr;             /* where the boot hart entered S-mode */
 	char path[4096];                /* BUFFER.tci */
 };
 
@@ -485,6 +544,9 @@ void nt_symtab_free(struct nt_symtab *t);
 int nt_symtab_add_elf(struct nt_symtab *t, const char *path, struct nt_err *err);
 int nt_symtab_add_elf_buffer(struct nt_symtab *t, const uint8_t *buf, size_t len,
 			     const char *name, struct nt_err *err);
+/* nt_symtab_add_elf, and with spec->has_load each symbol again at its load
+ * address (same name). */
+int nt_symtab_add_elf_spec(struct nt_symtab *t, const struct nt_elf_spec *spec, struct nt_err *err);
 /* The nearest symbol at or below addr in the same section, or NULL. */
 const struct nt_symbol *nt_symtab_lookup(const struct nt_symtab *t, uint64_t addr);
 /* Listing line "pc[ exc|int]  symbol+0xoff" ("?" without a symbol), with
@@ -518,6 +580,10 @@ void nt_disasm_free(struct nt_disasm *d);
  * first on PATH) and keeps the text of every instruction it prints. */
 int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
 		      struct nt_err *err);
+/* nt_disasm_add_elf, and with spec->has_load each instruction again at its
+ * load address, the addresses objdump names with a symbol moved with it. */
+int nt_disasm_add_elf_spec(struct nt_disasm *d, const char *objdump,
+			   const struct nt_elf_spec *spec, struct nt_err *err);
 /* The same from objdump's output already in memory (lines that are not
  * "<hex address>:\t<instruction>" are skipped). */
 int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,

@@ -4,7 +4,8 @@
  *
  *  - the sidecar, BUFFER.tci next to BUFFER: the encoder's register values
  *    (trTeControl, trTeInstFeatures, trTsControl, tracesbi's tsbiTeIngress)
- *    and how the buffer was saved (wrapped, hart, timebase), written by
+ *    and how the buffer was saved (wrapped, hart, timebase, where S-mode
+ *    started: next-addr, a kernel's load address), written by
  *    whoever saved the buffer (tests/trace/trace-run.py), read by decode,
  *    profile, timeline, dump and stats as if given with --tci;
  *  - one hint after a decode that went wrong, naming the setting that does
@@ -25,7 +26,7 @@
 /* ---- the sidecar file ------------------------------------------------------ */
 
 enum sidecar_key { KEY_CONTROL, KEY_FEATURES, KEY_TSCONTROL, KEY_INGRESS, KEY_WRAPPED,
-		   KEY_HART, KEY_TIMEBASE, KEY_COUNT };
+		   KEY_HART, KEY_TIMEBASE, KEY_NEXT_ADDR, KEY_COUNT };
 
 static const struct {
 	const char *name;
@@ -38,6 +39,7 @@ static const struct {
 	[KEY_WRAPPED] = { "wrapped", 1 },
 	[KEY_HART] = { "hart", 1u << 20 },
 	[KEY_TIMEBASE] = { "timebase-hz", UINT64_MAX },
+	[KEY_NEXT_ADDR] = { "next-addr", UINT64_MAX },
 };
 
 /* A number as the TRACEBUF lines print them: hex with 0x, or decimal. */
@@ -65,6 +67,7 @@ static void store(struct nt_sidecar *sc, enum sidecar_key key, uint64_t v)
 	case KEY_WRAPPED: sc->wrapped = v != 0; break;
 	case KEY_HART: sc->hart = (int)v; break;
 	case KEY_TIMEBASE: sc->timebase_hz = v; break;
+	case KEY_NEXT_ADDR: sc->next_addr = v; sc->has_next_addr = true; break;
 	default: break;
 	}
 }
@@ -103,7 +106,7 @@ static int parse_line(char *line, unsigned lineno, const char *name, struct nt_s
 		return 0;
 	}
 	nt_err_set(err, "%s:%u: unknown key '%s' (control, features, tscontrol, ingress, wrapped, "
-		   "hart, timebase-hz)", name, lineno, key);
+		   "hart, timebase-hz, next-addr)", name, lineno, key);
 	return -1;
 }
 
@@ -118,6 +121,8 @@ int nt_sidecar_parse(const char *text, size_t len, const char *name, struct nt_s
 	sc->wrapped = false;
 	sc->hart = -1;
 	sc->timebase_hz = 0;
+	sc->next_addr = 0;
+	sc->has_next_addr = false;
 	while (pos < len) {
 		char line[NT_TEXT_MAX_LINE + 1];
 		size_t n = 0, start = pos;

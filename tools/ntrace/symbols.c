@@ -51,12 +51,19 @@ static int internal_name(const char *name)
 	return name[0] == '\0' || name[0] == '$' || strncmp(name, ".L", 2) == 0;
 }
 
-/* Functions before labels, global before local. */
+/* Functions before labels, global before local, then a symbol with a size
+ * before one without: a linker-script alias (Linux's `__efistub_` names of
+ * its functions) has none. */
+#define RANK_FUNC   4
+#define RANK_GLOBAL 2
+#define RANK_SIZED  1
+
 static uint8_t symbol_rank(const GElf_Sym *sym)
 {
 	unsigned bind = GELF_ST_BIND(sym->st_info);
 
-	return (uint8_t)((GELF_ST_TYPE(sym->st_info) == STT_FUNC ? 2 : 0) + (bind != STB_LOCAL));
+	return (uint8_t)((GELF_ST_TYPE(sym->st_info) == STT_FUNC ? RANK_FUNC : 0) +
+			 (bind != STB_LOCAL ? RANK_GLOBAL : 0) + (sym->st_size ? RANK_SIZED : 0));
 }
 
 static int add_symbol(struct nt_symtab *t, size_t *cap, const struct nt_symbol *s,
@@ -86,9 +93,28 @@ static int add_symbol(struct nt_symtab *t, size_t *cap, const struct nt_symbol *
 	return 0;
 }
 
-/* The symbols of one SHT_SYMTAB / SHT_DYNSYM section. */
+/* A symbol at its load address too (--elf FILE@ADDR): same name, its
+ * section moved with it.  Symbols of a section outside the load image are
+ * left out (nt_images gives that an error). */
+static int add_loaded_copy(struct nt_symtab *t, size_t *cap, const struct nt_load_map *map,
+			   const struct nt_symbol *s, const char *sname)
+{
+	struct nt_symbol copy = *s;
+	uint64_t sec;
+
+	if (!nt_load_map_find(map, s->sec_start, s->sec_end - s->sec_start, &sec))
+		return 0;
+	copy.sec_start = sec;
+	copy.sec_end = sec + (s->sec_end - s->sec_start);
+	copy.addr = sec + (s->addr - s->sec_start);
+	return add_symbol(t, cap, &copy, sname);
+}
+
+/* The symbols of one SHT_SYMTAB / SHT_DYNSYM section (map: also at their
+ * load addresses). */
 static int add_table(struct nt_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
-		     const GElf_Shdr *sh, const char *name, struct nt_err *err)
+		     const GElf_Shdr *sh, const struct nt_load_map *map, const char *name,
+		     struct nt_err *err)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n;
@@ -116,7 +142,7 @@ static int add_table(struct nt_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
 			continue;
 		s.addr = sym.st_value;
 		s.rank = symbol_rank(&sym);
-		if (add_symbol(t, cap, &s, sname)) {
+		if (add_symbol(t, cap, &s, sname) || (map && add_loaded_copy(t, cap, map, &s, sname))) {
 			nt_err_set(err, "%s: out of memory for the symbol table", name);
 			return -1;
 		}
@@ -135,11 +161,13 @@ static int by_address(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* load: NULL, or where the file's load image was placed (--elf FILE@ADDR). */
 static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const char *name,
-			struct nt_err *err)
+			const uint64_t *load, struct nt_err *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t cap = t->count;
+	struct nt_load_map map = { 0 };
 	int rc = 0;
 
 	Elf *elf = nt_elf_open(file, len, name, err);
@@ -150,6 +178,8 @@ static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const ch
 		elf_end(elf);
 		return -1;
 	}
+	if (load)
+		rc = nt_load_map_build(elf, *load, name, &map, err);
 	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 
@@ -157,9 +187,10 @@ static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const ch
 			nt_err_set(err, "%s: section header: %s", name, elf_errmsg(-1));
 			rc = -1;
 		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
-			rc = add_table(t, &cap, elf, scn, &sh, name, err);
+			rc = add_table(t, &cap, elf, scn, &sh, load ? &map : NULL, name, err);
 		}
 	}
+	nt_load_map_free(&map);
 	elf_end(elf);
 	if (t->count)
 		qsort(t->v, t->count, sizeof(*t->v), by_address);
@@ -176,7 +207,7 @@ int nt_symtab_add_elf_buffer(struct nt_symtab *t, const uint8_t *buf, size_t len
 		return -1;
 	}
 	memcpy(copy, buf, len);
-	int rc = load_symbols(t, copy, len, name, err);
+	int rc = load_symbols(t, copy, len, name, NULL, err);
 	free(copy);
 	return rc;
 }
@@ -188,7 +219,19 @@ int nt_symtab_add_elf(struct nt_symtab *t, const char *path, struct nt_err *err)
 
 	if (nt_read_file(path, &file, &len, err))
 		return -1;
-	int rc = load_symbols(t, file, len, path, err);
+	int rc = load_symbols(t, file, len, path, NULL, err);
+	free(file);
+	return rc;
+}
+
+int nt_symtab_add_elf_spec(struct nt_symtab *t, const struct nt_elf_spec *spec, struct nt_err *err)
+{
+	uint8_t *file;
+	size_t len;
+
+	if (nt_read_file(spec->path, &file, &len, err))
+		return -1;
+	int rc = load_symbols(t, file, len, spec->path, spec->has_load ? &spec->load : NULL, err);
 	free(file);
 	return rc;
 }
@@ -220,8 +263,8 @@ void nt_symtab_keep_functions(struct nt_symtab *t)
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < t->count; i++)   /* rank 0: a local label */
-		if (t->v[i].rank > 0)
+	for (size_t i = 0; i < t->count; i++)   /* below: a local label */
+		if (t->v[i].rank >= RANK_GLOBAL)
 			t->v[kept++] = t->v[i];
 	t->count = kept;                        /* names stay owned by t */
 }
