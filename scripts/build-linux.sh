@@ -16,9 +16,10 @@
 #                               (tarball, fragment, init and workload
 #                               sources, this script, compilers); when it
 #                               matches, nothing is run.
-#   $CACHE/Image-KEY, $CACHE/vmlinux-KEY, $CACHE/perf-KEY
+#   $CACHE/Image-KEY, $CACHE/vmlinux-KEY, $CACHE/init-KEY, $CACHE/perf-KEY
 #                               the same Image (and build/linux/vmlinux, its
-#                               ELF with symbols) and perf binary outside the
+#                               ELF with symbols, and initramfs/init, the
+#                               /init it holds) and perf binary outside the
 #                               clone (CACHE: $TRACESBI_CACHE, default
 #                               ~/.cache/tracesbi/linux; TRACESBI_CACHE=none
 #                               turns it off), so a fresh clone on the same
@@ -94,11 +95,16 @@ cache_store() {
     mkdir -p "$CACHE" && cp "$1" "$CACHE/$2.tmp.$$" && mv "$CACHE/$2.tmp.$$" "$CACHE/$2" &&
         prune_cache "${2%%-*}" || log "note: could not store $2 in $CACHE"
 }
-if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ] && [ -f "$CACHE/vmlinux-$image_key" ]; then
+# (init too: decoding a traced boot's user space needs the very ELF that
+# the Image holds.)
+if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ] && [ -f "$CACHE/vmlinux-$image_key" ] &&
+    [ -f "$CACHE/init-$image_key" ]; then
     cp "$CACHE/Image-$image_key" "$dir/Image"
     cp "$CACHE/vmlinux-$image_key" "$dir/vmlinux"
+    mkdir -p "$initramfs_dir"
+    cp "$CACHE/init-$image_key" "$initramfs_dir/init"
     echo "$image_key" >"$dir/Image.key"
-    log "kernel copied from the cache ($CACHE/Image-$image_key and vmlinux)"
+    log "kernel copied from the cache ($CACHE/Image-$image_key, vmlinux and init)"
     exit 0
 fi
 start=$(date +%s)
@@ -207,4 +213,5 @@ cp "$obj/vmlinux" "$dir/vmlinux"
 echo "$image_key" >"$dir/Image.key"
 cache_store "$dir/Image" "Image-$image_key"
 cache_store "$dir/vmlinux" "vmlinux-$image_key"
+cache_store "$initramfs_dir/init" "init-$image_key"
 log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"
