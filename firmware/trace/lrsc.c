@@ -406,17 +406,6 @@ enum lrsc_refusal lrsc_scan(lrsc_fetch_fn fetch, void *ctx, uint64_t lr, bool rv
 
 /* ---- The replay ------------------------------------------------------------ */
 
-static bool cond_holds(unsigned int cond, uint64_t a, uint64_t b)
-{
-	bool r;
-
-	if (cond & 4)
-		r = cond & 2 ? a < b : (int64_t)a < (int64_t)b;
-	else
-		r = a == b;
-	return r ^ (cond & 1);
-}
-
 static uint64_t alu(const struct lrsc_op *op, uint64_t pc, uint64_t a, uint64_t b)
 {
 	unsigned int sh = (unsigned int)b & (op->alu & ALU_W ? 31 : 63);
@@ -451,7 +440,7 @@ static uint64_t run_op(const struct lrsc_op *op, uint64_t pc, uint64_t sim[32],
 		st->value = alu(op, pc, sim[op->rs1], op->use_imm ? (uint64_t)op->imm : sim[op->rs2]);
 		break;
 	case LRSC_BRANCH:
-		st->taken = cond_holds(op->cond, sim[op->rs1], sim[op->rs2]);
+		st->taken = rv_branch_taken(op->cond, sim[op->rs1], sim[op->rs2]);
 		return st->taken ? pc + (uint64_t)op->imm : next;
 	case LRSC_JAL:
 		st->value = next;

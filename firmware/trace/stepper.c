@@ -19,6 +19,7 @@
 #include "umem.h"
 #include "memaccess.h"
 #include "riscv_csr.h"
+#include "rvinsn.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60
@@ -1008,19 +1009,6 @@ static bool seq_inferable_after_held(const struct stepper *s, const struct step_
 	       rv_insn_seq_inferable(&prev, &jump);
 }
 
-/* funct3 of a branch: bit 2 an order (bit 1 unsigned) else equality, bit 0
- * the negation (beq/bne, blt/bge, bltu/bgeu); no jump table. */
-static bool cond_holds(unsigned int cond, unsigned long a, unsigned long b)
-{
-	bool r;
-
-	if (cond & 4)
-		r = cond & 2 ? a < b : (long)a < (long)b;
-	else
-		r = a == b;
-	return r ^ (cond & 1);
-}
-
 /*
  * Where the branch or jump ending b goes with x[rs1] = a and x[rs2] = c,
  * and the itype it retires with.  False for a jalr whose target is off
@@ -1033,7 +1021,7 @@ jump_target(const struct stepper *s, const struct step_block *b, uint64_t a, uin
 	*itype = b->itype_taken;
 	switch (b->op) {
 	case EMU_BRANCH:
-		if (cond_holds(b->cond, a, c)) {
+		if (rv_branch_taken(b->cond, a, c)) {
 			*next = b->target;
 		} else {
 			*next = b->end + b->size;

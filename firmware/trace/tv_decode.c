@@ -39,18 +39,6 @@ static int64_t imm_s(uint32_t raw)
 	return (int64_t)(((int32_t)raw >> 25) * 32) | bits(raw, 11, 7);
 }
 
-bool tv_cond_holds(unsigned int cond, uint64_t a, uint64_t b)
-{
-	switch (cond) {
-	case 0: return a == b;
-	case 1: return a != b;
-	case 4: return (int64_t)a < (int64_t)b;
-	case 5: return (int64_t)a >= (int64_t)b;
-	case 6: return a < b;
-	default: return a >= b;
-	}
-}
-
 static void set_mem(struct tv_insn *in, uint8_t kind, unsigned int size, unsigned int rs1,
 		    int64_t imm)
 {

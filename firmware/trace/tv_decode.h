@@ -49,7 +49,5 @@ struct tv_insn {
  * instruction is not RV64GC: then only len (and flow SEQ) is meaningful. */
 bool tv_decode(uint32_t raw, struct tv_insn *in);
 
-/* Whether the branch compare `cond` (funct3) holds for a, b. */
-bool tv_cond_holds(unsigned int cond, uint64_t a, uint64_t b);
 
 #endif /* TRACE_TV_DECODE_H */

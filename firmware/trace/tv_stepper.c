@@ -17,6 +17,7 @@
 #include "umem.h"
 #include "guard.h"
 #include "riscv_csr.h"
+#include "rvinsn.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60
@@ -292,7 +293,7 @@ static uint64_t next_pc(const struct tv_stepper *s, const struct trap_regs *regs
 
 	switch (in->flow) {
 	case TV_FLOW_BRANCH:
-		return tv_cond_holds(in->cond, regs->x[in->rs1], regs->x[in->rs2])
+		return rv_branch_taken(in->cond, regs->x[in->rs1], regs->x[in->rs2])
 			? s->pc + (uint64_t)in->imm : s->pc + in->len;
 	case TV_FLOW_JAL:
 		return s->pc + (uint64_t)in->imm;

@@ -171,6 +171,20 @@ static inline unsigned rv_insn_plain_length(uint32_t raw, unsigned ext)
 	}
 }
 
+/* Whether a branch with this funct3 is taken for operands a, b: bit 2 an
+ * order (bit 1 unsigned) else equality, bit 0 the negation (beq/bne,
+ * blt/bge, bltu/bgeu); 2 and 3 are not branches.  No jump table. */
+static inline bool rv_branch_taken(unsigned funct3, uint64_t a, uint64_t b)
+{
+	bool r;
+
+	if (funct3 & 4)
+		r = funct3 & 2 ? a < b : (int64_t)a < (int64_t)b;
+	else
+		r = a == b;
+	return r ^ (funct3 & 1);
+}
+
 /* Mask an address to xlen bits. */
 static inline uint64_t rv_xlen_mask(uint64_t v, unsigned xlen)
 {

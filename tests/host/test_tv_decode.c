@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include "tv_decode.h"
+#include "rvinsn.h"
 
 static struct tv_insn D(uint32_t raw)
 {
@@ -167,11 +168,11 @@ static void test_control_flow(void **state)
 static void test_branch_compares(void **state)
 {
 	(void)state;
-	assert_true(tv_cond_holds(4, (uint64_t)-1, 0));    /* blt: signed */
-	assert_false(tv_cond_holds(6, (uint64_t)-1, 0));   /* bltu */
-	assert_true(tv_cond_holds(5, 3, 3));               /* bge */
-	assert_true(tv_cond_holds(7, (uint64_t)-1, 1));    /* bgeu */
-	assert_true(tv_cond_holds(1, 1, 2));               /* bne */
+	assert_true(rv_branch_taken(4, (uint64_t)-1, 0));    /* blt: signed */
+	assert_false(rv_branch_taken(6, (uint64_t)-1, 0));   /* bltu */
+	assert_true(rv_branch_taken(5, 3, 3));               /* bge */
+	assert_true(rv_branch_taken(7, (uint64_t)-1, 1));    /* bgeu */
+	assert_true(rv_branch_taken(1, 1, 2));               /* bne */
 }
 
 static void test_unknown_is_not_decoded(void **state)
