@@ -66,7 +66,15 @@ suite-trace: $(TRACE_TEST_DEPS) linux-kernel
 		--ntrace $(BUILD)/tools/ntrace --workdir $(BUILD)/trace-tests/linux || rc=1; \
 	exit $$rc
 
-SOAK_TARGETS += soak-trace-linux
+SOAK_TARGETS += soak-trace-configs soak-trace-linux
+.PHONY: soak-trace-configs
+# Every configuration of tests/trace/run-suite.py, those make test leaves out too.
+soak-trace-configs: $(TRACE_TEST_DEPS)
+	@python3 tests/trace/run-suite.py --soak --fw $(BUILD)/tracesbi.elf \
+		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
+		--tv-records $(BUILD)/tools/tv-records --tvtrace $(BUILD)/tools/tvtrace \
+		--workdir $(BUILD)/trace-tests-soak -j $(TRACE_JOBS)
+
 .PHONY: soak-trace-linux
 soak-trace-linux: $(TRACE_TEST_DEPS) linux-kernel
 	@python3 tests/trace/linux-test.py --soak --fw $(BUILD)/tracesbi.elf \

@@ -43,6 +43,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
                                 'scripts'))
 from qemu_monitor import monitor  # noqa: E402
+import rvelf  # noqa: E402
 
 TRACEBUF_RE = re.compile(r'^TRACEBUF (.*)$')
 
@@ -53,6 +54,13 @@ def read_text(path):
             return f.read()
     except FileNotFoundError:   # QEMU has not opened it yet
         return ''
+
+
+def unlogged_filter(payload, names):
+    """QEMU -dfilter ranges for every address but [START, END) (inclusive
+    `lo..hi` ranges)."""
+    start, end = (rvelf.Images([rvelf.Elf(payload)]).symbol(n) for n in names.split(','))
+    return f'0x0..{start - 1:#x},{end:#x}..0xffffffffffffffff'
 
 
 def parse_tracebuf(line):
@@ -102,6 +110,9 @@ def main():
                          'trace directory) as NAME.dir.hart<H>.nex, before QEMU ends')
     ap.add_argument('--cpu-log', metavar='RANGE',
                     help='with --no-ground-truth: register dumps at pcs in RANGE')
+    ap.add_argument('--unlogged', metavar='START,END',
+                    help='two payload symbols: QEMU leaves the code in [START, END) out '
+                         'of the execution log (-dfilter), e.g. an untraced hart\'s loop')
     args = ap.parse_args()
     if args.cpu_log and not args.no_ground_truth:
         ap.error('--cpu-log needs --no-ground-truth')
@@ -126,6 +137,8 @@ def main():
             gt_cmd.append('--ecall-no-retire')
         gt = subprocess.Popen(gt_cmd + [fifo], stderr=open(base + '.gt.log', 'w'))
         logging = ['-singlestep', '-d', 'exec,nochain,int', '-D', fifo]
+        if args.unlogged:
+            logging += ['-dfilter', unlogged_filter(args.payload, args.unlogged)]
     qemu = subprocess.Popen([
         'qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
         '-cpu', args.cpu, '-display', 'none', '-serial', 'file:' + out,

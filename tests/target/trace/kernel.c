@@ -12,6 +12,8 @@
  *   buf=N              SMEM buffer bytes per hart (default 512 KiB)
  *   stop               stop on wrap
  *   harts=N            harts that trace (each runs the program set)
+ *   hammer             the boot hart does not trace: it stores to the word
+ *                      lrsc-contend's LR/SC loops add to (the next harts trace)
  *   priv=u|s           privilege filter (filter 0)
  *   range=filtered     address filter: only the .text.filtered functions
  *   ratified singlestep tv   tracesbi ingress options (tv: tandem-verification
@@ -55,6 +57,7 @@ static struct {
 	uint64_t buf;
 	bool stop_on_wrap;
 	int harts;
+	int first;         /* index of the first tracing hart (1 with hammer) */
 	int priv;          /* -1: no filter, else TCI priv bit mask */
 	bool range;
 	uint64_t tick;
@@ -103,9 +106,10 @@ static void read_config(void)
 	if (cfg.buf > BUF_MAX || cfg.buf < 64)
 		cfg.buf = BUF_MAX;
 	cfg.stop_on_wrap = flag("stop");
+	cfg.first = flag("hammer") && plat.nharts > 1;
 	cfg.harts = bootarg("harts", v, sizeof(v)) ? (int)number(v) : 1;
-	if (cfg.harts < 1 || cfg.harts > plat.nharts)
-		cfg.harts = plat.nharts;
+	if (cfg.harts < 1 || cfg.harts > plat.nharts - cfg.first)
+		cfg.harts = plat.nharts - cfg.first;
 	cfg.priv = -1;
 	if (bootarg("priv", v, sizeof(v)))
 		cfg.priv = v[0] == 'u' ? 1 : 2;
@@ -387,6 +391,73 @@ static long prog_lrsc_smp(struct tk_hart *t)
 	return bad || lrsc_smp_word != cfg.harts * LRSC_SMP_ADDS;
 }
 
+/*
+ * LR/SC loops contended by an untraced hart (docs/TRACE.md, "LR/SC
+ * sequences"), with the `hammer` boot option: the boot hart, which then
+ * does not trace, runs hammer() while the next hart runs this program.
+ * The hammer adds HAMMER_ADD to the word the traced hart's LR/SC loop adds
+ * 1 to, then moves its Sstc deadline (stimecmp) to the next timer tick.
+ * That is what makes QEMU 7.2 switch harts often under -icount: the write
+ * that moves the nearest deadline ends the writer's turn, the other hart's
+ * turn ends at that deadline, and a sweep of the harts starts at cpu 0, so
+ * the boot hart (hart 0) gets its turn before the deadline passes unseen.
+ * The traced hart thus runs in turns of at most 100 instructions with an add
+ * between them; some end between its LR and its SC, which then fails
+ * because the word changed.  The program requires such retries (else it
+ * tests nothing); the word's low half must end at the traced adds.  The
+ * deadline is never taken (sie.STIE is 0).  hammer() sits in .text.hammer,
+ * which tests/trace leaves out of QEMU's log (-dfilter): its instructions
+ * would otherwise be half the log.
+ */
+#define CONTEND_ADDS 200
+#define HAMMER_ADD   0x10000
+#define TK_STR_(x) #x
+#define TK_STR(x) TK_STR_(x)
+struct hammer {
+	volatile int word;
+	volatile long done;     /* the traced hart finished: the hammer returns */
+	volatile long adds;
+};
+static struct hammer hammer;
+void hammer_run(struct hammer *h);
+
+__asm__(".pushsection .text.hammer, \"ax\"\n"
+	".balign 4\n"
+	".globl hammer_run\n"
+	"hammer_run:\n"                 /* a0 = struct hammer * */
+	"	li	t1, " TK_STR(HAMMER_ADD) "\n"
+	"1:	amoadd.w zero, t1, (a0)\n"
+	"	ld	t2, 16(a0)\n"
+	"	addi	t2, t2, 1\n"
+	"	sd	t2, 16(a0)\n"
+	"	csrr	t2, time\n"
+	"	addi	t2, t2, 1\n"
+	"	csrw	" TK_STR(CSR_STIMECMP) ", t2\n"
+	"	ld	t2, 8(a0)\n"
+	"	beqz	t2, 1b\n"
+	"	li	t2, -1\n"
+	"	csrw	" TK_STR(CSR_STIMECMP) ", t2\n"
+	"	ret\n"
+	".popsection\n");
+
+static long prog_lrsc_contend(struct tk_hart *t)
+{
+	int retries = 0;
+
+	if (!cfg.first) {
+		kprintf("LRSC-CONTEND: needs the hammer boot option and -smp 2 or more\n");
+		return 1;
+	}
+	if (t->index != cfg.first)
+		return 0;   /* one traced hart is contended */
+	for (int i = 0; i < CONTEND_ADDS; i++)
+		lrsc_add_count_w(&hammer.word, 1, &retries);
+	hammer.done = 1;
+	kprintf("LRSC-CONTEND adds=%d hammer=%ld retries=%d\n", CONTEND_ADDS, hammer.adds,
+		retries);
+	return (hammer.word & (HAMMER_ADD - 1)) != CONTEND_ADDS || retries == 0;
+}
+
 /* SBI calls that return with an interrupt pending: a deadline in the past
  * makes the timer interrupt pending before the call returns, so S-mode
  * takes it at the instruction after the ecall, before that one runs. */
@@ -443,6 +514,7 @@ static const struct program {
 	{ "lrsc", prog_lrsc },           /* LR/SC loops of Linux's shapes */
 	{ "u-lrsc", prog_u_lrsc },       /* LR/SC in U-mode on demand-paged memory */
 	{ "lrsc-smp", prog_lrsc_smp },   /* LR/SC loops another hart contends for */
+	{ "lrsc-contend", prog_lrsc_contend }, /* ... and an untraced hart's stores */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 
@@ -736,18 +808,21 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 			wfi();
 	}
 	build_page_tables();
-	if (cfg.harts > 1 && !secondaries_start_all(why, sizeof(why))) {
+	if (cfg.first + cfg.harts > 1 && !secondaries_start_all(why, sizeof(why))) {
 		kprintf("TRACE-DONE fail: %s\n", why);
 		for (;;)
 			wfi();
 	}
-	for (i = 1; i < cfg.harts; i++)
+	for (i = 1; i < cfg.first + cfg.harts; i++)
 		hart_post(plat.hart_ids[i], (hart_fn)session, (unsigned long)i);
-	session(0);
-	for (i = 1; i < cfg.harts; i++)
+	if (cfg.first)
+		hammer_run(&hammer);
+	else
+		session(0);
+	for (i = 1; i < cfg.first + cfg.harts; i++)
 		if (!wait_for(session_done, (unsigned long)i, 600 * 1000000ul))
 			results[i].error = "timed out";
-	for (i = 0; i < cfg.harts; i++) {
+	for (i = cfg.first; i < cfg.first + cfg.harts; i++) {
 		const struct session_result *r = &results[i];
 
 		bad += r->bad + (r->error != NULL);
@@ -770,7 +845,7 @@ void boot_main(unsigned long hartid, uintptr_t dtb)
 	kprintf("TRACE-DONE %s\n", bad ? "fail" : "ok");
 	/* Held here: the host saves the buffers, then quits QEMU.  Every hart
 	 * stops through HSM so nothing runs (and nothing is logged) any more. */
-	for (i = 1; i < cfg.harts; i++)
+	for (i = 1; i < cfg.first + cfg.harts; i++)
 		hart_post(plat.hart_ids[i], (hart_fn)stop_self, 0);
 	stop_self();
 }
