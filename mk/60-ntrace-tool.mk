@@ -9,7 +9,8 @@
 # --wrapped, --symbols), test_ntrace_tool_views (listing, profile, flame
 # graph, timeline, pcseq export), test_ntrace_tool_stack (the profile's call
 # stack rules), test_ntrace_tool_loadmap (--elf FILE@ADDR: one ELF at its
-# load and virtual addresses) and test_ntrace_tool_cli (exit statuses and
+# load and virtual addresses), test_ntrace_tool_perf (ntrace perf:
+# tsbi-record's recordings) and test_ntrace_tool_cli (exit statuses and
 # messages of a sanitizer build).
 # Other fragments (the benchmark) reuse NTRACE_TOOL_CORE_SRCS,
 # NTRACE_TOOL_LIBSRCS, NTRACE_TOOL_LIBS, NTRACE_TOOL_INC and NTRACE_TOOL_HDRS.
@@ -25,11 +26,14 @@ NTRACE_TOOL_CORE_SRCS := $(NTRACE_TOOL_IO_SRCS) \
                         $(NTRACE_TOOL_DIR)/profile_out.c $(NTRACE_TOOL_DIR)/flamegraph.c \
                         $(NTRACE_TOOL_DIR)/timeline.c $(NTRACE_TOOL_DIR)/timeline_svg.c \
                         $(NTRACE_TOOL_DIR)/diag.c \
-                        $(NTRACE_TOOL_DIR)/settings.c
-NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/main.c
+                        $(NTRACE_TOOL_DIR)/settings.c $(NTRACE_TOOL_DIR)/perfrec.c
+NTRACE_TOOL_SRCS     := $(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_DIR)/cli.c $(NTRACE_TOOL_DIR)/cli_perf.c \
+                        $(NTRACE_TOOL_DIR)/main.c
+# linux-trace/recording.h: the layout of tsbi-record's recordings (ntrace perf).
 NTRACE_TOOL_HDRS     := $(wildcard $(NTRACE_TOOL_DIR)/*.h lib/rvinsn/*.h lib/ntrace/*.h) \
-                        $(NTRACE_INGRESS_HDRS)
-NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace $(NTRACE_INGRESS_INC)
+                        $(NTRACE_INGRESS_HDRS) linux-trace/recording.h
+NTRACE_TOOL_INC      := -I$(NTRACE_TOOL_DIR) -Ilib -Ilib/rvinsn -Ilib/ntrace $(NTRACE_INGRESS_INC) \
+                        -Ilinux-trace
 NTRACE_TOOL_LIBSRCS  := $(RVINSN_SRCS) $(NTRACE_SRCS) $(NTRACE_INGRESS_SRCS)
 # Libraries the core links with: ELF loading; the timeline's log scale and ticks.
 NTRACE_TOOL_LIBS     := -lelf -lm
@@ -84,6 +88,14 @@ $(NTRACE_TOOL_TESTBIN)/stack.elf: $(NTRACE_TOOL_DATA)/stack.S
 	@mkdir -p $(dir $@)
 	$(call quiet,CC)$(CC_RV) -march=rv64imac_zicsr -mabi=lp64 -mno-relax -nostdlib -static \
 		-Wl,-Ttext=0x80000000 -Wl,--no-relax -o $@ $<
+
+# The same program position-independent (ET_DYN linked at 0), as a Linux
+# loader maps a PIE with a load bias: ntrace perf places it by the
+# process's PERF_RECORD_MMAP2.  Its code is the same (la is auipc + addi).
+$(NTRACE_TOOL_TESTBIN)/tiny-pie.elf: $(NTRACE_TOOL_DATA)/tiny.S
+	@mkdir -p $(dir $@)
+	$(call quiet,CC)$(CROSS_LINUX)gcc -march=rv64imac_zicsr -mabi=lp64 -mno-relax -fno-pic -pie \
+		-nostdlib -Wl,--no-relax -Wl,--no-dynamic-linker -o $@ $<
 
 $(NTRACE_TOOL_TESTBIN)/tiny32.elf: $(NTRACE_TOOL_DATA)/tiny.S
 	@mkdir -p $(dir $@)
@@ -156,6 +168,22 @@ $(BUILD)/host/test_ntrace_tool_loadmap: tests/host/test_ntrace_tool_loadmap.c te
 		$(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ntrace_tool_loadmap
+
+# ntrace perf: tsbi-record's recordings (perfrec.c, cli_perf.c), built in
+# memory around N-Trace from the encoder: parsing with every malformation
+# named by its byte, placement by PERF_RECORD_MMAP2, the settings from
+# attr.config, each AUX record decoded on its own; and the command line
+# (run on ntrace-san).
+$(BUILD)/host/test_ntrace_tool_perf: tests/host/test_ntrace_tool_perf.c tests/host/test_tool_cli.h \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_HDRS) \
+		$(NTRACE_TOOL_TESTBIN)/ntrace-san $(NTRACE_TOOL_TESTBIN)/tiny.elf \
+		$(NTRACE_TOOL_TESTBIN)/tiny-pie.elf $(NTRACE_TOOL_DATA)/tiny.pcs
+	@mkdir -p $(dir $@)
+	$(call quiet,HOSTCC)$(HOSTCC) $(NTRACE_TOOL_TEST_CFLAGS) \
+		-DNT_TEST_TOOL='"$(abspath $(NTRACE_TOOL_TESTBIN)/ntrace-san)"' -o $@ $< \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(CMOCKA_LIBS) $(NTRACE_TOOL_LIBS)
+
+HOST_TESTS += $(BUILD)/host/test_ntrace_tool_perf
 
 # Command-line contract (exit status, messages), run on a copy of the tool
 # built with the sanitizers.

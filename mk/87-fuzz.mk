@@ -5,6 +5,8 @@
 #                         program "interp")
 #   fuzz_ntrace_parser    N-Trace message parser (the dump path)
 #   fuzz_ntrace_roundtrip encode/decode of generated executions
+#   fuzz_perfrec          tsbi-record's recordings as `ntrace perf` reads them
+#                         (tools/ntrace/perfrec.c)
 #   fuzz_fdt              the devicetree reader and writer (lib/fdt)
 #   fuzz_pmu_map          the "riscv,pmu" map (drivers/pmu/pmu_map.c)
 #   fuzz_insn             the instruction decoders of stepping and emulation
@@ -49,12 +51,20 @@ $(FUZZ_DIR)/fuzz_ntrace_roundtrip: tests/fuzz/fuzz_ntrace_roundtrip.c $(FUZZ_DIR
 	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
 		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
 
+# tsbi-record's recordings as ntrace perf reads them (tool core + library).
+$(FUZZ_DIR)/fuzz_perfrec: tests/fuzz/fuzz_perfrec.c $(FUZZ_NTRACE_DEPS) $(NTRACE_TOOL_CORE_SRCS) \
+		$(NTRACE_TOOL_HDRS)
+	@mkdir -p $(@D)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_NTRACE_INC) $(NTRACE_TOOL_INC) -o $@ $< \
+		$(NTRACE_TOOL_CORE_SRCS) $(NTRACE_TOOL_LIBSRCS) $(NTRACE_TOOL_LIBS)
+
 # target[:seed directory[:max input length]] for tests/fuzz/run-fuzz.sh
 FUZZ_RUNS := $(FUZZ_DIR)/fuzz_ntrace_decoder:$(FUZZ_DIR)/seeds/decoder:2048 \
              $(FUZZ_DIR)/fuzz_ntrace_parser:$(FUZZ_DIR)/seeds/parser:512 \
-             $(FUZZ_DIR)/fuzz_ntrace_roundtrip::1024
+             $(FUZZ_DIR)/fuzz_ntrace_roundtrip::1024 \
+             $(FUZZ_DIR)/fuzz_perfrec:$(FUZZ_DIR)/seeds/perfrec:4096
 FUZZ_BINS := $(FUZZ_DIR)/fuzz_ntrace_decoder $(FUZZ_DIR)/fuzz_ntrace_parser \
-             $(FUZZ_DIR)/fuzz_ntrace_roundtrip
+             $(FUZZ_DIR)/fuzz_ntrace_roundtrip $(FUZZ_DIR)/fuzz_perfrec
 
 ifneq ($(wildcard tests/fuzz/fuzz_fdt.c),)
 $(FUZZ_DIR)/fuzz_fdt: tests/fuzz/fuzz_fdt.c $(FDT_SRCS) $(FDT_HEADERS)

@@ -23,8 +23,12 @@ FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding
           $FW_INC -isystem /usr/lib/picolibc/riscv64-unknown-elf/include"
 # Host tools (mk/60-ntrace-tool.mk, mk/71-tvtrace-tool.mk) and the decoder
 # they alone use.
-HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c lib/ntrace/ntrace_dec.c)
-HOST_FLAGS="-std=gnu11 -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace"
+# tsbi-record (linux-trace/recorder) is a Linux program: the host's libc
+# and <linux/perf_event.h> check it too.
+HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c lib/ntrace/ntrace_dec.c \
+                linux-trace/recorder/*.c)
+HOST_FLAGS="-std=gnu11 -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace
+            -Ilinux-trace"
 
 report() {   # tool group log count
     if [ "$4" -eq 0 ]; then

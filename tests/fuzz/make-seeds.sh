@@ -6,13 +6,16 @@
 #
 #   make-seeds.sh NTRACE_TOOL CORPUS_DIR OUTDIR
 #
-# Writes OUTDIR/decoder/* and OUTDIR/parser/*.  Prints one PASS:/FAIL: line.
+# Writes OUTDIR/decoder/*, OUTDIR/parser/* and OUTDIR/perfrec/* (the rv64
+# encodings in tsbi-record recordings, perfrec-seed.py).  Prints one
+# PASS:/FAIL: line.
 set -u
 tool=$1
 corpus=$2
 out=$3
-mkdir -p "$out/decoder" "$out/parser"
-rm -f "$out"/decoder/* "$out"/parser/*
+mkdir -p "$out/decoder" "$out/parser" "$out/perfrec"
+rm -f "$out"/decoder/* "$out"/parser/* "$out"/perfrec/*
+seeds_dir=$(dirname "$0")
 
 # name|decoder option byte (see fuzz_ntrace_decoder.c, without the RV32
 # bit)|call-stack depth byte (128: mode told by the messages, 32 entries)|parser format byte (fuzz_ntrace_parser.c, without
@@ -31,6 +34,18 @@ SETS=(
     "auto-htm-all-opt|4|128|0|--all-opt"
     "auto-btm-all-opt|4|128|0|--mode btm --all-opt"
 )
+# attr.config bits (linux-trace/recording.h) of an option set.
+perf_config() {
+    local c=0
+    case $1 in *btm*) c=$((c | 1)) ;; esac
+    case $1 in *seq-jump*|*all-opt*) c=$((c | 2)) ;; esac
+    case $1 in *callstack*|*implicit-return*|*all-opt*) c=$((c | 4)) ;; esac
+    case $1 in *repeat*|*all-opt*) c=$((c | 8)) ;; esac
+    case $1 in *ext-addr*) c=$((c | 32)) ;; esac
+    case $1 in *timestamp*) c=$((c | 256)) ;; esac
+    echo $c
+}
+
 made=0
 failed=""
 for xlen in 64 32; do
@@ -50,6 +65,12 @@ for xlen in 64 32; do
             >"$out/decoder/interp-rv$xlen-$name"
         { printf "\\$(printf %03o $((popt | rv32bit)))"; cat "$nex"; } \
             >"$out/parser/interp-rv$xlen-$name"
+        # the stream twice, as two segments, with the attr.config of its options
+        config=$(perf_config "$opts")
+        if [ $xlen = 64 ] && ! python3 "$seeds_dir/perfrec-seed.py" "$out/perfrec/interp-$name" \
+                "$config" "$nex" "$nex" 2>"$out/err"; then
+            failed="$failed perfrec-$name($(head -c 100 "$out/err"))"
+        fi
         rm -f "$nex"
         made=$((made + 1))
     done

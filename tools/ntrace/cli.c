@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The four ntrace commands: file handling around the ntrace_tool.h core. */
+/* The ntrace commands (perf: cli_perf.c): file handling around the ntrace_tool.h core. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -336,6 +336,11 @@ static int write_profile(const void *what, struct cli_args *a, FILE *f)
 	if (a->svg)
 		return nt_profile_write_svg(p, f, a->input_path);
 	return nt_profile_write_text(p, f, a->top);
+}
+
+int cli_write_profile(const struct nt_profile *p, struct cli_args *a)
+{
+	return write_report(a, write_profile, p);
 }
 
 int cli_profile(struct cli_args *a)

@@ -136,9 +136,11 @@ static void rewrite_targets(const char *in, const struct nt_load_map *map, char 
 	out[o] = '\0';
 }
 
-/* objdump's output; with a map, each instruction also at its load address. */
+/* objdump's output; with a map, each instruction also at its load address
+ * (moved: only there). */
 static int add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
-			    const struct nt_load_map *map, const char *name, struct nt_err *err)
+			    const struct nt_load_map *map, bool moved, const char *name,
+			    struct nt_err *err)
 {
 	const char *end = text + len;
 	char insn[160] = { 0 }, loaded[200];   /* zeroed: the analyzer cannot see parse_insn_line end the text */
@@ -149,7 +151,7 @@ static int add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
 		uint64_t addr, laddr;
 
 		if (parse_insn_line(p, n, &addr, insn, sizeof(insn))) {
-			int bad = add_line(d, addr, insn);
+			int bad = moved ? 0 : add_line(d, addr, insn);
 
 			if (!bad && map && nt_load_map_find(map, addr, 1, &laddr)) {
 				rewrite_targets(insn, map, loaded, sizeof(loaded));
@@ -169,7 +171,7 @@ static int add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
 int nt_disasm_add_objdump_text(struct nt_disasm *d, const char *text, size_t len,
 			       const char *name, struct nt_err *err)
 {
-	return add_objdump_text(d, text, len, NULL, name, err);
+	return add_objdump_text(d, text, len, NULL, false, name, err);
 }
 
 /* Runs argv with stdout into a pipe; the whole output in *out. */
@@ -226,9 +228,10 @@ static const char *const objdump_names[] = {
 	"riscv64-unknown-elf-objdump", "riscv64-linux-gnu-objdump", "objdump",
 };
 
-/* objdump -d of path (see nt_disasm_add_elf), added with map. */
+/* objdump -d of path (see nt_disasm_add_elf), added with map (moved: only
+ * at the map's addresses). */
 static int add_elf(struct nt_disasm *d, const char *objdump, const char *path,
-		   const struct nt_load_map *map, struct nt_err *err)
+		   const struct nt_load_map *map, bool moved, struct nt_err *err)
 {
 	const char *env = getenv("NTRACE_OBJDUMP");
 	const char *tool = objdump ? objdump : env && *env ? env : NULL;
@@ -255,7 +258,7 @@ static int add_elf(struct nt_disasm *d, const char *objdump, const char *path,
 				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 			return -1;
 		}
-		rc = add_objdump_text(d, out, len, map, path, err);
+		rc = add_objdump_text(d, out, len, map, moved, path, err);
 		free(out);
 		return rc;
 	}
@@ -267,7 +270,7 @@ static int add_elf(struct nt_disasm *d, const char *objdump, const char *path,
 int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
 		      struct nt_err *err)
 {
-	return add_elf(d, objdump, path, NULL, err);
+	return add_elf(d, objdump, path, NULL, false, err);
 }
 
 int nt_disasm_add_elf_spec(struct nt_disasm *d, const char *objdump,
@@ -276,11 +279,11 @@ int nt_disasm_add_elf_spec(struct nt_disasm *d, const char *objdump,
 	struct nt_load_map map;
 	int rc;
 
-	if (!spec->has_load)
-		return add_elf(d, objdump, spec->path, NULL, err);
-	if (nt_load_map_read(spec->path, spec->load, &map, err))
+	if (!spec->has_load && !spec->moved)
+		return add_elf(d, objdump, spec->path, NULL, false, err);
+	if (nt_load_map_read_spec(spec, &map, err))
 		return -1;
-	rc = add_elf(d, objdump, spec->path, &map, err);
+	rc = add_elf(d, objdump, spec->path, &map, spec->moved, err);
 	nt_load_map_free(&map);
 	return rc;
 }

@@ -259,10 +259,34 @@ static int add_elf_code(struct nt_image_set *set, Elf *elf, const uint8_t *file,
 	return rc;
 }
 
-/* load: NULL, or where the file's load image was placed (--elf FILE@ADDR):
- * its code is added there too, as image "FILE@ADDR". */
+/* The code of a spec that is not (only) at its virtual addresses: at its
+ * load addresses (has_load, image "FILE@ADDR") or moved (image
+ * "FILE+BIAS"). */
+static int add_placed_code(struct nt_image_set *set, Elf *elf, const uint8_t *file, size_t len,
+			   size_t phnum, const char *name, const struct nt_elf_spec *spec,
+			   struct nt_err *err)
+{
+	struct nt_load_map map;
+	char placed[512];
+	int rc;
+
+	if (spec->moved) {
+		snprintf(placed, sizeof(placed), "%s+0x%" PRIx64, name, spec->bias);
+		rc = nt_load_map_moved(elf, spec->bias, name, &map, err);
+	} else {
+		snprintf(placed, sizeof(placed), "%s@0x%" PRIx64, name, spec->load);
+		rc = nt_load_map_build(elf, spec->load, name, &map, err);
+	}
+	if (rc == 0)
+		rc = add_elf_code(set, elf, file, len, phnum, &map, placed, err);
+	nt_load_map_free(&map);
+	return rc;
+}
+
+/* spec: NULL, or where else the file's code is (--elf FILE@ADDR: there too;
+ * moved: only there). */
 static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
-		    const char *name, const uint64_t *load, struct nt_err *err)
+		    const char *name, const struct nt_elf_spec *spec, struct nt_err *err)
 {
 	Elf *elf = nt_elf_open(file, len, name, err);
 	if (!elf)
@@ -277,17 +301,9 @@ static int load_elf(struct nt_image_set *set, uint8_t *file, size_t len,
 	} else if (elf_getphdrnum(elf, &phnum) != 0) {
 		nt_err_set(err, "%s: bad program header table: %s", name, elf_errmsg(-1));
 	} else {
-		rc = add_elf_code(set, elf, file, len, phnum, NULL, name, err);
-		if (rc == 0 && load) {
-			struct nt_load_map map;
-			char loaded[512];
-
-			snprintf(loaded, sizeof(loaded), "%s@0x%" PRIx64, name, *load);
-			rc = nt_load_map_build(elf, *load, name, &map, err);
-			if (rc == 0)
-				rc = add_elf_code(set, elf, file, len, phnum, &map, loaded, err);
-			nt_load_map_free(&map);
-		}
+		rc = spec && spec->moved ? 0 : add_elf_code(set, elf, file, len, phnum, NULL, name, err);
+		if (rc == 0 && spec && (spec->has_load || spec->moved))
+			rc = add_placed_code(set, elf, file, len, phnum, name, spec, err);
 		if (rc == 0 && set->elf_class == 0)
 			set->elf_class = gelf_getclass(elf) == ELFCLASS32 ? 32 : 64;
 	}
@@ -329,7 +345,7 @@ int nt_images_add_elf_spec(struct nt_image_set *set, const struct nt_elf_spec *s
 	size_t len;
 	if (nt_read_file(spec->path, &file, &len, err))
 		return -1;
-	int rc = load_elf(set, file, len, spec->path, spec->has_load ? &spec->load : NULL, err);
+	int rc = load_elf(set, file, len, spec->path, spec, err);
 	free(file);
 	return rc;
 }

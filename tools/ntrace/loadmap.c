@@ -146,6 +146,49 @@ int nt_load_map_read(const char *path, uint64_t addr, struct nt_load_map *m, str
 	return rc;
 }
 
+int nt_load_map_moved(struct Elf *elf, uint64_t bias, const char *name, struct nt_load_map *m,
+		      struct nt_err *err)
+{
+	/* The same segments at p_vaddr, each then moved by the bias. */
+	if (nt_load_map_build(elf, 0, name, m, err))
+		return -1;
+	for (size_t i = 0; i < m->count; i++) {
+		struct nt_load_seg *s = &m->v[i];
+
+		s->laddr = s->vaddr + bias;
+		if (s->laddr + s->size < s->laddr) {
+			nt_err_set(err, "%s+0x%" PRIx64 ": a segment moved by the bias wraps past the end "
+				   "of the address space", name, bias);
+			nt_load_map_free(m);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int nt_load_map_read_spec(const struct nt_elf_spec *spec, struct nt_load_map *m, struct nt_err *err)
+{
+	uint8_t *file;
+	size_t len;
+	int rc = -1;
+
+	if (!spec->moved)
+		return nt_load_map_read(spec->path, spec->load, m, err);
+	memset(m, 0, sizeof(*m));
+	if (nt_read_file(spec->path, &file, &len, err))
+		return -1;
+	Elf *elf = nt_elf_open(file, len, spec->path, err);
+	if (elf) {
+		if (elf_kind(elf) != ELF_K_ELF)
+			nt_err_set(err, "%s: bad ELF header: %s", spec->path, elf_errmsg(-1));
+		else
+			rc = nt_load_map_moved(elf, spec->bias, spec->path, m, err);
+		elf_end(elf);
+	}
+	free(file);
+	return rc;
+}
+
 bool nt_load_map_find(const struct nt_load_map *m, uint64_t vaddr, uint64_t size, uint64_t *laddr)
 {
 	for (size_t i = 0; i < m->count; i++) {

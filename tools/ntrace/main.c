@@ -36,6 +36,8 @@ static const char tool_usage[] =
 	"  stats    sizes and message counts (and bits/instruction with --elf)\n"
 	"  profile  instructions per function, call graph, hot blocks, flame graph\n"
 	"  timeline privilege and trap events of several harts on one time axis\n"
+	"  perf     a tsbi-record recording (Linux perf, PMU tracesbi_trace): listing,\n"
+	"           profile, flame graph or .pcs of every AUX record's trace\n"
 	"\n"
 	"'ntrace <command> --help' describes each command.\n"
 	"Exit status: 0 ok, 1 error in the input or while decoding, 2 usage error.\n";
@@ -225,6 +227,34 @@ static const char timeline_usage[] =
 	"                timebase); a legend (a self-contained SVG)\n"
 	"\n";
 
+static const char perf_usage[] =
+	"usage: ntrace perf FILE (--elf FILE[@ADDR] | --raw FILE@ADDR)... [--listing | --profile |\n"
+	"                   --json | --folded | --svg | --pcs OUT.pcs] [--out FILE] [--top N]\n"
+	"                   [--objdump PROGRAM] [--max-errors N]\n"
+	"\n"
+	"Decodes a recording of tsbi-record (linux-trace/recorder: Linux perf with the\n"
+	"tracesbi_trace PMU).  Each PERF_RECORD_AUX holds one N-Trace stream (a segment),\n"
+	"decoded on its own, in record order, with the settings its attr.config gives\n"
+	"(no codec options).  An --elf file that is position-independent (ET_DYN) is\n"
+	"placed where the traced process's PERF_RECORD_MMAP2 of a file of the same base\n"
+	"name put it; any other (vmlinux, a static program) at its own addresses.\n"
+	"\n"
+	"  --listing     (the default) per segment a line '# segment K: cpu C pid P tid T\n"
+	"                time NS, B bytes[, truncated]', then its listing as 'decode\n"
+	"                --listing' writes it\n"
+	"  --profile     the profile of every segment together ('ntrace profile'), as\n"
+	"                text tables; --json, --folded, --svg: as JSON, folded stacks,\n"
+	"                flame graph\n"
+	"  --pcs OUT     the decoded instructions of every segment as canonical .pcs\n"
+	"                (what 'decode' writes), one segment after the other\n"
+	"  --top N       rows of each profile table (default 20)\n"
+	"  --max-errors N\n"
+	"                error lines shown per segment (default 10, 0: all)\n"
+	"\n"
+	"A malformed recording is an error naming its byte (exit 1); so is any\n"
+	"decoding error.\n"
+	"\n";
+
 static const char dump_usage[] =
 	"usage: ntrace dump FILE.nex [--src-bits B | --tci CONTROL,FEATURES] [--ext-addr]\n"
 	"                   [--xlen 32|64]\n"
@@ -255,7 +285,8 @@ enum {
 	OPT_SEQ_JUMP, OPT_EXT_ADDR, OPT_SYNC_PERIOD, OPT_SRC, OPT_SRC_BITS,
 	OPT_TIMESTAMP, OPT_XLEN, OPT_ALL_OPT, OPT_FEED, OPT_ALL_JUMPS, OPT_TCI,
 	OPT_TRACE_PRIV, OPT_TRACE_RANGE, OPT_WRAPPED, OPT_SYMBOLS, OPT_LISTING, OPT_OBJDUMP,
-	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_MAX_ERRORS, OPT_HELP,
+	OPT_EXPORT_PCSEQ, OPT_JSON, OPT_FOLDED, OPT_SVG, OPT_TOP, OPT_MAX_ERRORS, OPT_PROFILE,
+	OPT_HELP,
 };
 
 static const struct option long_options[] = {
@@ -292,6 +323,7 @@ static const struct option long_options[] = {
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "max-errors", required_argument, NULL, OPT_MAX_ERRORS },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -317,27 +349,31 @@ struct command {
 	unsigned long long accepted;    /* OPTBIT set */
 	int positional;         /* number of positional arguments required; -1: 1 or more */
 	int (*run)(struct cli_args *args);
+	bool own_settings;      /* the input holds its settings (a perf recording): no sidecar */
 };
 
 static bool reads_buffers(const struct command *cmd)
 {
-	return cmd->accepted & BUFFER_OPTS;
+	return (cmd->accepted & BUFFER_OPTS) && !cmd->own_settings;
 }
 
 static const struct command commands[] = {
 	{ "encode", encode_usage, CODEC_OPTS | IMAGE_OPTS | OPTBIT(OPT_PCS) |
 	  OPTBIT(OPT_PCSEQ) | OPTBIT(OPT_OUT) | OPTBIT(OPT_FEED) | OPTBIT(OPT_TRACE_PRIV) |
-	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode },
+	  OPTBIT(OPT_TRACE_RANGE), 0, cli_encode, false },
 	{ "decode", decode_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
 	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_SYMBOLS) | OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) |
-	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode },
+	  OPTBIT(OPT_EXPORT_PCSEQ), 1, cli_decode, false },
 	{ "profile", profile_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
 	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_JSON) | OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) |
-	  OPTBIT(OPT_TOP), 1, cli_profile },
+	  OPTBIT(OPT_TOP), 1, cli_profile, false },
 	{ "timeline", timeline_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) |
-	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_SVG), -1, cli_timeline },
-	{ "dump", dump_usage, CODEC_OPTS | BUFFER_OPTS, 1, cli_dump },
-	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS, 1, cli_stats },
+	  OPTBIT(OPT_WRAPPED) | OPTBIT(OPT_SVG), -1, cli_timeline, false },
+	{ "dump", dump_usage, CODEC_OPTS | BUFFER_OPTS, 1, cli_dump, false },
+	{ "stats", stats_usage, CODEC_OPTS | IMAGE_OPTS | BUFFER_OPTS, 1, cli_stats, false },
+	{ "perf", perf_usage, IMAGE_OPTS | BUFFER_OPTS | OPTBIT(OPT_OUT) | OPTBIT(OPT_PCS) |
+	  OPTBIT(OPT_LISTING) | OPTBIT(OPT_OBJDUMP) | OPTBIT(OPT_PROFILE) | OPTBIT(OPT_JSON) |
+	  OPTBIT(OPT_FOLDED) | OPTBIT(OPT_SVG) | OPTBIT(OPT_TOP), 1, cli_perf, true },
 };
 
 static const char buffer_options_help[] =
@@ -653,6 +689,9 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 	case OPT_SVG:
 		a->svg = true;
 		return 0;
+	case OPT_PROFILE:
+		a->profile = true;
+		return 0;
 	case OPT_TOP:
 		if (parse_uint(arg, 1000000, &v) || v == 0)
 			return usage_error(cmd, "--top needs a count 1..1000000, not '%s'", arg);
@@ -675,6 +714,22 @@ static int parse_option(const struct command *cmd, int opt, const char *arg,
 		return 0;
 	}
 	return usage_error(cmd, "%s", "internal error: unknown option");
+}
+
+/* perf: images, and one output form (--pcs FILE is one, and its own file). */
+static int check_perf_args(const struct command *cmd, const struct cli_args *a)
+{
+	if (a->elves.count + a->raws.count == 0)
+		return usage_error(cmd, "%s", "needs program images (--elf or --raw)");
+	if (a->listing + a->profile + a->json + a->folded + a->svg + (a->trace_path != NULL) > 1)
+		return usage_error(cmd, "%s", "give one of --listing, --profile, --json, --folded, "
+				   "--svg, --pcs FILE");
+	if (a->trace_path && a->out_path)
+		return usage_error(cmd, "%s", "--pcs FILE is the output: not with --out");
+	if (!a->trace_path && a->elves.count == 0)
+		return usage_error(cmd, "%s", "the listing and the profile need --elf files (symbols "
+				   "and functions come from them); --raw images give --pcs FILE");
+	return 0;
 }
 
 static int check_args(const struct command *cmd, const struct cli_args *a)
@@ -703,6 +758,8 @@ static int check_args(const struct command *cmd, const struct cli_args *a)
 		return usage_error(cmd, "%s", "give one of --symbols, --listing, --export-pcseq");
 	if (a->json + a->folded + a->svg > 1)
 		return usage_error(cmd, "%s", "give one of --json, --folded, --svg");
+	if (strcmp(cmd->name, "perf") == 0)
+		return check_perf_args(cmd, a);
 	return 0;
 }
 

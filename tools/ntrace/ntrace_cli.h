@@ -40,6 +40,7 @@ struct cli_args {
 	bool export_pcseq;              /* decode --export-pcseq */
 	const char *objdump;            /* --objdump PROGRAM */
 	bool json, folded, svg;         /* profile / timeline output forms */
+	bool profile;                   /* perf --profile: the profile's text tables */
 	unsigned top;                   /* profile --top N rows (0: default) */
 	struct cli_list inputs;         /* every .nex (timeline: one per hart) */
 	struct cli_input *in;           /* inputs.count of them (commands reading buffers) */
@@ -54,5 +55,10 @@ int cli_dump(struct cli_args *a);
 int cli_stats(struct cli_args *a);
 int cli_profile(struct cli_args *a);
 int cli_timeline(struct cli_args *a);
+int cli_perf(struct cli_args *a);
+
+/* A profile in the form a asks for (--json, --folded, --svg, else text
+ * tables) to --out or stdout; 0, or -1 with the message printed. */
+int cli_write_profile(const struct nt_profile *p, struct cli_args *a);
 
 #endif

@@ -79,6 +79,11 @@ struct nt_elf_spec {
 	char *path;             /* owned */
 	bool has_load;
 	uint64_t load;          /* ADDR */
+	/* A position-independent file (ET_DYN) a loader mapped with a load
+	 * bias (`ntrace perf`: from the process's PERF_RECORD_MMAP2): its
+	 * code, symbols and disassembly are at vaddr + bias, and only there. */
+	bool moved;
+	uint64_t bias;
 };
 
 int nt_elf_spec_parse(const char *arg, struct nt_elf_spec *spec, struct nt_err *err);
@@ -103,6 +108,11 @@ int nt_load_map_build(struct Elf *elf, uint64_t addr, const char *name, struct n
 		      struct nt_err *err);
 /* The same from the file at path. */
 int nt_load_map_read(const char *path, uint64_t addr, struct nt_load_map *m, struct nt_err *err);
+/* Each PT_LOAD segment at vaddr + bias (a spec's `moved` placement). */
+int nt_load_map_moved(struct Elf *elf, uint64_t bias, const char *name, struct nt_load_map *m,
+		      struct nt_err *err);
+/* The map of a spec with has_load or moved, from its file. */
+int nt_load_map_read_spec(const struct nt_elf_spec *spec, struct nt_load_map *m, struct nt_err *err);
 void nt_load_map_free(struct nt_load_map *m);
 /* The load address of [vaddr, vaddr + size) when one segment holds it all
  * (size 0: of the address vaddr, a segment's end included). */
@@ -122,7 +132,8 @@ int nt_elf_spec_place_at_entry(struct nt_elf_spec *spec, uint64_t next_addr, str
 int nt_elf_load_differs(const char *path, uint64_t *paddr, uint64_t *vaddr);
 
 /* nt_images_add_elf, and with spec->has_load the same code again at its
- * load addresses (an image named "FILE@ADDR"). */
+ * load addresses (an image named "FILE@ADDR"); with spec->moved only at
+ * vaddr + bias (an image named "FILE+BIAS"). */
 int nt_images_add_elf_spec(struct nt_image_set *set, const struct nt_elf_spec *spec,
 			   struct nt_err *err);
 /* Same from a buffer already in memory; name is used in messages. */
@@ -280,6 +291,8 @@ struct nt_tool_config {
 	unsigned long max_errors;       /* error lines printed per input (0: all) */
 	const char *settings_from;      /* where the register values came from ("--tci",
 					   a sidecar's path), for hints; NULL: none */
+	const char *settings_remedy;    /* what a hint says to do when they do not fit;
+					   NULL: give the buffer's sidecar or --tci */
 };
 
 void nt_tool_config_default(struct nt_tool_config *cfg);
@@ -545,7 +558,8 @@ int nt_symtab_add_elf(struct nt_symtab *t, const char *path, struct nt_err *err)
 int nt_symtab_add_elf_buffer(struct nt_symtab *t, const uint8_t *buf, size_t len,
 			     const char *name, struct nt_err *err);
 /* nt_symtab_add_elf, and with spec->has_load each symbol again at its load
- * address (same name). */
+ * address (same name); with spec->moved each symbol only at its address +
+ * bias. */
 int nt_symtab_add_elf_spec(struct nt_symtab *t, const struct nt_elf_spec *spec, struct nt_err *err);
 /* The nearest symbol at or below addr in the same section, or NULL. */
 const struct nt_symbol *nt_symtab_lookup(const struct nt_symtab *t, uint64_t addr);
@@ -581,7 +595,8 @@ void nt_disasm_free(struct nt_disasm *d);
 int nt_disasm_add_elf(struct nt_disasm *d, const char *objdump, const char *path,
 		      struct nt_err *err);
 /* nt_disasm_add_elf, and with spec->has_load each instruction again at its
- * load address, the addresses objdump names with a symbol moved with it. */
+ * load address, the addresses objdump names with a symbol moved with it
+ * (spec->moved: only at its address + bias, so moved). */
 int nt_disasm_add_elf_spec(struct nt_disasm *d, const char *objdump,
 			   const struct nt_elf_spec *spec, struct nt_err *err);
 /* The same from objdump's output already in memory (lines that are not
@@ -785,6 +800,109 @@ int nt_timeline_write_text(const struct nt_timeline *t, FILE *f);
  * privilege in the traced bar and the number of exceptions (above it) and
  * interrupts (below it); a time axis with ticks and its unit; a legend. */
 int nt_timeline_write_svg(const struct nt_timeline *t, FILE *f);
+
+/* ---- tsbi-record's recordings: `ntrace perf` (perfrec.c) ---------------- */
+
+/*
+ * A recording (linux-trace/recording.h, linux-trace/recorder/README.md):
+ * the perf_event_attr the tracesbi_trace event was opened with, each CPU's
+ * hart, and the kernel's records; each PERF_RECORD_AUX is one N-Trace
+ * stream (a segment).
+ */
+
+/* A record's sample_id (attr.sample_id_all): whose, when, where. */
+struct nt_perf_id {
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+};
+
+/* One record, its fields checked against its size. */
+struct nt_perf_record {
+	size_t offset;                  /* file byte of its perf_event_header */
+	uint32_t type;                  /* PERF_RECORD_* (recording.h: TSBIREC_*) */
+	uint16_t misc, size;
+	bool has_id;                    /* it has a sample_id trailer (not SAMPLE, not an unknown type) */
+	struct nt_perf_id id;
+	uint32_t pid, tid;              /* COMM, MMAP, MMAP2, ITRACE_START */
+	uint64_t addr, len, pgoff;      /* MMAP, MMAP2 */
+	uint32_t prot;                  /* MMAP2; MMAP: PROT_EXEC (it reports exec mappings) */
+	const char *name;               /* COMM's comm, MMAP's and MMAP2's file name (in the file) */
+	uint64_t aux_offset, aux_flags; /* AUX */
+	const uint8_t *aux;             /* AUX: its bytes, in the file */
+	size_t aux_size;
+	size_t aux_at;                  /* AUX: the file byte of aux[0] */
+	uint64_t lost;                  /* LOST, LOST_SAMPLES */
+};
+
+struct nt_perf_recording {
+	uint32_t attr_size, attr_type;
+	uint64_t config, sample_type, attr_flags;
+	uint32_t ncpus;
+	uint32_t *hart;                 /* per CPU (TSBIREC_HART_UNKNOWN: not known) */
+	struct nt_perf_record *v;       /* in file order */
+	size_t count, cap;
+	size_t segments;                /* PERF_RECORD_AUX records */
+	uint64_t aux_bytes, truncated;  /* their bytes; those flagged TRUNCATED */
+	uint64_t lost, lost_samples;    /* PERF_RECORD_LOST, _LOST_SAMPLES: their sums */
+};
+
+/*
+ * Parses and checks a whole recording (buf, len: the file; its names and AUX
+ * bytes stay in buf): the header, the attr (sample_id_all with TID, TIME
+ * and CPU; attr.config only tracesbi_trace's format bits), every record's
+ * size against the file and its fields against its size.  0, or -1 with err
+ * "name: byte N: what" (N: where the bad or incomplete item starts).
+ */
+int nt_perf_parse(const uint8_t *buf, size_t len, const char *name, struct nt_perf_recording *r,
+		  struct nt_err *err);
+void nt_perf_free(struct nt_perf_recording *r);
+
+/* The decoder's settings from attr.config: the encoder's registers as the
+ * firmware sets them for the PMU's format terms (recording.h), XLEN 64. */
+int nt_perf_config(const struct nt_perf_recording *r, struct nt_tool_config *cfg,
+		   struct nt_err *err);
+
+/* The traced process: the pid of the first ITRACE_START, else of the
+ * first AUX record; false when there is neither. */
+bool nt_perf_traced_pid(const struct nt_perf_recording *r, uint32_t *pid);
+
+/*
+ * Where an --elf file's code ran in process pid: an ET_DYN file is moved
+ * (spec->moved) by the load bias of the process's first executable
+ * PERF_RECORD_MMAP2 (or MMAP) of a file of the same base name: its address
+ * minus the page of p_vaddr of the PT_LOAD segment whose p_offset is in the
+ * mapped page pgoff.  Any other file (ET_EXEC: vmlinux, a static program)
+ * stays at its own addresses.  0, or -1 with err (an ET_DYN with no such
+ * mapping, or none of whose segments the mapping starts).
+ */
+int nt_perf_place_elf(const struct nt_perf_recording *r, uint32_t pid, struct nt_elf_spec *spec,
+		      const char *name, struct nt_err *err);
+
+/* "# segment K: cpu C pid P tid T time NS, B bytes[, truncated]" (and the
+ * AUX record's other flags) with '\n'; like snprintf. */
+int nt_perf_segment_header(char *buf, size_t size, size_t k, const struct nt_perf_record *aux);
+
+/* What nt_perf_decode writes each segment to. */
+struct nt_perf_output {
+	FILE *pcs;                      /* canonical .pcs lines, or NULL for: */
+	const struct nt_visitor *visit;
+	/* before each segment's instructions (k counts segments from 0) and after them */
+	void (*begin)(void *ctx, size_t k, const struct nt_perf_record *aux);
+	void (*end)(void *ctx, size_t k, const struct nt_perf_record *aux);
+	/* at a PERF_RECORD_LOST or LOST_SAMPLES, where it is */
+	void (*lost)(void *ctx, const struct nt_perf_record *lost);
+	void *ctx;                      /* for begin, end, lost */
+};
+
+/*
+ * Decodes every AUX record's bytes as a stream of its own, in record order,
+ * with cfg (nt_perf_config) against images, into out; decoding errors on
+ * diag as "name: segment K: byte offset N: ...".  A LOST record gets a
+ * line on diag.  Returns the number of decoding errors, or -1 with err.
+ */
+long nt_perf_decode(const struct nt_perf_recording *r, const struct nt_tool_config *cfg,
+		    struct nt_image_set *images, const struct nt_perf_output *out, const char *name,
+		    FILE *diag, struct nt_err *err);
 
 /* ---- Dump and statistics (dump.c, stats.c) ------------------------------ */
 

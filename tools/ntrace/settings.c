@@ -295,6 +295,9 @@ void nt_settings_hint(const struct nt_tool_config *cfg, const uint8_t *nex, size
 		return;
 	if (says_remedy)
 		fprintf(diag, "%s: hint: %s\n", name, hint);
+	else if (cfg->settings_from && cfg->settings_remedy)
+		fprintf(diag, "%s: hint: %s (settings from %s); %s\n", name, hint, cfg->settings_from,
+			cfg->settings_remedy);
 	else if (cfg->settings_from)
 		fprintf(diag, "%s: hint: %s (settings from %s); give this buffer's own: %s%s next "
 			"to it, or --tci CONTROL,FEATURES,TSCONTROL from its TRACEBUF line\n", name,

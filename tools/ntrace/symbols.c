@@ -111,10 +111,10 @@ static int add_loaded_copy(struct nt_symtab *t, size_t *cap, const struct nt_loa
 }
 
 /* The symbols of one SHT_SYMTAB / SHT_DYNSYM section (map: also at their
- * load addresses). */
+ * load addresses; moved: only there). */
 static int add_table(struct nt_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
-		     const GElf_Shdr *sh, const struct nt_load_map *map, const char *name,
-		     struct nt_err *err)
+		     const GElf_Shdr *sh, const struct nt_load_map *map, bool moved,
+		     const char *name, struct nt_err *err)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n;
@@ -142,7 +142,8 @@ static int add_table(struct nt_symtab *t, size_t *cap, Elf *elf, Elf_Scn *scn,
 			continue;
 		s.addr = sym.st_value;
 		s.rank = symbol_rank(&sym);
-		if (add_symbol(t, cap, &s, sname) || (map && add_loaded_copy(t, cap, map, &s, sname))) {
+		if ((!moved && add_symbol(t, cap, &s, sname)) ||
+		    (map && add_loaded_copy(t, cap, map, &s, sname))) {
 			nt_err_set(err, "%s: out of memory for the symbol table", name);
 			return -1;
 		}
@@ -161,9 +162,10 @@ static int by_address(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* load: NULL, or where the file's load image was placed (--elf FILE@ADDR). */
+/* spec: NULL, or where else the file's code is (--elf FILE@ADDR: there
+ * too; moved: only there). */
 static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const char *name,
-			const uint64_t *load, struct nt_err *err)
+			const struct nt_elf_spec *spec, struct nt_err *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t cap = t->count;
@@ -178,8 +180,11 @@ static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const ch
 		elf_end(elf);
 		return -1;
 	}
-	if (load)
-		rc = nt_load_map_build(elf, *load, name, &map, err);
+	bool placed = spec && (spec->has_load || spec->moved);
+
+	if (placed)
+		rc = spec->moved ? nt_load_map_moved(elf, spec->bias, name, &map, err)
+				 : nt_load_map_build(elf, spec->load, name, &map, err);
 	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 
@@ -187,7 +192,8 @@ static int load_symbols(struct nt_symtab *t, uint8_t *file, size_t len, const ch
 			nt_err_set(err, "%s: section header: %s", name, elf_errmsg(-1));
 			rc = -1;
 		} else if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
-			rc = add_table(t, &cap, elf, scn, &sh, load ? &map : NULL, name, err);
+			rc = add_table(t, &cap, elf, scn, &sh, placed ? &map : NULL,
+				       placed && spec->moved, name, err);
 		}
 	}
 	nt_load_map_free(&map);
@@ -231,7 +237,7 @@ int nt_symtab_add_elf_spec(struct nt_symtab *t, const struct nt_elf_spec *spec, 
 
 	if (nt_read_file(spec->path, &file, &len, err))
 		return -1;
-	int rc = load_symbols(t, file, len, spec->path, spec->has_load ? &spec->load : NULL, err);
+	int rc = load_symbols(t, file, len, spec->path, spec, err);
 	free(file);
 	return rc;
 }
