@@ -27,6 +27,13 @@
 #                               the newest 3 of each are kept.
 # A change to the init sources alone only rebuilds the initramfs and relinks.
 #
+# build/linux/trace-perf.cpio (cached as $CACHE/tracecpio-KEY): what the
+# perf trace tests (tests/linux/trace-perf-test.py) add to the system as a
+# second initramfs (QEMU -initrd): /lib/tracesbi_trace.ko (linux-trace/
+# driver, built against this tree), /bin/tsbi-record (linux-trace/
+# recorder) and /bin/tsbi-traced (tests/linux/tsbi-traced.c, the traced
+# program, linked at 0x2000000000).  Its key is the Image's and its sources.
+#
 # Environment: BUILD (default build), JOBS (default 2), TARBALL, FRAGMENT,
 # TRACESBI_CACHE.
 set -euo pipefail
@@ -36,9 +43,12 @@ BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FRAGMENT=${FRAGMENT:-tests/linux/tracesbi.config}
-INIT_SRCS="tests/linux/init.c tests/linux/perf_tool.c"
+INIT_SRCS="tests/linux/init.c tests/linux/perf_tool.c tests/linux/trace_perf.c"
 INIT_HDRS=tests/linux/init.h
 SPIN_SRC=tests/linux/tsbi-spin.c
+TRACED_SRC=tests/linux/tsbi-traced.c
+# (step 6 fails on a clone without linux-trace/, not this listing)
+TRACE_SRCS="$(find linux-trace -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) 2>/dev/null | sort; true) $TRACED_SRC"
 CROSS_LINUX=riscv64-linux-gnu-
 CACHE=${TRACESBI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracesbi/linux}
 [ "$CACHE" = none ] && CACHE=
@@ -78,7 +88,10 @@ image_key=$( {
     sum_of "$FRAGMENT" $INIT_SRCS $INIT_HDRS "$SPIN_SRC" "$0" scripts/build-perf.sh
     echo "$compiler_id"
 } | sha256sum | cut -d' ' -f1)
-if [ -f "$dir/Image" ] && [ -f "$dir/Image.key" ] && [ "$(cat "$dir/Image.key")" = "$image_key" ]; then
+# shellcheck disable=SC2086 # TRACE_SRCS is a list of files
+trace_key=$( { echo "$image_key"; sum_of $TRACE_SRCS; } | sha256sum | cut -d' ' -f1)
+up_to_date() { [ -f "$dir/$1" ] && [ -f "$dir/$1.key" ] && [ "$(cat "$dir/$1.key")" = "$2" ]; }
+if up_to_date Image "$image_key" && up_to_date trace-perf.cpio "$trace_key"; then
     log "kernel up to date ($BUILD/linux/Image)"
     exit 0
 fi
@@ -98,12 +111,14 @@ cache_store() {
 # (init too: decoding a traced boot's user space needs the very ELF that
 # the Image holds.)
 if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ] && [ -f "$CACHE/vmlinux-$image_key" ] &&
-    [ -f "$CACHE/init-$image_key" ]; then
+    [ -f "$CACHE/init-$image_key" ] && [ -f "$CACHE/tracecpio-$trace_key" ]; then
     cp "$CACHE/Image-$image_key" "$dir/Image"
     cp "$CACHE/vmlinux-$image_key" "$dir/vmlinux"
     mkdir -p "$initramfs_dir"
     cp "$CACHE/init-$image_key" "$initramfs_dir/init"
+    cp "$CACHE/tracecpio-$trace_key" "$dir/trace-perf.cpio"
     echo "$image_key" >"$dir/Image.key"
+    echo "$trace_key" >"$dir/trace-perf.cpio.key"
     log "kernel copied from the cache ($CACHE/Image-$image_key, vmlinux and init)"
     exit 0
 fi
@@ -214,4 +229,32 @@ echo "$image_key" >"$dir/Image.key"
 cache_store "$dir/Image" "Image-$image_key"
 cache_store "$dir/vmlinux" "vmlinux-$image_key"
 cache_store "$initramfs_dir/init" "init-$image_key"
+
+# 6. The perf trace tests' initramfs (see the top).  The module is built in
+#    a copy of the folders it needs (its Kbuild includes lib/tci), so the
+#    clone stays clean; `make modules` first writes this tree's
+#    Module.symvers, which an external module links against.
+tdir=$dir/trace-perf
+rm -rf "$tdir"
+mkdir -p "$tdir/linux-trace" "$tdir/lib"
+cp -r linux-trace/driver "$tdir/linux-trace/driver"
+cp -r lib/tci "$tdir/lib/tci"
+if ! { kmake modules && kmake M="$tdir/linux-trace/driver" W=1 modules; } >"$dir/trace-module.log" 2>&1 ||
+    grep -q 'warning:' "$dir/trace-module.log"; then
+    tail -n 30 "$dir/trace-module.log" >&2
+    log "error: the trace PMU module did not build cleanly (log in $BUILD/linux/trace-module.log)"
+    exit 1
+fi
+${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror -Ilinux-trace \
+    -o "$tdir/tsbi-record" linux-trace/recorder/*.c
+${CROSS_LINUX}gcc -std=gnu11 -static -nostdlib -ffreestanding -fno-tree-loop-distribute-patterns \
+    -fno-pie -no-pie -mcmodel=medany -O2 -Wall -Wextra -Werror -Wl,-Ttext-segment=0x2000000000 \
+    -o "$tdir/tsbi-traced" "$TRACED_SRC"
+printf '%s\n' "dir /lib 0755 0 0" \
+    "file /lib/tracesbi_trace.ko $tdir/linux-trace/driver/tracesbi_trace.ko 0644 0 0" \
+    "file /bin/tsbi-record $tdir/tsbi-record 0755 0 0" \
+    "file /bin/tsbi-traced $tdir/tsbi-traced 0755 0 0" >"$tdir/list"
+"$obj/usr/gen_init_cpio" "$tdir/list" >"$dir/trace-perf.cpio"
+echo "$trace_key" >"$dir/trace-perf.cpio.key"
+cache_store "$dir/trace-perf.cpio" "tracecpio-$trace_key"
 log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"

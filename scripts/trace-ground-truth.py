@@ -39,6 +39,18 @@ each excursion still starts with an M Trace line, which is all the rules
 need of M code (Stopped lines go with their Trace lines: QEMU filters both
 by pc).  tests/trace/linux-run.py logs Linux boots that way.
 
+--logged-range A-B (repeatable): the log also leaves out every S/U line
+outside these ranges (tests/linux/trace-perf-test.py keeps only one Linux
+program).  A trap whose epc is outside them (and outside the firmware) was
+taken in unlogged code: it marks no instruction and its rules are not
+checked; it only moves the hart through the TRAP/excursion states.  So is
+a trap at a logged epc with no logged line since the hart's previous trap
+after the trap went to S/U, or an excursion resumed outside the ranges
+(the unlogged kernel returned there and was interrupted before it ran); and a trap that would mark an instruction
+already marked (two traps with only unlogged code between) marks nothing.  Traps
+at logged pcs follow the rules below; the output holds the logged
+instructions only.
+
 This docstring is the specification of the ground truth.
 
 LOG LINES (QEMU 7.2, -singlestep: one instruction per translation block)
@@ -235,7 +247,7 @@ class LogError(Exception):
 
 class Trap:
     __slots__ = ('asynchronous', 'cause', 'epc', 'logged', 'retires',
-                 'lineno', 'sbi')
+                 'lineno', 'sbi', 'foreign')
 
     def __init__(self, asynchronous, cause, epc, logged, retires, lineno):
         self.asynchronous = asynchronous
@@ -245,12 +257,13 @@ class Trap:
         self.retires = retires      # logged ECALL/EBREAK (rc7: retires)
         self.lineno = lineno
         self.sbi = False
+        self.foreign = False        # --logged-range: taken in unlogged S/U code
 
 
 class Hart:
     __slots__ = ('cpu', 'state', 'fast', 'tail', 'entered', 'trap', 'keep_m',
                  'priv', 'unresolved', 'io_pc', 'out', 'path', 'written',
-                 'm_lines', 'no_prev', 'unknown_end')
+                 'm_lines', 'no_prev', 'unknown_end', 'unlogged')
 
     def __init__(self, cpu):
         self.cpu = cpu
@@ -269,6 +282,7 @@ class Hart:
         self.m_lines = 0
         self.no_prev = 0        # traps with no retired instruction to mark
         self.unknown_end = None
+        self.unlogged = False   # --logged-range: unlogged S/U code ran last
 
 
 class LimitReached(Exception):
@@ -277,13 +291,14 @@ class LimitReached(Exception):
 
 class Extractor:
     def __init__(self, fw_range, images, prefix, ecall_no_retire,
-                 stop_after=None, stop_harts=1):
+                 stop_after=None, stop_harts=1, logged_ranges=None):
         self.fw_lo, self.fw_hi = fw_range
         self.images = images
         self.prefix = prefix
         self.ecall_no_retire = ecall_no_retire
         self.stop_after = stop_after
         self.stop_harts = stop_harts
+        self.logged_ranges = logged_ranges   # None: all S/U code is logged
         self.at_limit = 0       # harts with stop_after lines written
         self.cut = False        # the log was cut (--stop-after)
         self.finishing = False  # finish(): writes no longer cut
@@ -301,6 +316,11 @@ class Extractor:
         if h is None:
             h = self.harts[cpu] = Hart(cpu)
         return h
+
+    def foreign(self, pc):
+        """--logged-range: S/U code at pc is not in the log."""
+        return (self.logged_ranges is not None and not self.in_fw(pc) and
+                not any(lo <= pc < hi for lo, hi in self.logged_ranges))
 
     def in_fw(self, pc):
         return self.fw_lo <= pc < self.fw_hi
@@ -360,6 +380,8 @@ class Extractor:
                 return
             self.fail('internal error: output tail empty')
         rec = h.tail[-1]
+        if rec[1] and self.logged_ranges is not None:
+            return      # a second trap with only unlogged code between
         if rec[1]:
             self.fail(f'instruction {rec[0]:x} of hart {h.cpu} already '
                       f'marked {rec[1]}, cannot also mark {mark} (trap at '
@@ -380,6 +402,9 @@ class Extractor:
         """The pending trap went to M: an excursion starts."""
         t = h.trap
         h.state = MEXC
+        if t.foreign:
+            h.fast = FAST_M
+            return
         if not t.asynchronous and t.cause == SBI_ECALL and t.logged:
             t.sbi = True                                    # R3
             if self.ecall_no_retire:
@@ -391,13 +416,16 @@ class Extractor:
     def direct_trap(self, h, priv):
         """R6: the pending trap went straight to S/U."""
         t = h.trap
-        if t.asynchronous:
+        if t.foreign:
+            pass
+        elif t.asynchronous:
             self.mark_last(h, 'int', t)
         else:
             self.deliver_sync(h, t)
         h.priv = priv
         h.trap = None
         h.state = SU
+        h.unlogged = True       # the handler ran (logged or not)
 
     def end_excursion(self, h, r):
         """The excursion started by h.trap resumes S/U code at r."""
@@ -407,7 +435,8 @@ class Extractor:
         h.keep_m = False
         h.fast = SLOW
         epc = t.epc
-        if t.sbi:                                            # R3
+        h.unlogged = self.foreign(r)
+        if t.sbi or t.foreign:                               # R3
             return
         if t.asynchronous:                                   # R5
             if r != epc:
@@ -506,6 +535,7 @@ class Extractor:
         elif h.state == TRAP:
             self.direct_trap(h, priv)
         h.entered = self.append(h, pc, priv)
+        h.unlogged = False
         if h.unresolved:
             self.resolve(h, priv)
         h.priv = priv
@@ -545,6 +575,15 @@ class Extractor:
                       f'{epc:x} while the hart runs S/U code')
         # A trap from S/U code at epc.
         logged = retires = False
+        # Unlogged code ran since the last trap (entered: no logged line
+        # since): the trap interrupted that code, even at a logged epc.
+        if self.foreign(epc) or (self.logged_ranges is not None and entered is None and
+                                 h.unlogged):
+            h.trap = Trap(asynchronous, cause, epc, False, False, self.lineno)
+            h.trap.foreign = True
+            h.state = TRAP
+            h.fast = SLOW
+            return
         if not asynchronous and cause not in FETCH_FAULTS:
             last = entered[0] if entered is not None else None
             if cause == BREAKPOINT:
@@ -731,6 +770,9 @@ def main():
     ap.add_argument('--stop-after', type=int, metavar='N',
                     help='cut the log once --stop-harts harts have N lines each')
     ap.add_argument('--stop-harts', type=int, default=1, metavar='K')
+    ap.add_argument('--logged-range', action='append', metavar='A-B',
+                    help='the log holds only the S/U code in [A, B) (repeat; '
+                         'QEMU -dfilter): traps taken elsewhere mark nothing')
     ap.add_argument('log', help='QEMU log (-d exec,nochain,int)')
     args = ap.parse_args()
     prog = 'trace-ground-truth'
@@ -748,8 +790,13 @@ def main():
     except rvelf.ElfError as e:
         print(f'{prog}: {e}', file=sys.stderr)
         return 1
+    try:
+        logged = ([rvelf.parse_range(r) for r in args.logged_range]
+                  if args.logged_range else None)
+    except ValueError as e:
+        ap.error(f'--logged-range: {e}')
     ex = Extractor(rng, images, args.out_prefix, args.ecall_no_retire,
-                   args.stop_after, args.stop_harts)
+                   args.stop_after, args.stop_harts, logged)
     try:
         with open(args.log, encoding='utf-8', errors='replace') as f:
             try:

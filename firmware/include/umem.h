@@ -12,6 +12,7 @@
 #ifndef FIRMWARE_UMEM_H
 #define FIRMWARE_UMEM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "trap_regs.h"
 
@@ -29,6 +30,10 @@ int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
  * be fetched: umem_fetch_insn() tells which. */
 int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
 		   struct trap_info *fault);
+
+/* The physical address of the context's access to va (its page tables
+ * walked; va itself without translation): false when it has none. */
+bool umem_phys_addr(unsigned long mstatus, unsigned long va, uint64_t *pa);
 
 /* Floating-point register file access for FP load/store emulation.
  * `width` is 4 or 8; a 4-byte write NaN-boxes. */

@@ -182,9 +182,13 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
 	struct trap_info fault;
 	struct trace_hart *th;
 	uint32_t insn, val;
+	uint64_t pa;
 	bool sink;
 
-	th = components_lookup(tval, &sink);
+	/* tval is the virtual address (Linux's ioremap): the window is physical. */
+	if (!umem_phys_addr(regs->mstatus, tval, &pa))
+		return false;
+	th = components_lookup(pa, &sink);
 	if (!th)
 		return false;
 	if (umem_fetch_insn(regs->mstatus, regs->mepc, &insn, &fault))
@@ -198,10 +202,10 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
 	 * stopping the trace on this hart does so after it. */
 	regs->mepc += insn_length(insn);
 	if (acc.kind == ACCESS_LOAD) {
-		val = components_access(th, sink, (uint32_t)(tval & 0xFFF), false, 0, regs);
+		val = components_access(th, sink, (uint32_t)(pa & 0xFFF), false, 0, regs);
 		xreg_write(regs, acc.reg, acc.sign_extend ? sign_extend(val, 32) : val);
 	} else {
-		components_access(th, sink, (uint32_t)(tval & 0xFFF), true,
+		components_access(th, sink, (uint32_t)(pa & 0xFFF), true,
 				  (uint32_t)xreg_read(regs, acc.reg), regs);
 	}
 	if (self->trace)

@@ -122,6 +122,32 @@ bool cmdline_has(const char *key_value)
     return false;
 }
 
+/* The value of "key=value" on the kernel command line (a whole word) into
+ * buf; false when absent or longer than buf. */
+bool cmdline_value(const char *key, char *buf, size_t size)
+{
+    char cmdline[LINE_MAX_LEN], pattern[64];
+    const char *p;
+
+    if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+        return false;
+    snprintf(pattern, sizeof(pattern), "%s=", key);
+    for (p = strstr(cmdline, pattern); p; p = strstr(p + 1, pattern)) {
+        size_t len;
+
+        if (p != cmdline && p[-1] != ' ')
+            continue;
+        p += strlen(pattern);
+        len = strcspn(p, " \n");
+        if (len >= size)
+            return false;
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        return true;
+    }
+    return false;
+}
+
 /* tracesbi.cpus=N from /proc/cmdline, or -1 when absent. */
 static int expected_cpus(void)
 {
@@ -1264,6 +1290,14 @@ int main(void)
 
         __asm__ volatile("rdinstret %0" : "=r"(instret));
         printf("tracesbi-init: instret %llu\n", instret);
+        goto done;
+    }
+    if (cmdline_has("tracesbi.checks=trace-perf")) {
+        char list[64];
+
+        if (!cmdline_value("tracesbi.traceperf", list, sizeof(list)))
+            strcpy(list, "u");
+        check_trace_perf(list);
         goto done;
     }
     if (cmdline_has("tracesbi.perftool=check") || cmdline_has("tracesbi.perftool=info")) {

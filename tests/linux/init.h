@@ -14,9 +14,14 @@ void fail(const char *check, const char *fmt, ...) __attribute__((format(printf,
 
 long read_file(const char *path, char *buf, size_t size);
 bool cmdline_has(const char *key_value);
+bool cmdline_value(const char *key, char *buf, size_t size);
 
 /* Linux's perf tool on the SBI PMU (perf_tool.c): only with tracesbi.perftool=. */
 void check_perf_tool(int cpus);
 void check_perf_tool_tlb(void);
+
+/* The perf trace PMU (trace_perf.c): only with tracesbi.checks=trace-perf;
+ * list is tracesbi.traceperf=. */
+void check_trace_perf(const char *list);
 
 #endif

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# `make test-linux-trace` (suite linux-trace of `make test`): a program
+# traced from Linux through the trace PMU (linux-trace/: the module and the
+# recorder), decoded with `ntrace perf` and compared with QEMU's execution
+# log of the same run (tests/linux/trace-perf-test.py).  The kernel build
+# (mk/50-linux.mk) also makes the perf trace initramfs it boots with.
+LINUX_TRACE_DIR  := $(BUILD)/linux-trace-tests
+LINUX_TRACE_LIST ?= u,two,busy
+
+.PHONY: suite-linux-trace
+TEST_SUITES += linux-trace
+suite-linux-trace: linux-kernel $(BUILD)/tracesbi.elf $(NTRACE_TOOL_BIN)
+	@python3 tests/linux/trace-perf-test.py --fw $(BUILD)/tracesbi.elf \
+		--kernel $(BUILD)/linux/Image --initrd $(BUILD)/linux/trace-perf.cpio \
+		--traced $(BUILD)/linux/trace-perf/tsbi-traced --ntrace $(NTRACE_TOOL_BIN) \
+		--workdir $(LINUX_TRACE_DIR) --list $(LINUX_TRACE_LIST)
