@@ -24,7 +24,8 @@
 #                               ~/.cache/tracesbi/linux; TRACESBI_CACHE=none
 #                               turns it off), so a fresh clone on the same
 #                               machine copies them instead of building;
-#                               the newest 3 of each are kept.
+#                               the newest 3 of each are kept (also
+#                               tracecpio-KEY and traced-KEY, below).
 # A change to the init sources alone only rebuilds the initramfs and relinks.
 #
 # build/linux/trace-perf.cpio (cached as $CACHE/tracecpio-KEY): what the
@@ -111,12 +112,15 @@ cache_store() {
 # (init too: decoding a traced boot's user space needs the very ELF that
 # the Image holds.)
 if [ -n "$CACHE" ] && [ -f "$CACHE/Image-$image_key" ] && [ -f "$CACHE/vmlinux-$image_key" ] &&
-    [ -f "$CACHE/init-$image_key" ] && [ -f "$CACHE/tracecpio-$trace_key" ]; then
+    [ -f "$CACHE/init-$image_key" ] && [ -f "$CACHE/tracecpio-$trace_key" ] &&
+    [ -f "$CACHE/traced-$trace_key" ]; then
     cp "$CACHE/Image-$image_key" "$dir/Image"
     cp "$CACHE/vmlinux-$image_key" "$dir/vmlinux"
     mkdir -p "$initramfs_dir"
     cp "$CACHE/init-$image_key" "$initramfs_dir/init"
     cp "$CACHE/tracecpio-$trace_key" "$dir/trace-perf.cpio"
+    mkdir -p "$dir/trace-perf"
+    cp "$CACHE/traced-$trace_key" "$dir/trace-perf/tsbi-traced"
     echo "$image_key" >"$dir/Image.key"
     echo "$trace_key" >"$dir/trace-perf.cpio.key"
     log "kernel copied from the cache ($CACHE/Image-$image_key, vmlinux and init)"
@@ -257,4 +261,6 @@ printf '%s\n' "dir /lib 0755 0 0" \
 "$obj/usr/gen_init_cpio" "$tdir/list" >"$dir/trace-perf.cpio"
 echo "$trace_key" >"$dir/trace-perf.cpio.key"
 cache_store "$dir/trace-perf.cpio" "tracecpio-$trace_key"
+# (the host decodes and logs tsbi-traced with its ELF: cached with the cpio)
+cache_store "$tdir/tsbi-traced" "traced-$trace_key"
 log "built $BUILD/linux/Image in $(( $(date +%s) - start )) s"

@@ -32,6 +32,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.path.insert(0, os.path.join(ROOT, 'scripts'))
@@ -106,7 +107,12 @@ def boot(args, append, base):
                             stderr=open(base + '.qemu.log', 'w'))
     timer = threading.Timer(args.timeout, qemu.kill)
     timer.start()
-    qemu.wait()
+    # An extractor that fails stops reading the FIFO, and QEMU would block
+    # on its log until the timeout: end QEMU then.
+    while qemu.poll() is None:
+        if gt.poll() not in (None, 0):
+            qemu.kill()
+        time.sleep(0.5)
     timer.cancel()
     gt_ok = gt.wait(timeout=120) == 0
     os.unlink(fifo)
