@@ -255,3 +255,14 @@ def parse_range(text):
     if a >= b:
         raise ValueError(f'empty range {text!r}')
     return a, b
+
+
+def trap_vectors(fw_path):
+    """tracesbi's trap vectors: the addresses of its `trap_entry*` symbols,
+    the first instruction of every trap into M (what a -dfilter'ed QEMU log
+    keeps of the firmware: scripts/trace-ground-truth.py)."""
+    vectors = sorted({v for name, values in Elf(fw_path).symbols.items()
+                      if name.startswith('trap_entry') for v in values})
+    if not vectors:
+        raise ElfError(f'{fw_path}: no trap_entry* symbol: where do traps into M go?')
+    return vectors

@@ -57,11 +57,7 @@ def report(ok, what, detail=''):
 
 def dfilter(fw):
     """The traced program and the firmware's trap vectors."""
-    elf = rvelf.Elf(fw)
-    vectors = sorted({v for name, values in elf.symbols.items()
-                      if name.startswith('trap_entry') for v in values})
-    if not vectors:
-        raise rvelf.ElfError(f'{fw}: no trap_entry* symbol')
+    vectors = rvelf.trap_vectors(fw)
     lo, hi = TRACED_RANGE
     return ','.join([f'{lo:#x}..{hi - 1:#x}'] + [f'{v:#x}+1' for v in vectors])
 

@@ -96,12 +96,8 @@ def dfilter_ranges(fw):
     """QEMU -dfilter ranges: everything but the firmware, whose trap vectors
     (trap_entry* symbols, the first instruction of every trap into M) stay
     in."""
-    elf = rvelf.Elf(fw)
-    lo, hi = elf.load_range
-    vectors = sorted({v for name, values in elf.symbols.items()
-                      if name.startswith('trap_entry') for v in values})
-    if not vectors:
-        raise rvelf.ElfError(f'{fw}: no trap_entry* symbol: where do traps into M go?')
+    lo, hi = rvelf.Elf(fw).load_range
+    vectors = rvelf.trap_vectors(fw)
     ranges = ([f'0x0..{lo - 1:#x}'] if lo else []) + [f'{v:#x}+1' for v in vectors]
     return ','.join(ranges + [f'{hi:#x}..0xffffffffffffffff'])
 
