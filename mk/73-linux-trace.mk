@@ -5,12 +5,13 @@
 # log of the same run (tests/linux/trace-perf-test.py).  The kernel build
 # (mk/50-linux.mk) also makes the perf trace initramfs it boots with.
 LINUX_TRACE_DIR  := $(BUILD)/linux-trace-tests
-LINUX_TRACE_LIST ?= u,two,busy
+LINUX_TRACE_LIST ?= busy,u,us,two,full
 
 .PHONY: suite-linux-trace
 TEST_SUITES += linux-trace
 suite-linux-trace: linux-kernel $(BUILD)/tracesbi.elf $(NTRACE_TOOL_BIN)
 	@python3 tests/linux/trace-perf-test.py --fw $(BUILD)/tracesbi.elf \
-		--kernel $(BUILD)/linux/Image --initrd $(BUILD)/linux/trace-perf.cpio \
+		--kernel $(BUILD)/linux/Image --vmlinux $(BUILD)/linux/vmlinux \
+		--initrd $(BUILD)/linux/trace-perf.cpio \
 		--traced $(BUILD)/linux/trace-perf/tsbi-traced --ntrace $(NTRACE_TOOL_BIN) \
 		--workdir $(LINUX_TRACE_DIR) --list $(LINUX_TRACE_LIST)

@@ -8,6 +8,10 @@
  * AUX area, as one PERF_RECORD_AUX: a complete N-Trace stream that begins
  * with the encoder's start (its first sync message).
  *
+ * Address filters (perf's PERF_EVENT_IOC_SET_FILTER, "filter" action)
+ * become encoder filters with one range comparator each, ANDed with the
+ * privilege filter.
+ *
  * The sink is not drained while the event runs (it raises no interrupt):
  * it keeps the first sink_kb KiB of each start-stop segment, stops when
  * full, and the record is flagged truncated then.
@@ -88,6 +92,14 @@ struct tsbi_trace {
 
 static struct tsbi_trace tsbi_trace;
 
+/* An event's address filters as its last sync translated them (kept in
+ * event->hw.addr_filters, read by its start on the CPU).
+ */
+struct tsbi_filters {
+	unsigned int nr;
+	struct tsbi_addr_range range[TSBI_NR_ADDR_FILTERS];
+};
+
 static struct tsbi_cpu *cpu_state(int cpu)
 {
 	if (cpu < 0 || cpu >= nr_cpu_ids)
@@ -101,6 +113,7 @@ static struct tsbi_cpu *cpu_state(int cpu)
 static int encoder_cfg_of(const struct perf_event *event, struct tsbi_encoder_cfg *cfg)
 {
 	const struct perf_event_attr *attr = &event->attr;
+	const struct tsbi_filters *filters;
 	u64 config = attr->config;
 
 	if (config & ~TSBI_CFG_VALID || attr->config1 || attr->config2)
@@ -133,13 +146,48 @@ static int encoder_cfg_of(const struct perf_event *event, struct tsbi_encoder_cf
 		cfg->priv_choice = TSBI_PRIV_U;
 	else if (attr->exclude_user)
 		cfg->priv_choice = TSBI_PRIV_S;
+	filters = event->hw.addr_filters;
+	if (filters) {
+		cfg->nr_ranges = filters->nr;
+		memcpy(cfg->range, filters->range, sizeof(cfg->range));
+	}
 	return 0;
+}
+
+static void tsbi_event_destroy(struct perf_event *event)
+{
+	kfree(event->hw.addr_filters);
+	event->hw.addr_filters = NULL;
+}
+
+/* Last in event_init: nothing to undo after it. */
+static int alloc_filters(struct perf_event *event)
+{
+	event->hw.addr_filters = kzalloc(sizeof(struct tsbi_filters), GFP_KERNEL);
+	if (!event->hw.addr_filters)
+		return -ENOMEM;
+	event->destroy = tsbi_event_destroy;
+	return 0;
+}
+
+/* A per-CPU event's CPU must have components that nobody else uses. */
+static int cpu_event_check(int cpu)
+{
+	struct tsbi_cpu *c = cpu_state(cpu);
+
+	if (!c)
+		return -ENOENT;
+	if (READ_ONCE(c->broken))
+		return -EIO;
+	/* -EBUSY: enabled by someone else (the firmware's boot trace), or by
+	 * an event of ours already (PERF_PMU_CAP_EXCLUSIVE refuses that too).
+	 */
+	return tsbi_hw_encoder_state(c->enc);
 }
 
 static int tsbi_event_init(struct perf_event *event)
 {
 	struct tsbi_encoder_cfg cfg;
-	struct tsbi_cpu *c;
 	int rc;
 
 	if (event->attr.type != event->pmu->type)
@@ -151,17 +199,61 @@ static int tsbi_event_init(struct perf_event *event)
 	if (rc)
 		return rc;
 	/* Per-task events (cpu -1) are checked when they start on a CPU. */
-	if (event->cpu < 0)
-		return 0;
-	c = cpu_state(event->cpu);
-	if (!c)
-		return -ENOENT;
-	if (READ_ONCE(c->broken))
-		return -EIO;
-	/* -EBUSY: enabled by someone else (the firmware's boot trace), or by
-	 * an event of ours already (PERF_PMU_CAP_EXCLUSIVE refuses that too).
-	 */
-	return tsbi_hw_encoder_state(c->enc);
+	if (event->cpu >= 0) {
+		rc = cpu_event_check(event->cpu);
+		if (rc)
+			return rc;
+	}
+	return alloc_filters(event);
+}
+
+/* perf_event_addr_filters_apply() fills one addr_filter_ranges entry per
+ * filter: at most TSBI_NR_ADDR_FILTERS.  Start/stop actions would need the
+ * encoder's trace-on/off triggers, which this driver does not program.
+ */
+static int tsbi_addr_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *f;
+	unsigned int n = 0;
+
+	list_for_each_entry(f, filters, entry) {
+		if (f->action != PERF_ADDR_FILTER_ACTION_FILTER)
+			return -EOPNOTSUPP;
+		if (++n > TSBI_NR_ADDR_FILTERS)
+			return -EOPNOTSUPP;
+		/* A range given by address (no file) must not wrap. */
+		if (!f->path.dentry && f->offset + f->size - 1 < f->offset)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Called by perf_event_addr_filters_sync() from our start, under the
+ * filters' lock: the ranges perf resolved (a file filter whose file is
+ * not mapped has size 0 and matches nothing).
+ */
+static void tsbi_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	const struct perf_addr_filter_range *fr = event->addr_filter_ranges;
+	struct tsbi_filters *filters = event->hw.addr_filters;
+	struct perf_addr_filter *f;
+	unsigned int i = 0;
+
+	if (!filters)
+		return;
+	list_for_each_entry(f, &head->list, entry) {
+		struct tsbi_addr_range *r;
+
+		if (i == TSBI_NR_ADDR_FILTERS)
+			break;
+		r = &filters->range[i];
+		r->empty = !fr[i].size;
+		r->first = fr[i].start;
+		r->last = fr[i].start + fr[i].size - 1;
+		i++;
+	}
+	filters->nr = i;
 }
 
 /* Copies len bytes into the AUX ring at position head (a running byte
@@ -219,6 +311,7 @@ static void tsbi_event_start(struct perf_event *event, int flags)
 	default:
 		return;
 	}
+	perf_event_addr_filters_sync(event);
 	if (encoder_cfg_of(event, &cfg))
 		return;
 	/* No AUX buffer mapped, or no room in it: perf disables the event. */
@@ -324,6 +417,9 @@ int tsbi_pmu_register(struct tsbi_cpu **cpus)
 		 */
 		.capabilities = PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE,
 		.task_ctx_nr = perf_sw_context,
+		.nr_addr_filters = TSBI_NR_ADDR_FILTERS,
+		.addr_filters_validate = tsbi_addr_filters_validate,
+		.addr_filters_sync = tsbi_addr_filters_sync,
 		.event_init = tsbi_event_init,
 		.add = tsbi_event_add,
 		.del = tsbi_event_del,

@@ -203,21 +203,103 @@ static int sink_setup(struct hw_seq *seq, const struct tsbi_cpu *c)
 	return rc;
 }
 
-/* Filter 0 on privilege (TCI trTeFilter0Control/MatchInst); selected in
- * trTeInstFilters by encoder_setup.
- */
-static int filter_setup(struct hw_seq *seq, const struct tsbi_comp *enc, u32 priv_choice)
+/* A comparator match value: exact, both halves read back. */
+static int write_match(struct hw_seq *seq, const struct tsbi_comp *enc, u32 low, u64 val,
+		       const char *what)
 {
-	u32 base = TRTE_FILTER_BASE;
-	u32 filter_ctl = TRTE_FILTER_ENABLE | TRTE_FILTER_MATCH_PRIVILEGE;
+	u64 got;
+
+	reg_write(seq, enc, low + 4, upper_32_bits(val));
+	reg_write(seq, enc, low, lower_32_bits(val));
+	got = read_addr(seq, enc, low);
+	if (seq->fault)
+		return -EIO;
+	if (got == val)
+		return 0;
+	dev_err_ratelimited(enc->dev, "%s: wrote 0x%llx, reads back 0x%llx\n", what,
+			    (unsigned long long)val, (unsigned long long)got);
+	return -EOPNOTSUPP;
+}
+
+/* Comparator j true for instruction addresses first..last: primary
+ * iaddr >= PMatch, secondary iaddr <= SMatch, match mode "P && S"
+ * (TCI trTeComp<j>Control).  An empty range: a primary that is always
+ * false (function 6), alone.
+ */
+static int comparator_setup(struct hw_seq *seq, const struct tsbi_comp *enc, unsigned int j,
+			    const struct tsbi_addr_range *r)
+{
+	u32 base = TRTE_COMP_BASE + j * TRTE_COMP_STRIDE;
+	u32 ctl = TRTE_COMP_INPUT_IADDR << TRTE_COMP_P_INPUT_SHIFT |
+		  TRTE_COMP_INPUT_IADDR << TRTE_COMP_S_INPUT_SHIFT;
+	u32 mask = TRTE_COMP_INPUT_MASK << TRTE_COMP_P_INPUT_SHIFT |
+		   TRTE_COMP_INPUT_MASK << TRTE_COMP_S_INPUT_SHIFT |
+		   TRTE_COMP_FUNCTION_MASK << TRTE_COMP_P_FUNCTION_SHIFT |
+		   TRTE_COMP_FUNCTION_MASK << TRTE_COMP_S_FUNCTION_SHIFT |
+		   TRTE_COMP_MATCH_MODE_MASK << TRTE_COMP_MATCH_MODE_SHIFT;
 	int rc;
 
-	rc = write_checked(seq, enc, base + TRTE_FILTER_MATCH_INST, priv_choice,
-			   TRTE_FILTER_MATCH_CHOICE_PRIVILEGE_MASK, "trTeFilter0MatchInst");
-	if (rc)
-		return rc;
-	return write_checked(seq, enc, base + TRTE_FILTER_CONTROL, filter_ctl, filter_ctl,
-			     "trTeFilter0Control");
+	if (r->empty) {
+		ctl |= TRTE_COMP_FN_6 << TRTE_COMP_P_FUNCTION_SHIFT |
+		       TRTE_COMP_MODE_P << TRTE_COMP_MATCH_MODE_SHIFT;
+		mask &= ~(TRTE_COMP_FUNCTION_MASK << TRTE_COMP_S_FUNCTION_SHIFT);
+	} else {
+		ctl |= TRTE_COMP_FN_GE << TRTE_COMP_P_FUNCTION_SHIFT |
+		       TRTE_COMP_FN_LE << TRTE_COMP_S_FUNCTION_SHIFT |
+		       TRTE_COMP_MODE_P_AND_S << TRTE_COMP_MATCH_MODE_SHIFT;
+		rc = write_match(seq, enc, base + TRTE_COMP_PMATCH_LOW, r->first, "trTeCompPMatch");
+		if (!rc)
+			rc = write_match(seq, enc, base + TRTE_COMP_SMATCH_LOW, r->last,
+					 "trTeCompSMatch");
+		if (rc)
+			return rc;
+	}
+	return write_checked(seq, enc, base + TRTE_COMP_CONTROL, ctl, mask, "trTeCompControl");
+}
+
+/* Filter i (TCI trTeFilter<i>Control/MatchInst): the privilege choice if
+ * any, ANDed with comparator `comp` if comp >= 0.
+ */
+static int filter_setup(struct hw_seq *seq, const struct tsbi_comp *enc, unsigned int i,
+			u32 priv_choice, int comp)
+{
+	u32 base = TRTE_FILTER_BASE + i * TRTE_FILTER_STRIDE;
+	u32 filter_ctl = TRTE_FILTER_ENABLE;
+	int rc;
+
+	if (priv_choice) {
+		filter_ctl |= TRTE_FILTER_MATCH_PRIVILEGE;
+		rc = write_checked(seq, enc, base + TRTE_FILTER_MATCH_INST, priv_choice,
+				   TRTE_FILTER_MATCH_CHOICE_PRIVILEGE_MASK, "trTeFilterMatchInst");
+		if (rc)
+			return rc;
+	}
+	if (comp >= 0)
+		filter_ctl |= TRTE_FILTER_MATCH_COMP1 | (u32)comp << TRTE_FILTER_COMP1_SHIFT;
+	return write_checked(seq, enc, base + TRTE_FILTER_CONTROL, filter_ctl, ~0u,
+			     "trTeFilterControl");
+}
+
+/* One filter per address range (each with its comparator), or filter 0
+ * on privilege alone; trTeInstFilters selects them (filters are ORed).
+ */
+static int filters_setup(struct hw_seq *seq, const struct tsbi_comp *enc,
+			 const struct tsbi_encoder_cfg *cfg)
+{
+	unsigned int i, n = cfg->nr_ranges ? cfg->nr_ranges : !!cfg->priv_choice;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (cfg->nr_ranges) {
+			rc = comparator_setup(seq, enc, i, &cfg->range[i]);
+			if (rc)
+				return rc;
+		}
+		rc = filter_setup(seq, enc, i, cfg->priv_choice, cfg->nr_ranges ? (int)i : -1);
+		if (rc)
+			return rc;
+	}
+	return write_checked(seq, enc, TRTE_INST_FILTERS, (1u << n) - 1, 0xFFFF, "trTeInstFilters");
 }
 
 static int encoder_setup(struct hw_seq *seq, const struct tsbi_comp *enc,
@@ -249,13 +331,7 @@ static int encoder_setup(struct hw_seq *seq, const struct tsbi_comp *enc,
 			   "trTeInstFeatures");
 	if (rc)
 		return rc;
-	if (cfg->priv_choice) {
-		rc = filter_setup(seq, enc, cfg->priv_choice);
-		if (rc)
-			return rc;
-	}
-	rc = write_checked(seq, enc, TRTE_INST_FILTERS, cfg->priv_choice ? 1 : 0, 0xFFFF,
-			   "trTeInstFilters");
+	rc = filters_setup(seq, enc, cfg);
 	if (rc)
 		return rc;
 	if (!cfg->timestamps) {

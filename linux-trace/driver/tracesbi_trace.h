@@ -38,7 +38,22 @@ struct tsbi_sink_buf {
 	size_t size;              /* a multiple of 4; limit = phys + size - 4 */
 };
 
-/* What one event asks of the encoder (derived from perf_event_attr). */
+/* Address range filters an event may have (perf's addr filters, action
+ * "filter" only): one encoder filter and one comparator each.
+ */
+#define TSBI_NR_ADDR_FILTERS 4
+
+/* Instructions at first..last (inclusive, so that a range may end at the
+ * top of the address space); `empty`: a file filter not mapped (yet).
+ */
+struct tsbi_addr_range {
+	u64 first, last;
+	bool empty;
+};
+
+/* What one event asks of the encoder (derived from perf_event_attr and
+ * the event's address filters).
+ */
 struct tsbi_encoder_cfg {
 	u32 inst_mode;            /* TRTE_INST_MODE_BASELINE or _OPTIMIZED */
 	u32 features;             /* trTeInstFeatures */
@@ -46,6 +61,8 @@ struct tsbi_encoder_cfg {
 	bool context;             /* trTeContext */
 	bool timestamps;          /* trTsControl on */
 	u32 priv_choice;          /* 0: no filter; else MatchChoicePrivilege */
+	unsigned int nr_ranges;   /* 0: no address filter */
+	struct tsbi_addr_range range[TSBI_NR_ADDR_FILTERS];
 };
 
 /* What a stopped sink holds: `len` bytes from buffer offset `first`,

@@ -6,7 +6,7 @@
  * names (one N-Trace stream, from a sync message on).  `ntrace perf` decodes
  * the file on the host.
  *
- *   tsbi-record [-e TERMS] [-u|-k] [-C CPU] [-m AUX_KB] -o FILE -- PROG ARGS...
+ *   tsbi-record [-e TERMS] [-u|-k] [-f FILTERS] [-C CPU] [-m AUX_KB] -o FILE -- PROG ARGS...
  *
  * Only the perf_event_open(2) ABI: one event on the child (pid = child,
  * cpu = -1), enabled by its exec; the data ring and the AUX area are
@@ -69,7 +69,7 @@ _Static_assert(PERF_AUX_FLAG_TRUNCATED == TSBIREC_AUX_TRUNCATED, "AUX flags");
 #define MAX_RECORD      65536   /* perf_event_header.size is a u16 */
 
 static const char usage_text[] =
-	"usage: tsbi-record [-e TERMS] [-u|-k] [-C CPU] [-m AUX_KB] -o FILE -- PROG ARGS...\n"
+	"usage: tsbi-record [-e TERMS] [-u|-k] [-f FILTERS] [-C CPU] [-m AUX_KB] -o FILE -- PROG ARGS...\n"
 	"\n"
 	"Runs PROG with tracesbi's trace encoder on it (perf PMU " TSBI_PMU_NAME ") and\n"
 	"writes every perf record and the N-Trace bytes of each AUX record to FILE,\n"
@@ -79,6 +79,9 @@ static const char usage_text[] =
 	"             (" PMU_DIR "/format/: btm, ts, ctx, sync=M, ...)\n"
 	"  -u         trace user space only (exclude_kernel)\n"
 	"  -k         trace the kernel only (exclude_user); default both\n"
+	"  -f FILTERS address filters, as perf's --filter: 'filter START/SIZE[@FILE]'\n"
+	"             separated by ',' (at most the PMU's nr_addr_filters); only\n"
+	"             instructions in one of the ranges are traced\n"
 	"  -C CPU     run PROG on that CPU only\n"
 	"  -m AUX_KB  AUX area size in KiB, a power of two pages (default 512)\n"
 	"  -o FILE    the recording\n"
@@ -87,6 +90,7 @@ static const char usage_text[] =
 
 struct options {
 	const char *terms;
+	const char *filters;            /* -f: PERF_EVENT_IOC_SET_FILTER's string */
 	bool user_only, kernel_only;
 	int cpu;                        /* -1: wherever the scheduler runs it */
 	unsigned long aux_kb;
@@ -164,7 +168,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int opt;
 
 	*o = (struct options){ .cpu = -1, .aux_kb = AUX_KB_DEFAULT };
-	while ((opt = getopt(argc, argv, "+e:ukC:m:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "+e:ukf:C:m:o:h")) != -1) {
 		switch (opt) {
 		case 'e':
 			o->terms = optarg;
@@ -174,6 +178,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'k':
 			o->kernel_only = true;
+			break;
+		case 'f':
+			o->filters = optarg;
 			break;
 		case 'C':
 			if (parse_ulong(optarg, CPU_SETSIZE - 1, &v))
@@ -492,11 +499,28 @@ static void write_header(struct recorder *r, const struct perf_event_attr *attr,
 
 /* ---- the rings -------------------------------------------------------------- */
 
-static int open_event(struct perf_event_attr *attr, pid_t child, int *fd)
+/* The event is still disabled (enable_on_exec): filters set now apply
+ * from the program's first instruction. */
+static int set_filters(int fd, const char *filters)
+{
+	if (!filters || ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filters) == 0)
+		return 0;
+	sys_error("ioctl PERF_EVENT_IOC_SET_FILTER", filters);
+	fprintf(stderr, "tsbi-record: -f takes 'filter START/SIZE' or 'filter START/SIZE@FILE' "
+		"items separated by ','; see " PMU_DIR "/nr_addr_filters\n");
+	return -1;
+}
+
+static int open_event(struct perf_event_attr *attr, pid_t child, const char *filters, int *fd)
 {
 	*fd = (int)syscall(SYS_perf_event_open, attr, child, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (*fd >= 0)
-		return 0;
+	if (*fd >= 0) {
+		if (set_filters(*fd, filters) == 0)
+			return 0;
+		close(*fd);
+		*fd = -1;
+		return -1;
+	}
 	bool denied = errno == EACCES || errno == EPERM;
 
 	sys_error("perf_event_open", NULL);
@@ -749,7 +773,7 @@ static int exit_status(int status)
 static int record(struct recorder *r, const struct options *o, struct perf_event_attr *attr,
 		  const struct cpus *c, pid_t child, int go, int *status)
 {
-	int rc = open_event(attr, child, &r->fd);
+	int rc = open_event(attr, child, o->filters, &r->fd);
 
 	if (rc == 0) {
 		write_header(r, attr, c);

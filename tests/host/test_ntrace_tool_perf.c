@@ -881,6 +881,24 @@ static uint64_t folded_total(const char *folded)
 	return total;
 }
 
+/* Removes the lines that start with '#', in place. */
+static void drop_comment_lines(char *text)
+{
+	char *out = text;
+
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+
+		if (*line != '#') {
+			memmove(out, line, len);
+			out += len;
+		}
+		line += len;
+	}
+	*out = '\0';
+}
+
 static void command_line_outputs(void **state)
 {
 	struct nt_tool_config enc = encoder_config(HTM_CONTROL, FEATURES_RESET, 0);
@@ -894,6 +912,12 @@ static void command_line_outputs(void **state)
 	res = run("perf t.rec --elf %s --pcs out.pcs", PIE_ELF);
 	assert_int_equal(res->status, 0);
 	char *pcs = read_back("out.pcs");
+	/* a `# segment K: ...` comment before each segment's instructions */
+	assert_true(strncmp(pcs, "# segment 0: cpu 0 pid 42 tid 43 time 1000, ", 44) == 0);
+	char *second = strstr(pcs, "\n# segment 1: ");
+	assert_non_null(second);
+	assert_null(strstr(second + 1, "\n# "));
+	drop_comment_lines(pcs);
 	assert_string_equal(pcs, r.expected);
 	free(pcs);
 	/* the listing: objdump's disassembly moved with the file */

@@ -10,10 +10,19 @@
  *   TSBIREC-END name=NAME
  * for the host to decode and compare with QEMU's execution log.  LIST
  * items (run in this order, each pinned to the CPU it names):
- *   u     user space only, CPU 0
- *   us    user and kernel, CPU 0
- *   two   two recordings at once, user only, on CPU 0 and CPU 1
  *   busy  a second per-CPU event on a CPU that has one is refused (EBUSY)
+ *   u     user space only, CPU 0
+ *   us    user and kernel, CPU 0, with two address filters: the kernel's
+ *         text (tracesbi.tracektext=START/SIZE) and tsbi-traced's range,
+ *         so that code QEMU's log leaves out (modules) is not traced
+ *   two   two recordings at once, user only, on CPU 0 and CPU 1
+ *   full  the module reloaded with a 4 KiB sink: a recording whose sink
+ *         fills (the AUX record is flagged truncated), user only, CPU 0
+ * With tracesbi.tracelog=host the host turns QEMU's execution log on for
+ * the recordings but `full` (which the host checks against `u`) and off
+ * before the module's reload and the dumps: init prints
+ *   TSBI-HOST-SYNC log-on | log-off
+ * and waits until the host answers with a line on the console.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,31 +44,54 @@
 #define RECORDER    "/bin/tsbi-record"
 #define TRACED      "/bin/tsbi-traced"
 #define TRACED_ROUNDS "20"
+#define TRACED_RANGE  "0x2000000000/0x1000000"   /* tsbi-traced's link range */
+#define FULL_SINK_KB  "sink_kb=4"
 
 struct recording {
     const char *name;
     const char *cpu;      /* -C */
     bool user_only;
+    const char *filters;  /* -f, or NULL */
     pid_t pid;
+    bool ok;              /* the recorder ran and exited 0 */
 };
 
-static bool load_module(void)
+static bool load_module(const char *check, const char *params)
 {
     int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
     long rc;
 
     if (fd < 0) {
-        fail("trace-perf/module", "open %s: %s", MODULE_PATH, strerror(errno));
+        fail(check, "open %s: %s", MODULE_PATH, strerror(errno));
         return false;
     }
-    rc = syscall(SYS_finit_module, fd, "", 0);
+    rc = syscall(SYS_finit_module, fd, params, 0);
     close(fd);
     if (rc) {
-        fail("trace-perf/module", "finit_module %s: %s", MODULE_PATH, strerror(errno));
+        fail(check, "finit_module %s %s: %s", MODULE_PATH, params, strerror(errno));
         return false;
     }
-    pass("trace-perf/module");
+    pass(check);
     return true;
+}
+
+static bool unload_module(const char *check)
+{
+    if (syscall(SYS_delete_module, "tracesbi_trace", O_NONBLOCK) == 0)
+        return true;
+    fail(check, "delete_module tracesbi_trace: %s", strerror(errno));
+    return false;
+}
+
+/* Prints the request and waits for the host's line on the console. */
+static void host_sync(const char *what)
+{
+    char line[16];
+
+    printf("TSBI-HOST-SYNC %s\n", what);
+    fflush(stdout);
+    if (!fgets(line, sizeof(line), stdin))
+        fail("trace-perf/host-sync", "%s: no answer on the console", what);
 }
 
 static int pmu_type(void)
@@ -75,13 +107,17 @@ static int pmu_type(void)
 static pid_t start_recording(struct recording *r)
 {
     char out[64];
-    char *argv[12];
+    char *argv[14];
     int n = 0;
 
     snprintf(out, sizeof(out), "/tmp/%s.rec", r->name);
     argv[n++] = RECORDER;
     if (r->user_only)
         argv[n++] = "-u";
+    if (r->filters) {
+        argv[n++] = "-f";
+        argv[n++] = (char *)r->filters;
+    }
     argv[n++] = "-C";
     argv[n++] = (char *)r->cpu;
     argv[n++] = "-o";
@@ -154,7 +190,8 @@ static bool dump_recording(const struct recording *r)
     return ok;
 }
 
-/* Waits for the recorders and dumps what each wrote. */
+/* Waits for the recorders (their recordings are dumped later: while
+ * QEMU logs the kernel, printing them would cost millions of lines). */
 static void finish(struct recording *r, int count)
 {
     for (int i = 0; i < count; i++) {
@@ -170,9 +207,16 @@ static void finish(struct recording *r, int count)
             fail(check, "tsbi-record exited with status 0x%x", status);
             continue;
         }
-        if (dump_recording(&r[i]))
-            pass(check);
+        r[i].ok = true;
+        pass(check);
     }
+}
+
+static void record(struct recording *r, int count)
+{
+    for (int i = 0; i < count; i++)
+        start_recording(&r[i]);
+    finish(r, count);
 }
 
 static int open_cpu_event(int type, int cpu)
@@ -223,11 +267,52 @@ static bool listed(const char *list, const char *item)
     return false;
 }
 
+/* The recordings of every item, in the order they run. */
+static struct recording recordings[] = {
+    { "u", "0", true, NULL, -1, false },
+    { "us", "0", false, NULL, -1, false },
+    { "two0", "0", true, NULL, -1, false },
+    { "two1", "1", true, NULL, -1, false },
+    { "full", "0", true, NULL, -1, false },
+};
+
+static struct recording *recording_named(const char *name)
+{
+    for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++)
+        if (!strcmp(recordings[i].name, name))
+            return &recordings[i];
+    return NULL;
+}
+
+/* "filter KTEXT,filter TRACED_RANGE"; false without tracesbi.tracektext=. */
+static bool us_filters(char *buf, size_t size)
+{
+    char ktext[48];
+
+    if (!cmdline_value("tracesbi.tracektext", ktext, sizeof(ktext))) {
+        fail("trace-perf/record-us", "no tracesbi.tracektext=START/SIZE on the command line");
+        return false;
+    }
+    snprintf(buf, size, "filter %s,filter " TRACED_RANGE, ktext);
+    return true;
+}
+
+/* The sink of 4 KiB fills long before tsbi-traced ends. */
+static void record_full(void)
+{
+    if (!unload_module("trace-perf/full-reload") ||
+        !load_module("trace-perf/full-reload", FULL_SINK_KB))
+        return;
+    record(recording_named("full"), 1);
+}
+
 void check_trace_perf(const char *list)
 {
+    static char filters[128];
+    bool host_log = cmdline_has("tracesbi.tracelog=host");
     int type;
 
-    if (!load_module())
+    if (!load_module("trace-perf/module", ""))
         return;
     type = pmu_type();
     if (type < 0) {
@@ -235,25 +320,23 @@ void check_trace_perf(const char *list)
         return;
     }
     printf("INFO: linux/trace-perf/pmu: tracesbi_trace is perf type %d\n", type);
-    if (listed(list, "u")) {
-        struct recording r = { "u", "0", true, -1 };
-
-        start_recording(&r);
-        finish(&r, 1);
-    }
-    if (listed(list, "us")) {
-        struct recording r = { "us", "0", false, -1 };
-
-        start_recording(&r);
-        finish(&r, 1);
-    }
-    if (listed(list, "two")) {
-        struct recording r[2] = { { "two0", "0", true, -1 }, { "two1", "1", true, -1 } };
-
-        start_recording(&r[0]);
-        start_recording(&r[1]);
-        finish(r, 2);
-    }
     if (listed(list, "busy"))
         check_busy(type);
+    if (host_log)
+        host_sync("log-on");
+    if (listed(list, "u"))
+        record(recording_named("u"), 1);
+    if (listed(list, "us") && us_filters(filters, sizeof(filters))) {
+        recording_named("us")->filters = filters;
+        record(recording_named("us"), 1);
+    }
+    if (listed(list, "two"))
+        record(recording_named("two0"), 2);
+    if (host_log)
+        host_sync("log-off");
+    if (listed(list, "full"))
+        record_full();
+    for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++)
+        if (recordings[i].ok)
+            dump_recording(&recordings[i]);
 }

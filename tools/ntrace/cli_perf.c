@@ -166,13 +166,15 @@ static long decode_to_file(struct cli_args *a, const struct nt_perf_recording *r
 
 	if (!f)
 		return -1;
+	/* The .pcs too has a comment line per segment (and per loss): a
+	 * comparison can tell where each segment starts. */
+	out.begin = listing_begin;
+	out.lost = listing_lost;
 	if (a->trace_path) {
 		out.pcs = f;
 	} else {
 		nt_listing_visitor(&pl.l, &v);
 		out.visit = &v;
-		out.begin = listing_begin;
-		out.lost = listing_lost;
 		listing_title(f, a->input_path, r);
 	}
 	errors = nt_perf_decode(r, &a->cfg, images, &out, a->input_path, stderr, &err);
