@@ -40,10 +40,13 @@ suite-linux: linux-kernel $(BOOT_TEST_FW_DEP)
 # LINUX_OPENSBI_BOOTS="sstc sbi perf-tool" adds the perf tool's boot, which
 # only reports what perf gets there (INFO lines, docs/PMU.md's OpenSBI
 # column): under OpenSBI 1.1 it takes about 200 s, so make test leaves it out.
+# The trace initramfs goes with it: OpenSBI's DT has no trace component, and
+# init checks that the trace PMU module refuses to load (ENODEV).
 LINUX_OPENSBI_BOOTS ?= sstc sbi
 suite-linux-opensbi: linux-kernel
 	@rc=0; for timer in $(LINUX_OPENSBI_BOOTS); do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_OPENSBI_FW) PMU_COUNTERS="16 18" \
+	    QEMU_EXTRA="-initrd $(BUILD)/linux/trace-perf.cpio" APPEND_EXTRA=tracesbi.tracemodule=nodev \
 	    scripts/run-linux-test.sh opensbi $$timer || rc=1; \
 	done; exit $$rc
 

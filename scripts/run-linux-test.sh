@@ -14,7 +14,8 @@
 # Environment: MACHINE (virt, the default; sifive_u or spike: below),
 #   FW (firmware ELF, default build/tracesbi.elf), QEMU, SMP (4, virt only),
 #   TIMEOUT (seconds, 60; a boot takes 2-5 s), KERNEL (build/linux/Image),
-#   QEMU_EXTRA (more QEMU options, unquoted), BUILD (build),
+#   QEMU_EXTRA (more QEMU options, unquoted), APPEND_EXTRA (more kernel
+#   command line), BUILD (build),
 #   PMU_COUNTERS ("F H": the firmware and hardware counters the kernel's SBI
 #   PMU driver must find; default what tracesbi offers on MACHINE).
 #
@@ -113,7 +114,7 @@ esac
 PMU_COUNTERS=${PMU_COUNTERS:-$TRACESBI_PMU_COUNTERS}
 # panic=-1: a panic resets at once (SRST) instead of idling until the timeout.
 # tracesbi.cpus, tracesbi.timer and PMU_APPEND tell init what QEMU was given.
-APPEND="console=$CONSOLE earlycon=sbi panic=-1 tracesbi.cpus=$CPUS tracesbi.timer=$timer${PMU_APPEND:+ $PMU_APPEND}"
+APPEND="console=$CONSOLE earlycon=sbi panic=-1 tracesbi.cpus=$CPUS tracesbi.timer=$timer${PMU_APPEND:+ $PMU_APPEND}${APPEND_EXTRA:+ $APPEND_EXTRA}"
 
 mkdir -p "$BUILD/logs"
 raw_log=$BUILD/logs/linux-$name.raw.log

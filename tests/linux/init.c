@@ -1317,6 +1317,8 @@ int main(void)
     pmu.hw_counters = cmdline_int("tracesbi.hwcounters", 1) != 0;
     check_perf(expected);
     check_perf_tool_tlb();
+    if (cmdline_has("tracesbi.tracemodule=nodev"))
+        check_trace_module_nodev();
 
 done:
     printf("tracesbi-init: done checks=%d failed=%d\n", checks_run, checks_failed);

@@ -23,5 +23,8 @@ void check_perf_tool_tlb(void);
 /* The perf trace PMU (trace_perf.c): only with tracesbi.checks=trace-perf;
  * list is tracesbi.traceperf=. */
 void check_trace_perf(const char *list);
+/* The module where the DT has no trace components (tracesbi.tracemodule=nodev,
+ * under a firmware that adds none): refused with ENODEV, no PMU. */
+void check_trace_module_nodev(void);
 
 #endif

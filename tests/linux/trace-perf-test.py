@@ -12,18 +12,19 @@ exactly against QEMU's execution log of the same run.
 QEMU virt (-smp 2) boots the test kernel with the perf trace initramfs
 (build-linux.sh: the module, tsbi-record, tsbi-traced) and init in
 `tracesbi.checks=trace-perf` mode (tests/linux/trace_perf.c): it loads the
-module, records tsbi-traced with tsbi-record as --list says, and prints
-each recording in base64.  QEMU runs with `-singlestep -d nochain
--dfilter RANGES`; the ranges keep tsbi-traced's code (linked at
-0x2000000000, where nothing else lives), the kernel's text (vmlinux's
-_start.._etext: modules are left out) and the firmware's trap vectors,
-which is what scripts/trace-ground-truth.py needs ("LOGS FILTERED BY
-ADDRESS").  The console is a pipe pair and QEMU's monitor a socket: when
-init prints `TSBI-HOST-SYNC log-on` (before the recordings) this script
-turns the log on (`log exec,nochain,int`), at `log-off` off again (`log
-nochain`), and answers each with a line on the console, which init waits
-for.  So the log holds the kernel only while the recordings run, not the
-boot nor the dumps.
+module, records tsbi-traced with tsbi-record as tracesbi.traceperf= says,
+and prints each recording in base64.  Two boots, run at once: `user`
+(busy, u, two, full) and `kernel` (us).  QEMU runs with `-singlestep -d
+nochain -dfilter RANGES`; the ranges keep tsbi-traced's code (linked at
+0x2000000000, where nothing else lives), in the `kernel` boot also the
+kernel's text (vmlinux's _start.._etext: modules are left out), and the
+firmware's trap vectors, which is what scripts/trace-ground-truth.py needs
+("LOGS FILTERED BY ADDRESS").  The console is a pipe pair and QEMU's
+monitor a socket: when init prints `TSBI-HOST-SYNC log-on` (before the
+recordings) this script turns the log on (`log exec,nochain,int`), at
+`log-off` off again (`log nochain`), and answers each with a line on the
+console, which init waits for.  So the log holds the recordings' time
+only, not the boot nor the dumps.
 
 Each recording is decoded with `ntrace perf --elf tsbi-traced --elf
 vmlinux --pcs` (vmlinux at its link address: 6.1 has no KASLR on RISC-V).
@@ -31,7 +32,8 @@ Checks:
   exact/hartN   per hart, the U-mode instructions of tsbi-traced in the
                 recordings pinned to it, in the order they ran, equal that
                 hart's ground truth of them, traps marked
-                (scripts/trace-compare.py --whole --priv U --range)
+                (scripts/trace-compare.py --whole --priv U --range);
+                exact/us the same for `us` in the kernel boot
   kernel/us     the `us` recording (user and kernel, address filters on
                 the kernel's text and tsbi-traced): every segment is one
                 contiguous run of hart 0's ground truth (S and U, in those
@@ -40,6 +42,10 @@ Checks:
   truncated/full  the `full` recording (4 KiB sink, made with the log off)
                 is flagged truncated and its instructions are a proper
                 prefix of the `u` recording's (same program, same input)
+
+The ground-truth files (hundreds of MB) are deleted when every check
+passed, unless --keep; --reuse checks an earlier run's files again
+without booting.
 
 One PASS/FAIL line per check (init's own checks included) and a last line
 `N passed, M failed`; exit status 1 on any failure.
@@ -71,6 +77,7 @@ MONITOR_LOG = {'log-on': 'log exec,nochain,int', 'log-off': 'log nochain'}
 # The `us` recording must hold at least this many kernel instructions.
 MIN_KERNEL_INSNS = 1000
 BEGIN_RE = re.compile(r'^TSBIREC-BEGIN name=(\S+) cpu=(\d+) bytes=(\d+)$')
+KERNEL_LINE_RE = re.compile(r'^\[ *\d+\.\d+\] ')
 RESULT_RE = re.compile(r'^(PASS|FAIL): (linux/\S+?)(?::|$)')
 
 results = []
@@ -173,6 +180,30 @@ class Console:
                 os.unlink(self.base + end)
 
 
+def recordings_of(console):
+    """{name: (cpu, bytes)} from the console's TSBIREC blocks."""
+    found, lines, i = {}, console.splitlines(), 0
+    while i < len(lines):
+        m = BEGIN_RE.match(lines[i].strip())
+        i += 1
+        if not m:
+            continue
+        name, cpu, size = m.group(1), int(m.group(2)), int(m.group(3))
+        chunk = []
+        while i < len(lines) and not lines[i].startswith('TSBIREC-END'):
+            # init quiets the kernel's console for the dumps; a line the
+            # kernel printed before that took effect is not data.
+            if not KERNEL_LINE_RE.match(lines[i]):
+                chunk.append(lines[i].strip())
+            i += 1
+        data = base64.b64decode(''.join(chunk))
+        if len(data) != size:
+            report(False, f'console/{name}', f'{len(data)} bytes decoded, {size} announced')
+            continue
+        found[name] = (cpu, data)
+    return found
+
+
 def boot(args, append, base, ranges):
     fifo = base + '.fifo'
     if os.path.exists(fifo):
@@ -210,10 +241,11 @@ def boot(args, append, base, ranges):
     console.close()
     gt_ok = gt.wait(timeout=300) == 0
     os.unlink(fifo)
+    what = f'{os.path.basename(base)}/console'
     if console.error:
-        report(False, 'console', f'console or monitor: {console.error}')
+        report(False, what, f'console or monitor: {console.error}')
     elif console.syncs != ['log-on', 'log-off']:
-        report(False, 'console', f'log syncs {console.syncs}, expected log-on, log-off')
+        report(False, what, f'log syncs {console.syncs}, expected log-on, log-off')
     return qemu.returncode, gt_ok
 
 
@@ -268,10 +300,9 @@ def read_truth(path, ranges):
     return out
 
 
-def compare_hart(hart, names, pcs_of, base):
+def compare_hart(what, hart, names, pcs_of, base):
     """The hart's ground truth of tsbi-traced = the U-mode part of its
-    recordings' decodes (all of it but for `us`), in order."""
-    what = f'exact/hart{hart}'
+    recordings' decodes, in order."""
     gt = f'{base}.gt.hart{hart}.pcs'
     if not os.path.exists(gt):
         report(False, what, f'no ground truth of hart {hart} ({gt})')
@@ -373,6 +404,79 @@ def check_full(pcs_of):
                f'`u`\'s {len(whole)}')
 
 
+# Two boots, run at once: the kernel's text is in QEMU's log only for the
+# one that records `us`.  In the other, a CPU the firmware steps (a traced
+# one: its kernel is stepped too, exclude_kernel or not) holds locks and
+# answers IPIs slowly, and the other CPU's kernel spins on them: tens of
+# millions of logged instructions nothing checks.
+BOOTS = (('user', ('busy', 'u', 'two', 'full'), False), ('kernel', ('us',), True))
+
+
+class Boot:
+    def __init__(self, args, name, items, with_kernel, ktext):
+        self.name, self.items = name, items
+        self.base = os.path.join(args.workdir, f'trace-perf-{name}')
+        self.ranges = [TRACED_RANGE, ktext] if with_kernel else [TRACED_RANGE]
+        self.append = ('console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=2 '
+                       'tracesbi.checks=trace-perf tracesbi.tracelog=host '
+                       f'tracesbi.traceperf={",".join(items)}' +
+                       (f' tracesbi.tracektext={ktext[0]:#x}/{ktext[1] - ktext[0]:#x}'
+                        if with_kernel else ''))
+        self.rc, self.gt_ok = None, False
+
+    def run(self, args):
+        if args.reuse:
+            self.rc, self.gt_ok = 0, os.path.exists(self.base + '.gt.hart0.pcs')
+        else:
+            self.rc, self.gt_ok = boot(args, self.append, self.base, self.ranges)
+
+
+def init_results(console, boot_name):
+    """Init's own PASS/FAIL lines, named after their boot but for the
+    first's (`linux/trace-perf/module` in both)."""
+    for line in console.splitlines():
+        m = RESULT_RE.match(line.strip())
+        if m:
+            results.append(m.group(1) == 'PASS')
+            line = line.strip()
+            if boot_name != BOOTS[0][0]:
+                line = line.replace('linux/', f'linux/{boot_name}-boot/', 1)
+            print(line)
+
+
+def check_boot(args, b, ktext):
+    console = open(b.base + '.out', errors='replace').read().replace('\r', '')
+    if 'tracesbi-init: done' not in console:
+        report(False, f'{b.name}-boot', f'init did not finish (QEMU exit {b.rc}; console '
+               f'{b.base}.out)')
+    if not b.gt_ok:
+        report(False, f'{b.name}-boot/ground-truth',
+               open(b.base + '.gt.log').read().strip()[-400:])
+    init_results(console, b.name)
+    recs = recordings_of(console)
+    pcs_of, per_hart = {}, {}
+    # In the order init makes them (RECORDINGS' order).
+    for item in (i for i in RECORDINGS if i in b.items):
+        for name, cpu in RECORDINGS[item]:
+            if name not in recs:
+                report(False, f'console/{name}', 'no recording on the console')
+                continue
+            pcs = decode(args, name, recs[name][1], b.base)
+            if pcs:
+                pcs_of[name] = pcs
+                if name not in UNLOGGED:
+                    per_hart.setdefault(cpu, []).append(name)
+    # Hart = CPU: virt numbers both from 0, and init pins each recording.
+    if b.gt_ok:
+        for hart, names in sorted(per_hart.items()):
+            what = 'exact/us' if names == ['us'] else f'exact/hart{hart}'
+            compare_hart(what, hart, names, pcs_of, b.base)
+        if 'us' in pcs_of:
+            check_kernel(pcs_of['us'], b.base, b.ranges, ktext)
+    if 'full' in pcs_of:
+        check_full(pcs_of)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--fw', required=True)
@@ -384,9 +488,12 @@ def main():
     ap.add_argument('--workdir', required=True)
     ap.add_argument('--list', default='busy,u,us,two,full')
     ap.add_argument('--timeout', type=int, default=900)
+    ap.add_argument('--keep', action='store_true',
+                    help='keep the ground truth files when every check passed')
+    ap.add_argument('--reuse', action='store_true',
+                    help='check the files an earlier run left in --workdir again, without booting')
     args = ap.parse_args()
     os.makedirs(args.workdir, exist_ok=True)
-    base = os.path.join(args.workdir, 'trace-perf')
     items = args.list.split(',')
     for item in items:
         if item not in RECORDINGS:
@@ -395,44 +502,21 @@ def main():
         ap.error('--list: full is checked against u: list both')
 
     ktext = kernel_text(args.vmlinux)
-    ranges = [TRACED_RANGE, ktext]
-    append = ('console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=2 '
-              f'tracesbi.checks=trace-perf tracesbi.traceperf={args.list} tracesbi.tracelog=host '
-              f'tracesbi.tracektext={ktext[0]:#x}/{ktext[1] - ktext[0]:#x}')
-    rc, gt_ok = boot(args, append, base, ranges)
-    console = open(base + '.out', errors='replace').read().replace('\r', '')
-    if 'tracesbi-init: done' not in console:
-        report(False, 'boot', f'init did not finish (QEMU exit {rc}; console {base}.out)')
-    if not gt_ok:
-        report(False, 'ground-truth', open(base + '.gt.log').read().strip()[-400:])
-    for line in console.splitlines():
-        m = RESULT_RE.match(line.strip())
-        if m:
-            results.append(m.group(1) == 'PASS')
-            print(line.strip())
-    recs = recordings_of(console)
-    pcs_of = {}
-    per_hart = {}
-    # In the order init makes them (RECORDINGS' order), whatever --list's.
-    for item in (i for i in RECORDINGS if i in items):
-        for name, cpu in RECORDINGS[item]:
-            if name not in recs:
-                report(False, f'console/{name}', 'no recording on the console')
-                continue
-            pcs = decode(args, name, recs[name][1], base)
-            if pcs:
-                pcs_of[name] = pcs
-                if name not in UNLOGGED:
-                    per_hart.setdefault(cpu, []).append(name)
-    # Hart = CPU: virt numbers both from 0, and init pins each recording.
-    if gt_ok:
-        for hart, names in sorted(per_hart.items()):
-            compare_hart(hart, names, pcs_of, base)
-        if 'us' in pcs_of:
-            check_kernel(pcs_of['us'], base, ranges, ktext)
-    if 'full' in pcs_of:
-        check_full(pcs_of)
+    boots = [Boot(args, name, [i for i in group if i in items], with_kernel, ktext)
+             for name, group, with_kernel in BOOTS if any(i in items for i in group)]
+    threads = [threading.Thread(target=b.run, args=(args,)) for b in boots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for b in boots:
+        check_boot(args, b, ktext)
     passed = sum(results)
+    if results and all(results) and not args.keep:
+        # The ground truth is hundreds of MB: kept only for a failure.
+        for name in os.listdir(args.workdir):
+            if re.match(r'trace-perf-\w+\.(gt|dec)\.hart\d+\.pcs$', name):
+                os.unlink(os.path.join(args.workdir, name))
     print(f'{passed} passed, {len(results) - passed} failed')
     return 0 if results and all(results) else 1
 

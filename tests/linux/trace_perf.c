@@ -9,7 +9,8 @@
  *   TSBIREC-BEGIN name=NAME cpu=C bytes=N
  *   TSBIREC-END name=NAME
  * for the host to decode and compare with QEMU's execution log.  LIST
- * items (run in this order, each pinned to the CPU it names):
+ * items (run in this order; each recorder and its program pinned to the
+ * CPU it names):
  *   busy  a second per-CPU event on a CPU that has one is refused (EBUSY)
  *   u     user space only, CPU 0
  *   us    user and kernel, CPU 0, with two address filters: the kernel's
@@ -27,12 +28,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/klog.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -46,6 +49,7 @@
 #define TRACED_ROUNDS "20"
 #define TRACED_RANGE  "0x2000000000/0x1000000"   /* tsbi-traced's link range */
 #define FULL_SINK_KB  "sink_kb=4"
+#define KLOG_CONSOLE_LEVEL 8   /* syslog(2): SYSLOG_ACTION_CONSOLE_LEVEL (no uapi header) */
 
 struct recording {
     const char *name;
@@ -73,6 +77,37 @@ static bool load_module(const char *check, const char *params)
     }
     pass(check);
     return true;
+}
+
+/* The module loaded where the DT describes no trace component: its init
+ * finds no CPU with an encoder and a RAM sink and refuses (ENODEV), and
+ * no PMU is left behind. */
+void check_trace_module_nodev(void)
+{
+    const char *check = "trace-perf/module-nodev";
+    int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    long rc;
+    int err;
+
+    if (fd < 0) {
+        fail(check, "open %s: %s (is the trace initramfs given with -initrd?)", MODULE_PATH,
+             strerror(errno));
+        return;
+    }
+    rc = syscall(SYS_finit_module, fd, "", 0);
+    err = errno;
+    close(fd);
+    if (rc == 0) {
+        fail(check, "the module loaded without trace components in the DT");
+        syscall(SYS_delete_module, "tracesbi_trace", O_NONBLOCK);
+    } else if (err != ENODEV) {
+        fail(check, "finit_module: %s, expected ENODEV", strerror(err));
+    } else if (stat(PMU_TYPE, &st) == 0) {
+        fail(check, "ENODEV, but %s exists", PMU_TYPE);
+    } else {
+        pass(check);
+    }
 }
 
 static bool unload_module(const char *check)
@@ -103,6 +138,20 @@ static int pmu_type(void)
     return atoi(buf);
 }
 
+/* The recorder runs on the CPU its program runs on: its perf calls on
+ * the traced task (perf_install_in_context, ...) are then local, not IPIs
+ * the calling CPU waits for spinning (which under -icount's round-robin
+ * takes the spinner's whole time slice, and fills QEMU's log). */
+static void pin_to_cpu(int cpu)
+{
+    cpu_set_t set;
+
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set))
+        fprintf(stderr, "sched_setaffinity CPU %d: %s\n", cpu, strerror(errno));
+}
+
 /* Starts the recorder on r; its pid, or -1. */
 static pid_t start_recording(struct recording *r)
 {
@@ -128,6 +177,7 @@ static pid_t start_recording(struct recording *r)
     argv[n] = NULL;
     r->pid = fork();
     if (r->pid == 0) {
+        pin_to_cpu(atoi(r->cpu));
         execv(argv[0], argv);
         fprintf(stderr, "execv %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -336,6 +386,10 @@ void check_trace_perf(const char *list)
         host_sync("log-off");
     if (listed(list, "full"))
         record_full();
+    /* Kernel messages (e.g. "random: crng init done") would land in the
+     * middle of the base64: only emergencies on the console from here. */
+    if (klogctl(KLOG_CONSOLE_LEVEL, NULL, 1))
+        printf("INFO: linux/trace-perf: klogctl: %s\n", strerror(errno));
     for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++)
         if (recordings[i].ok)
             dump_recording(&recordings[i]);
