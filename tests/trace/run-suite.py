@@ -160,13 +160,15 @@ CONFIGS = [
     Config('lrsc-contend', 'hammer', LRSC_CONTEND, smp=2, cost=4, unlogged=HAMMER),
     Config('lrsc-contend-btm', 'hammer mode=btm', LRSC_CONTEND, smp=2, cost=4,
            unlogged=HAMMER),
+    # make soak only (make test's budget): single-stepping is the simplest
+    # visit, and TV has tv-lrsc on one hart.
     Config('lrsc-contend-singlestep', 'hammer singlestep', LRSC_CONTEND, smp=2, cost=5,
-           unlogged=HAMMER),
+           unlogged=HAMMER, soak=True),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
     Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=6, tv='pcs'),
     Config('tv-lrsc', 'tv', 'lrsc,u-lrsc,sse,sbi-irq', cost=5, tv='pcs'),
     Config('tv-lrsc-contend', 'hammer tv', LRSC_CONTEND, smp=2, cost=6, tv='pcs',
-           unlogged=HAMMER),
+           unlogged=HAMMER, soak=True),
     Config('tv-regs', 'tv', 'recurse,fp', cost=3, tv='regs'),
     # The session's kernel code before the first program takes ~16 KiB.
     Config('tv-stop', 'tv buf=32768 stop', 'recurse', wrap=True, match='prefix',
