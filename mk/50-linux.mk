@@ -29,12 +29,17 @@ clean-linux:
 
 # Three boots: the kernel's timer through Sstc, then through SBI TIME (the
 # second one is where init counts SBI set_timer calls with perf), then
-# Linux's own perf tool (stat, record, report) under -icount.
+# Linux's own perf tool (stat, record, report) under -icount.  Under
+# tracesbi, then programs traced from Linux (suite-linux-trace,
+# mk/73-linux-trace.mk; its trace components are tracesbi's).
 suite-linux: linux-kernel $(BOOT_TEST_FW_DEP)
 	@rc=0; for timer in sstc sbi perf-tool; do \
 	    BUILD=$(BUILD) QEMU=$(QEMU) SMP=$(SMP) FW=$(BOOT_TEST_FW) \
 	    scripts/run-linux-test.sh $(notdir $(basename $(BOOT_TEST_FW))) $$timer || rc=1; \
-	done; exit $$rc
+	done; \
+	if [ -n "$(BOOT_TEST_FW_DEP)" ]; then $(MAKE) --no-print-directory suite-linux-trace || rc=1; \
+	else echo "INFO: linux: the trace PMU tests need tracesbi's trace components: not run under $(BOOT_TEST_FW)"; fi; \
+	exit $$rc
 
 # OpenSBI 1.1 has 16 firmware counters (tracesbi 32), the same 18 hardware ones.
 # LINUX_OPENSBI_BOOTS="sstc sbi perf-tool" adds the perf tool's boot, which
