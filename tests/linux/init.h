@@ -23,5 +23,13 @@ void check_perf_tool_tlb(void);
 /* The perf trace PMU (trace_perf.c): only with tracesbi.checks=trace-perf;
  * list is tracesbi.traceperf=. */
 void check_trace_perf(const char *list);
+/* Shared with trace_bench.c: the module's load (a PASS or FAIL line as
+ * `check`), a recording in base64 on the console. */
+bool load_module(const char *check, const char *params);
+void print_base64(const unsigned char *p, size_t len);
+
+/* The program-tracing benchmark (trace_bench.c): only with
+ * tracesbi.checks=trace-bench; list is tracesbi.tracebench=. */
+void check_trace_bench(const char *list);
 
 #endif
