@@ -113,12 +113,16 @@ traced task: (pp traced - pp untraced) / switches, the same less what
 tracing the same calls costs when they do not block ((self traced - self
 untraced) / switches), and accesses / switches.
 
-The counts of the program part are not the same from run to run: with
-tracing on, other tasks (ksoftirqd, RCU's and timers' wakeups) preempt the
-slowed-down program a varying number of times (QEMU's round robin of the
-harts, and the kernel's own timing, do not repeat exactly), each time a
-stop and a start; the fewest of five repetitions moves much less than
-their spread, which the table's note lists.
+The counts of the program part are not the same from run to run, unlike
+the boot part's: QEMU 7.2 does not repeat these runs exactly under
+-icount sleep=off (with 2 harts even the untraced counts move by a few
+instructions; on 1 hart, and with the DT's host-random rng-seed removed,
+they part after the first traced runs), and once they part, other tasks
+(ksoftirqd, timers' and RCU's wakeups) preempt the slowed-down program a
+different number of times, each a stop and a start of the encoder and a
+restart of the stepper (about 1.5 M instructions).  The fewest of five
+repetitions moves much less than their spread, which the table's note
+lists.
 
 A benchmark: it reports, it never fails on speed.  The tables go to stdout
 and to --out.  Exit status 1 when a run that must work fails (untraced,
