@@ -16,14 +16,24 @@ bench-trace: $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/trace-prog.elf $(BUILD)/tools/
 # mk/50-linux.mk on 1 hart): M-mode instructions per traced instruction,
 # instructions per stepped block, slowdown in instructions and wall time,
 # bits per instruction, for its first ~million instructions and for the
-# whole boot to user space (scripts/bench-trace-linux.py).  Table in
+# whole boot to user space; then for a program traced from Linux through
+# the perf trace PMU (linux-trace/; one boot on 2 harts, init's trace-bench
+# mode, tests/linux/trace_bench.c): tsbi-traced untraced, recorded user only
+# and user+kernel, its instructions from execve to exit on CPU 0, slowdown
+# in instructions and wall time, M-mode instructions per decoded
+# instruction, bits per instruction, TCI register accesses per start+stop
+# of the encoder, and the cost of a context switch of a traced task
+# (tsbi-pingpong through pipes, traced against untraced)
+# (scripts/bench-trace-linux.py; BENCH_ARGS="--only program" runs the
+# program part alone, "--only boot" the boot part).  Tables in
 # build/results/bench-trace-linux.md; work files in build/bench-trace-linux.
+BENCH_ARGS ?=
 .PHONY: bench-trace-linux
 bench-trace-linux: $(BUILD)/tracesbi.elf $(BUILD)/tools/ntrace linux-kernel
 	@python3 scripts/bench-trace-linux.py --fw $(BUILD)/tracesbi.elf \
 		--kernel $(BUILD)/linux/Image --vmlinux $(BUILD)/linux/vmlinux \
 		--ntrace $(BUILD)/tools/ntrace --workdir $(BUILD)/bench-trace-linux \
-		--out $(BUILD)/results/bench-trace-linux.md
+		--out $(BUILD)/results/bench-trace-linux.md $(BENCH_ARGS)
 
 # make profile-trace [PROG=sort] [APPEND="mode=btm"]: where the firmware's
 # M-mode instructions go while it traces one program of that payload (per

@@ -33,7 +33,10 @@
 # second initramfs (QEMU -initrd): /lib/tracesbi_trace.ko (linux-trace/
 # driver, built against this tree), /bin/tsbi-record (linux-trace/
 # recorder) and /bin/tsbi-traced (tests/linux/tsbi-traced.c, the traced
-# program, linked at 0x2000000000).  Its key is the Image's and its sources.
+# program, linked at 0x2000000000), and /bin/tsbi-pingpong
+# (tests/linux/tsbi-pingpong.c, the context-switch workload of init's
+# trace-bench mode, tests/linux/trace_bench.c).  Its key is the Image's and
+# its sources.
 #
 # Environment: BUILD (default build), JOBS (default 2), TARBALL, FRAGMENT,
 # TRACESBI_CACHE.
@@ -44,12 +47,13 @@ BUILD=${BUILD:-build}
 JOBS=${JOBS:-2}
 TARBALL=${TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FRAGMENT=${FRAGMENT:-tests/linux/tracesbi.config}
-INIT_SRCS="tests/linux/init.c tests/linux/perf_tool.c tests/linux/trace_perf.c"
+INIT_SRCS="tests/linux/init.c tests/linux/perf_tool.c tests/linux/trace_perf.c tests/linux/trace_bench.c"
 INIT_HDRS=tests/linux/init.h
 SPIN_SRC=tests/linux/tsbi-spin.c
 TRACED_SRC=tests/linux/tsbi-traced.c
+PINGPONG_SRC=tests/linux/tsbi-pingpong.c
 # (step 6 fails on a clone without linux-trace/, not this listing)
-TRACE_SRCS="$(find linux-trace -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) 2>/dev/null | sort; true) $TRACED_SRC"
+TRACE_SRCS="$(find linux-trace -type f \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) 2>/dev/null | sort; true) $TRACED_SRC $PINGPONG_SRC"
 CROSS_LINUX=riscv64-linux-gnu-
 CACHE=${TRACESBI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracesbi/linux}
 [ "$CACHE" = none ] && CACHE=
@@ -254,10 +258,13 @@ ${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror -Ilinux-trace \
 ${CROSS_LINUX}gcc -std=gnu11 -static -nostdlib -ffreestanding -fno-tree-loop-distribute-patterns \
     -fno-pie -no-pie -mcmodel=medany -O2 -Wall -Wextra -Werror -Wl,-Ttext-segment=0x2000000000 \
     -o "$tdir/tsbi-traced" "$TRACED_SRC"
+${CROSS_LINUX}gcc -std=gnu11 -static -O2 -Wall -Wextra -Werror \
+    -o "$tdir/tsbi-pingpong" "$PINGPONG_SRC"
 printf '%s\n' "dir /lib 0755 0 0" \
     "file /lib/tracesbi_trace.ko $tdir/linux-trace/driver/tracesbi_trace.ko 0644 0 0" \
     "file /bin/tsbi-record $tdir/tsbi-record 0755 0 0" \
-    "file /bin/tsbi-traced $tdir/tsbi-traced 0755 0 0" >"$tdir/list"
+    "file /bin/tsbi-traced $tdir/tsbi-traced 0755 0 0" \
+    "file /bin/tsbi-pingpong $tdir/tsbi-pingpong 0755 0 0" >"$tdir/list"
 "$obj/usr/gen_init_cpio" "$tdir/list" >"$dir/trace-perf.cpio"
 echo "$trace_key" >"$dir/trace-perf.cpio.key"
 cache_store "$dir/trace-perf.cpio" "tracecpio-$trace_key"

@@ -1300,6 +1300,14 @@ int main(void)
         check_trace_perf(list);
         goto done;
     }
+    if (cmdline_has("tracesbi.checks=trace-bench")) {
+        char list[64];
+
+        if (!cmdline_value("tracesbi.tracebench", list, sizeof(list)))
+            strcpy(list, "program,switch");
+        check_trace_bench(list);
+        goto done;
+    }
     if (cmdline_has("tracesbi.perftool=check") || cmdline_has("tracesbi.perftool=info")) {
         /* The perf tool's own boot (under -icount): that alone. */
         check_online_cpus(expected);

@@ -26,5 +26,13 @@ void check_trace_perf(const char *list);
 /* The module where the DT has no trace components (tracesbi.tracemodule=nodev,
  * under a firmware that adds none): refused with ENODEV, no PMU. */
 void check_trace_module_nodev(void);
+/* Shared with trace_bench.c: the module's load (a PASS or FAIL line as
+ * `check`), a recording in base64 on the console. */
+bool load_module(const char *check, const char *params);
+void print_base64(const unsigned char *p, size_t len);
+
+/* The program-tracing benchmark (trace_bench.c): only with
+ * tracesbi.checks=trace-bench; list is tracesbi.tracebench=. */
+void check_trace_bench(const char *list);
 
 #endif

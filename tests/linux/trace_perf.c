@@ -60,7 +60,7 @@ struct recording {
     bool ok;              /* the recorder ran and exited 0 */
 };
 
-static bool load_module(const char *check, const char *params)
+bool load_module(const char *check, const char *params)
 {
     int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
     long rc;
@@ -188,7 +188,7 @@ static pid_t start_recording(struct recording *r)
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* Prints `len` bytes in base64, 76 characters a line. */
-static void print_base64(const unsigned char *p, size_t len)
+void print_base64(const unsigned char *p, size_t len)
 {
     char line[80];
     size_t i, n = 0;
