@@ -63,7 +63,7 @@ static void usage_errors_exit_2(void **state)
 	(void)state;
 	r = run("-h");
 	assert_int_equal(r->status, 0);
-	assert_non_null(strstr(r->out, "usage: tsbi-record [-e TERMS] [-u|-k] [-C CPU] [-m AUX_KB] -o FILE"));
+	assert_non_null(strstr(r->out, "usage: tsbi-record [-e TERMS] [-u|-k] [-f FILTERS] [-C CPU] [-m AUX_KB] -o FILE"));
 	r = run("-- true");
 	assert_int_equal(r->status, 2);
 	assert_non_null(strstr(r->err, "needs -o FILE"));
@@ -152,6 +152,26 @@ static void failing_syscall_is_named_and_the_program_never_runs(void **state)
 	assert_false(exists("ran"));
 }
 
+/* -f on the stand-in (a software event, which takes no address filter):
+ * the ioctl is refused, named with the filter string and the syntax hint,
+ * or the open itself was; the program never runs either way. */
+static void refused_filter_is_named_and_the_program_never_runs(void **state)
+{
+	struct cli_result *r;
+
+	(void)state;
+	make_pmu();
+	r = run_with_pmu("-u -f 'filter 0x1000/0x100' -o x.rec -- touch ran");
+	assert_int_equal(r->status, 2);
+	if (!strstr(r->err, "tsbi-record: perf_event_open: ")) {
+		assert_non_null(strstr(r->err, "tsbi-record: ioctl PERF_EVENT_IOC_SET_FILTER"));
+		assert_non_null(strstr(r->err, "filter 0x1000/0x100"));
+		assert_non_null(strstr(r->err, "-f takes 'filter START/SIZE'"));
+	}
+	assert_false(exists("x.rec"));
+	assert_false(exists("ran"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +179,7 @@ int main(void)
 		cmocka_unit_test(missing_pmu_is_named),
 		cmocka_unit_test(terms_are_read_from_the_format_files),
 		cmocka_unit_test(failing_syscall_is_named_and_the_program_never_runs),
+		cmocka_unit_test(refused_filter_is_named_and_the_program_never_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

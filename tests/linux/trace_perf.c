@@ -9,8 +9,8 @@
  *   TSBIREC-BEGIN name=NAME cpu=C bytes=N
  *   TSBIREC-END name=NAME
  * for the host to decode and compare with QEMU's execution log.  LIST
- * items (run in this order; each recorder and its program pinned to the
- * CPU it names):
+ * items (run in this order; each program pinned to the CPU it names, and
+ * but for `full` its recorder too):
  *   busy  a second per-CPU event on a CPU that has one is refused (EBUSY)
  *   u     user space only, CPU 0
  *   us    user and kernel, CPU 0, with two address filters: the kernel's
@@ -54,6 +54,7 @@
 struct recording {
     const char *name;
     const char *cpu;      /* -C */
+    bool pin_recorder;    /* the recorder on that CPU too (pin_to_cpu) */
     bool user_only;
     const char *filters;  /* -f, or NULL */
     pid_t pid;
@@ -138,10 +139,11 @@ static int pmu_type(void)
     return atoi(buf);
 }
 
-/* The recorder runs on the CPU its program runs on: its perf calls on
- * the traced task (perf_install_in_context, ...) are then local, not IPIs
- * the calling CPU waits for spinning (which under -icount's round-robin
- * takes the spinner's whole time slice, and fills QEMU's log). */
+/* While QEMU logs, a recorder runs on the CPU its program runs on: its
+ * perf calls on the traced task (perf_install_in_context, ...) are then
+ * local, not IPIs the calling CPU waits for spinning (which under
+ * -icount's round-robin takes the spinner's whole time slice, and fills
+ * QEMU's log). */
 static void pin_to_cpu(int cpu)
 {
     cpu_set_t set;
@@ -177,7 +179,8 @@ static pid_t start_recording(struct recording *r)
     argv[n] = NULL;
     r->pid = fork();
     if (r->pid == 0) {
-        pin_to_cpu(atoi(r->cpu));
+        if (r->pin_recorder)
+            pin_to_cpu(atoi(r->cpu));
         execv(argv[0], argv);
         fprintf(stderr, "execv %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -317,13 +320,16 @@ static bool listed(const char *list, const char *item)
     return false;
 }
 
-/* The recordings of every item, in the order they run. */
+/* The recordings of every item, in the order they run.  `full` is made
+ * with QEMU's log off, its recorder left to the other CPU: with the
+ * recorder beside it, the program's time slices are too short to fill
+ * even a 4 KiB sink. */
 static struct recording recordings[] = {
-    { "u", "0", true, NULL, -1, false },
-    { "us", "0", false, NULL, -1, false },
-    { "two0", "0", true, NULL, -1, false },
-    { "two1", "1", true, NULL, -1, false },
-    { "full", "0", true, NULL, -1, false },
+    { "u", "0", true, true, NULL, -1, false },
+    { "us", "0", true, false, NULL, -1, false },
+    { "two0", "0", true, true, NULL, -1, false },
+    { "two1", "1", true, true, NULL, -1, false },
+    { "full", "0", false, true, NULL, -1, false },
 };
 
 static struct recording *recording_named(const char *name)
