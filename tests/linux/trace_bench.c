@@ -4,8 +4,8 @@
  * (tracesbi.checks=trace-bench; the host side is scripts/bench-trace-linux.py,
  * which boots QEMU with -icount shift=0,sleep=off and the perf trace
  * initramfs).  It loads the trace PMU module and measures, on CPU 0, with
- * the recorder on CPU 1 if there is one (the host boots one hart: QEMU's
- * round robin of two harts is not deterministic once they trace):
+ * the recorder on CPU 1 if there is one (the host boots two harts by
+ * default, --smp 1 for one):
  *
  * program  /bin/tsbi-traced ROUNDS, untraced and recorded by tsbi-record
  *          user only (`-u -C 0`) and user+kernel (`-C 0` with the kernel's
