@@ -10,7 +10,7 @@
  *   TSBIREC-END name=NAME
  * for the host to decode and compare with QEMU's execution log.  LIST
  * items (run in this order; each program pinned to the CPU it names, and
- * but for `full` its recorder too):
+ * but for `full` its recorder too, `full`'s on the other CPU):
  *   busy  a second per-CPU event on a CPU that has one is refused (EBUSY)
  *   u     user space only, CPU 0
  *   us    user and kernel, CPU 0, with two address filters: the kernel's
@@ -58,7 +58,8 @@
 struct recording {
     const char *name;
     const char *cpu;      /* -C */
-    bool pin_recorder;    /* the recorder on that CPU too (pin_to_cpu) */
+    int recorder_cpu;     /* where the recorder runs (pin_to_cpu) */
+    bool realtime;        /* SCHED_FIFO, the program too (it inherits it) */
     bool user_only;
     const char *rounds;   /* tsbi-traced's argument */
     const char *filters;  /* -f, or NULL */
@@ -159,6 +160,16 @@ static void pin_to_cpu(int cpu)
         fprintf(stderr, "sched_setaffinity CPU %d: %s\n", cpu, strerror(errno));
 }
 
+/* SCHED_FIFO: no CFS task (a kernel thread every few ticks) preempts the
+ * program, whose time slice then lasts until the sink fills. */
+static void make_realtime(void)
+{
+    struct sched_param param = { .sched_priority = 1 };
+
+    if (sched_setscheduler(0, SCHED_FIFO, &param))
+        fprintf(stderr, "sched_setscheduler SCHED_FIFO: %s\n", strerror(errno));
+}
+
 /* Starts the recorder on r; its pid, or -1. */
 static pid_t start_recording(struct recording *r)
 {
@@ -184,8 +195,9 @@ static pid_t start_recording(struct recording *r)
     argv[n] = NULL;
     r->pid = fork();
     if (r->pid == 0) {
-        if (r->pin_recorder)
-            pin_to_cpu(atoi(r->cpu));
+        pin_to_cpu(r->recorder_cpu);
+        if (r->realtime)
+            make_realtime();
         execv(argv[0], argv);
         fprintf(stderr, "execv %s: %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -326,15 +338,16 @@ static bool listed(const char *list, const char *item)
 }
 
 /* The recordings of every item, in the order they run.  `full` is made
- * with QEMU's log off, its recorder left to the other CPU: with the
- * recorder beside it, the program's time slices are too short to fill
- * even a 4 KiB sink. */
+ * with QEMU's log off, its recorder on the other CPU and both SCHED_FIFO:
+ * otherwise the program is preempted every ~8 ms (the recorder beside it,
+ * where the scheduler also puts an unpinned one, or kernel threads), and
+ * its time slices are too short to fill even a 4 KiB sink. */
 static struct recording recordings[] = {
-    { "u", "0", true, true, TRACED_ROUNDS, NULL, -1, false },
-    { "us", "0", true, false, TRACED_ROUNDS_US, NULL, -1, false },
-    { "two0", "0", true, true, TRACED_ROUNDS, NULL, -1, false },
-    { "two1", "1", true, true, TRACED_ROUNDS, NULL, -1, false },
-    { "full", "0", false, true, TRACED_ROUNDS, NULL, -1, false },
+    { "u", "0", 0, false, true, TRACED_ROUNDS, NULL, -1, false },
+    { "us", "0", 0, false, false, TRACED_ROUNDS_US, NULL, -1, false },
+    { "two0", "0", 0, false, true, TRACED_ROUNDS, NULL, -1, false },
+    { "two1", "1", 1, false, true, TRACED_ROUNDS, NULL, -1, false },
+    { "full", "0", 1, true, true, TRACED_ROUNDS, NULL, -1, false },
 };
 
 static struct recording *recording_named(const char *name)
