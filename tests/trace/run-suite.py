@@ -165,7 +165,10 @@ CONFIGS = [
     Config('lrsc-contend-singlestep', 'hammer singlestep', LRSC_CONTEND, smp=2, cost=5,
            unlogged=HAMMER, soak=True),
     # TV records are ~21 bytes an instruction: these programs fit the 512 KiB buffer.
-    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=6, tv='pcs'),
+    # make soak only (make test's budget): tv-lrsc and tv-stop keep TV mode
+    # in make test, with traps (u-lrsc's page faults, sse, sbi-irq).
+    Config('tv', 'tv', 'u-syscalls,u-pagefault,u-illegal,s-illegal', cost=6, tv='pcs',
+           soak=True),
     Config('tv-lrsc', 'tv', 'lrsc,u-lrsc,sse,sbi-irq', cost=5, tv='pcs'),
     Config('tv-lrsc-contend', 'hammer tv', LRSC_CONTEND, smp=2, cost=6, tv='pcs',
            unlogged=HAMMER, soak=True),
