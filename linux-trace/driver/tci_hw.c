@@ -162,24 +162,33 @@ static u64 read_addr(struct hw_seq *seq, const struct tsbi_comp *comp, u32 low)
 	return high << 32 | reg_read(seq, comp, low);
 }
 
-/* A 64-bit address register pair: High first, then Low (a WPLow write also
- * sets trRamWrap to bit 0 of the value: 0 here).
+/* A 64-bit register pair, High first, then Low; the value must read back
+ * in the bits of `keep` (the others are the register's own).
+ */
+static int write_pair(struct hw_seq *seq, const struct tsbi_comp *comp, u32 low, u64 val,
+		      u64 keep, const char *what)
+{
+	u64 got;
+
+	reg_write(seq, comp, low + 4, upper_32_bits(val));
+	reg_write(seq, comp, low, lower_32_bits(val));
+	got = read_addr(seq, comp, low);
+	if (seq->fault)
+		return -EIO;
+	if ((got & keep) == val)
+		return 0;
+	dev_err_ratelimited(comp->dev, "%s: wrote 0x%llx, reads back 0x%llx\n",
+			    what, (unsigned long long)val, (unsigned long long)got);
+	return -EOPNOTSUPP;
+}
+
+/* A sink address: its low bits are not address (a WPLow write also sets
+ * trRamWrap to bit 0 of the value: 0 here).
  */
 static int write_addr(struct hw_seq *seq, const struct tsbi_comp *comp, u32 low, u64 addr,
 		      const char *what)
 {
-	u64 got;
-
-	reg_write(seq, comp, low + 4, upper_32_bits(addr));
-	reg_write(seq, comp, low, lower_32_bits(addr));
-	got = read_addr(seq, comp, low);
-	if (seq->fault)
-		return -EIO;
-	if ((got & ~(u64)(TRRAM_ADDR_ALIGN - 1)) == addr)
-		return 0;
-	dev_err_ratelimited(comp->dev, "%s: wrote 0x%llx, reads back 0x%llx\n",
-			    what, (unsigned long long)addr, (unsigned long long)got);
-	return -EOPNOTSUPP;
+	return write_pair(seq, comp, low, addr, ~(u64)(TRRAM_ADDR_ALIGN - 1), what);
 }
 
 /* SMEM mode over the CPU's buffer, stopping when it is full so that what
@@ -203,22 +212,11 @@ static int sink_setup(struct hw_seq *seq, const struct tsbi_cpu *c)
 	return rc;
 }
 
-/* A comparator match value: exact, both halves read back. */
+/* A comparator match value: exact, every bit read back. */
 static int write_match(struct hw_seq *seq, const struct tsbi_comp *enc, u32 low, u64 val,
 		       const char *what)
 {
-	u64 got;
-
-	reg_write(seq, enc, low + 4, upper_32_bits(val));
-	reg_write(seq, enc, low, lower_32_bits(val));
-	got = read_addr(seq, enc, low);
-	if (seq->fault)
-		return -EIO;
-	if (got == val)
-		return 0;
-	dev_err_ratelimited(enc->dev, "%s: wrote 0x%llx, reads back 0x%llx\n", what,
-			    (unsigned long long)val, (unsigned long long)got);
-	return -EOPNOTSUPP;
+	return write_pair(seq, enc, low, val, ~0ull, what);
 }
 
 /* Comparator j true for instruction addresses first..last: primary

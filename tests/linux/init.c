@@ -274,7 +274,7 @@ struct pinned_thread {
     uint64_t result;
 };
 
-static bool pin_self(int cpu)
+bool pin_self(int cpu)
 {
     cpu_set_t set;
 

@@ -13,6 +13,8 @@ void pass(const char *check);
 void fail(const char *check, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 long read_file(const char *path, char *buf, size_t size);
+/* The calling thread on that CPU only (sched_setaffinity); false if refused. */
+bool pin_self(int cpu);
 bool cmdline_has(const char *key_value);
 bool cmdline_value(const char *key, char *buf, size_t size);
 

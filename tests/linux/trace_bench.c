@@ -113,15 +113,6 @@ static unsigned long long read_instret(void)
     return v;
 }
 
-static bool pin_to_cpu(int cpu)
-{
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
-
 /* A marker the host timestamps; drained, so that the UART's work on it is
  * over before the window it marks opens. */
 static void mark(const char *what, const char *name)
@@ -250,7 +241,7 @@ static pid_t start_run(const struct bench_mode *mode, const char *name, char **p
     }
     redirect(STDOUT_FILENO, out);
     redirect(STDERR_FILENO, err);
-    if (mode->traced && sysconf(_SC_NPROCESSORS_ONLN) > OTHER_CPU && !pin_to_cpu(OTHER_CPU))
+    if (mode->traced && sysconf(_SC_NPROCESSORS_ONLN) > OTHER_CPU && !pin_self(OTHER_CPU))
         _exit(126);
     if (gate && (read(fds[0], &c, 1) != 1 || (!mode->traced && raise(SIGSTOP))))
         _exit(126);
@@ -554,7 +545,7 @@ void check_trace_bench(const char *list)
     if (!load_module("trace-bench/module", ""))
         return;
     /* Init measures CPU 0: it waits there, the recorders run on CPU 1. */
-    if (!pin_to_cpu(0)) {
+    if (!pin_self(0)) {
         fail("trace-bench/pin", "sched_setaffinity CPU 0: %s", strerror(errno));
         return;
     }

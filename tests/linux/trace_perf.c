@@ -152,11 +152,7 @@ static int pmu_type(void)
  * QEMU's log). */
 static void pin_to_cpu(int cpu)
 {
-    cpu_set_t set;
-
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof(set), &set))
+    if (!pin_self(cpu))
         fprintf(stderr, "sched_setaffinity CPU %d: %s\n", cpu, strerror(errno));
 }
 
