@@ -15,7 +15,7 @@ SMP        ?= 4
 # Firmware and S-mode payloads: freestanding, no FPU code, no linker relaxation
 # (gp belongs to S-mode: the firmware must never use it as a global pointer).
 # The firmware relaxes calls only (FW_RELAX, mk/80-firmware.mk).
-RV_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding \
+RV_CFLAGS  := -std=gnu11 -Wall -Wextra -Werror -O2 -g -ffreestanding -iquote . \
               -fno-common -fno-builtin-printf -fno-stack-protector -fno-pic \
               -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
               -mno-relax -ffunction-sections -fdata-sections
@@ -36,7 +36,7 @@ quiet = @printf '  %-8s %s\n' '$(1)' '$@';
 endif
 
 # Host tools and unit tests.
-HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g
+HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -iquote .
 HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .DEFAULT_GOAL := all

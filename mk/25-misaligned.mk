@@ -2,10 +2,10 @@
 # Misaligned load/store emulation: the firmware source (picked up by the
 # firmware fragment through MISALIGNED_SRCS) and its host test.
 
-MISALIGNED_SRCS := firmware/misaligned.c firmware/memaccess.c
+MISALIGNED_SRCS := firmware/emu/misaligned.c firmware/emu/memaccess.c
 
-MISALIGNED_HDRS := firmware/include/misaligned.h firmware/include/memaccess.h firmware/include/trap_regs.h \
-                   firmware/include/umem.h firmware/include/riscv_csr.h
+MISALIGNED_HDRS := firmware/emu/misaligned.h firmware/emu/memaccess.h firmware/trap/trap_regs.h \
+                   firmware/core/umem.h firmware/core/riscv_csr.h
 MISALIGNED_TEST := tests/host/test_misaligned.c
 
 HOST_TESTS += $(BUILD)/host/test_misaligned
@@ -29,7 +29,7 @@ $(BUILD)/host/misaligned_asm.inc: $(MISALIGNED_TEST) mk/25-misaligned.mk
 # it here keeps `make test-host` honest about that.
 $(BUILD)/host/misaligned-rv64.o: $(MISALIGNED_SRCS) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
-	$(call quiet,CC)for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -Ifirmware/include -c -o $@ $$s || exit 1; done
+	$(call quiet,CC)for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -I. -c -o $@ $$s || exit 1; done
 
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.
@@ -37,5 +37,5 @@ $(BUILD)/host/test_misaligned: $(MISALIGNED_TEST) $(MISALIGNED_SRCS) \
 		$(MISALIGNED_HDRS) $(BUILD)/host/misaligned_asm.inc \
 		$(BUILD)/host/misaligned-rv64.o
 	@mkdir -p $(@D)
-	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote firmware/include -iquote $(@D) -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote . -iquote $(@D) -o $@ \
 		$(MISALIGNED_TEST) $(MISALIGNED_SRCS) $(CMOCKA_LIBS)

@@ -11,7 +11,7 @@ OPENSBI_FW     ?= /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.elf
 # Freestanding S-mode C; -fno-tree-loop-distribute-patterns keeps memset and
 # memcpy from being compiled into calls to themselves.
 TARGET_CFLAGS  := $(RV_CFLAGS) -fno-tree-loop-distribute-patterns \
-                  -I$(TARGET_DIR) -Ifirmware/include -MMD -MP
+                  -I$(TARGET_DIR) -I. -MMD -MP
 TARGET_LDFLAGS := $(RV_LDFLAGS) -T $(TARGET_DIR)/link.ld
 
 # Shared runtime of every payload.

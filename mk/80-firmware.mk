@@ -3,8 +3,9 @@
 # The M-mode firmware: build/tracesbi.elf and build/tracesbi.bin.
 FW_BUILD   := $(BUILD)/fw
 PICOLIBC   := /usr/lib/picolibc/riscv64-unknown-elf
-FW_INCLUDE := -Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tvtrace -Ilib/tci -Idrivers/trace -Idrivers/ctr \
-              -I$(PICOLIBC)/include
+# One include root, the repository's: every #include names its file's path
+# ("firmware/core/hart.h", "lib/fdt/fdt.h").
+FW_INCLUDE := -I. -I$(PICOLIBC)/include
 
 # The trace engine encodes with the N-Trace library (no decoder in M-mode),
 # and with the tandem-verification writer in TV mode.
@@ -13,16 +14,16 @@ FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.
 # step_fast_offsets.c is not linked: it gives step_fast.S its offsets
 # (FW_OFFSETS below).
 FW_OFFSETS_SRC := firmware/trace/step_fast_offsets.c
-FW_C_SRCS   = $(filter-out $(FW_OFFSETS_SRC),$(wildcard firmware/*.c firmware/sbi/*.c \
-                firmware/trace/*.c platform/*.c drivers/*/*.c)) $(FDT_SRCS) $(FW_LIB_SRCS)
-FW_S_SRCS  := $(wildcard firmware/*.S firmware/sbi/*.S firmware/trace/*.S)
+FW_C_SRCS   = $(filter-out $(FW_OFFSETS_SRC),$(wildcard firmware/*/*.c platform/*.c \
+                drivers/*/*.c)) $(FDT_SRCS) $(FW_LIB_SRCS)
+FW_S_SRCS  := $(wildcard firmware/*/*.S)
 FW_OBJS     = $(patsubst %.c,$(FW_BUILD)/%.o,$(sort $(FW_C_SRCS))) \
               $(patsubst %.S,$(FW_BUILD)/%.S.o,$(FW_S_SRCS))
 
 ALL_TARGETS += $(BUILD)/tracesbi.elf $(BUILD)/tracesbi.bin
 
 # t3..t6 are S-mode's: the firmware's C code never uses them, so the ecall
-# fast path (firmware/trap.S) need not save them.  scripts/check-fixed-regs.sh
+# fast path (firmware/trap/trap.S) need not save them.  scripts/check-fixed-regs.sh
 # checks the linked image, library code included.
 FW_FIXED_REGS := -ffixed-t3 -ffixed-t4 -ffixed-t5 -ffixed-t6
 
@@ -113,8 +114,7 @@ $(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf,-DTRA
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
--include $(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*.d \
-                    $(FW_DEBUG_BUILD)/*/*/*.d $(FW_BUILD)/gen/*.d $(FW_DEBUG_BUILD)/gen/*.d)
+-include $(wildcard $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*/*.d $(FW_BUILD)/gen/*.d $(FW_DEBUG_BUILD)/gen/*.d)
 
 # Boot-level checks: banner/feature detection per CPU model, many harts,
 # sparse hart IDs, the DT handed over, a bad DTB, the report of injected

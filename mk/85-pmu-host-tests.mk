@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Host tests of the SBI PMU core: firmware/pmu.c against a fake PMU
+# Host tests of the SBI PMU core: firmware/pmu/pmu.c against a fake PMU
 # (PMU_HW_FAKE: pmu_hw.h then declares the CSR accessors the test supplies)
 # and drivers/pmu/pmu_map.c, the "riscv,pmu" DT map, against hand-built
 # blobs and the DTBs QEMU dumps (mk/20-fdt.mk).
 
-PMU_HOST_HDRS := firmware/include/pmu.h firmware/include/pmu_hw.h \
-                 firmware/include/pmu_map.h firmware/include/platform.h \
-                 firmware/include/sbi_ecall.h firmware/include/sbi_spec.h $(FDT_HEADERS)
+PMU_HOST_HDRS := firmware/pmu/pmu.h firmware/pmu/pmu_hw.h \
+                 drivers/pmu/pmu_map.h firmware/core/platform.h \
+                 firmware/sbi/ecall.h firmware/core/sbi_spec.h $(FDT_HEADERS)
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.
-PMU_HOST_INC  := -iquote firmware/include -iquote lib/fdt
+PMU_HOST_INC  := -iquote . -iquote lib/fdt
 
 $(BUILD)/host/test_pmu_map: tests/host/test_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) \
 		$(PMU_HOST_HDRS) $(FDT_TEST_DIR)/qemu-virt.dtb $(FDT_TEST_DIR)/qemu-virt-aclint.dtb
@@ -18,10 +18,10 @@ $(BUILD)/host/test_pmu_map: tests/host/test_pmu_map.c drivers/pmu/pmu_map.c $(FD
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' -o $@ \
 		tests/host/test_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(CMOCKA_LIBS)
 
-$(BUILD)/host/test_pmu: tests/host/test_pmu.c firmware/pmu.c drivers/pmu/pmu_map.c \
+$(BUILD)/host/test_pmu: tests/host/test_pmu.c firmware/pmu/pmu.c drivers/pmu/pmu_map.c \
 		$(FDT_SRCS) $(PMU_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(PMU_HOST_INC) -DPMU_HW_FAKE -o $@ \
-		tests/host/test_pmu.c firmware/pmu.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_pmu.c firmware/pmu/pmu.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_pmu_map $(BUILD)/host/test_pmu

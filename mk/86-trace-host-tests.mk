@@ -20,7 +20,7 @@
 TRACE_HOST_HDRS := $(wildcard firmware/trace/tci_*.h lib/tci/*.h) $(NTRACE_LIB_HDRS)
 # -iquote, not -I, for firmware/include: it has names (features.h) that
 # would hide the host C library's own headers.
-TRACE_HOST_INC  := -Ifirmware/trace -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote firmware/include
+TRACE_HOST_INC  := -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote .
 
 $(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c \
 		lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
@@ -56,7 +56,7 @@ $(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c firmware/trace/tv_deco
 $(BUILD)/host/test_lrsc: tests/host/test_lrsc.c firmware/trace/lrsc.c firmware/trace/lrsc.h \
 		$(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(@D)
-	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ifirmware/trace -Ilib/rvinsn -o $@ \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/rvinsn -o $@ \
 		tests/host/test_lrsc.c firmware/trace/lrsc.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \

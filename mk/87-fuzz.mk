@@ -10,7 +10,7 @@
 #   fuzz_fdt              the devicetree reader and writer (lib/fdt)
 #   fuzz_pmu_map          the "riscv,pmu" map (drivers/pmu/pmu_map.c)
 #   fuzz_insn             the instruction decoders of stepping and emulation
-#                         (lib/rvinsn, firmware/memaccess.c)
+#                         (lib/rvinsn, firmware/emu/memaccess.c)
 #   fuzz_tci              the emulated TCI encoder and RAM sink registers
 #   fuzz_tvtrace          the Bluespec tandem-verification trace parser
 #                         (lib/tvtrace), with write-back of what it parsed
@@ -20,7 +20,7 @@
 # variables, defined in mk/85 and mk/86.)
 
 FUZZ_CC     ?= clang
-FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer \
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -g -O1 -fno-omit-frame-pointer -iquote . \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_DIR    := $(BUILD)/fuzz
 FUZZ_TIME   ?= 10
@@ -87,11 +87,11 @@ $(FUZZ_DIR)/fuzz_pmu_map: tests/fuzz/fuzz_pmu_map.c drivers/pmu/pmu_map.c $(FDT_
 	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PMU_HOST_INC) -o $@ $< drivers/pmu/pmu_map.c $(FDT_SRCS)
 
 # Instruction decoders: lib/rvinsn and the load/store decoder of emulation.
-$(FUZZ_DIR)/fuzz_insn: tests/fuzz/fuzz_insn.c $(RVINSN_SRCS) firmware/memaccess.c \
+$(FUZZ_DIR)/fuzz_insn: tests/fuzz/fuzz_insn.c $(RVINSN_SRCS) firmware/emu/memaccess.c \
 		$(wildcard lib/rvinsn/*.h) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
-	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/rvinsn -iquote firmware/include -o $@ $< \
-		$(RVINSN_SRCS) firmware/memaccess.c
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/rvinsn -iquote . -o $@ $< \
+		$(RVINSN_SRCS) firmware/emu/memaccess.c
 
 # The emulated TCI encoder (with lib/tci's filters) and RAM sink.
 $(FUZZ_DIR)/fuzz_tci: tests/fuzz/fuzz_tci.c firmware/trace/tci_encoder.c \

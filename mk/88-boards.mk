@@ -27,7 +27,7 @@ CPU_SMODE_BLOBS := $(addprefix $(FDT_TEST_DIR)/, cpus-smode.dtb qemu-sifive-u.dt
 $(BUILD)/host/test_cpu_smode: tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) \
 		$(FDT_HEADERS) $(CPU_SMODE_BLOBS)
 	@mkdir -p $(@D)
-	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -Ifirmware/include \
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -I. \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
 		-o $@ tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) $(CMOCKA_LIBS)
 

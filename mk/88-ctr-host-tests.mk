@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Host tests of the emulated Control Transfer Records (docs/CTR.md):
-#   test_ctr     firmware/trace/ctr_model.c, ctr_record.c, ctr_classify.c
+#   test_ctr     firmware/ctr/ctr_model.c, ctr_record.c, ctr_classify.c
 #                and ctr_csr.c: registers, recording rule, transfer types,
 #                the CSR instructions of both layouts
-#   test_ctr_ingress  firmware/trace/ctr_ingress.c: the trace engine's
+#   test_ctr_ingress  firmware/ctr/ctr_ingress.c: the trace engine's
 #                ingress records turned into CTR records
 #   test_ctr_hw  drivers/ctr/ctr_hw.c, the Smctr/Ssctr hardware path,
 #                against a fake CSR file (CTR_HW_FAKE)
 
-CTR_HOST_HDRS := $(wildcard firmware/trace/ctr_*.h drivers/ctr/*.h) $(NTRACE_LIB_HDRS)
-CTR_HOST_SRCS := firmware/trace/ctr_model.c firmware/trace/ctr_record.c \
-                 firmware/trace/ctr_classify.c firmware/trace/ctr_csr.c
+CTR_HOST_HDRS := $(wildcard firmware/ctr/ctr_*.h drivers/ctr/*.h) $(NTRACE_LIB_HDRS)
+CTR_HOST_SRCS := firmware/ctr/ctr_model.c firmware/ctr/ctr_record.c \
+                 firmware/ctr/ctr_classify.c firmware/ctr/ctr_csr.c
 # -iquote, not -I, for firmware/include: it has names (features.h) that
 # would hide the host C library's own headers.
-CTR_HOST_INC  := -Ifirmware/trace -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquote firmware/include
+CTR_HOST_INC  := -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquote .
 
 $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
@@ -22,11 +22,11 @@ $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(
 
 HOST_TESTS += $(BUILD)/host/test_ctr
 
-$(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c firmware/trace/ctr_ingress.c \
+$(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c firmware/ctr/ctr_ingress.c \
 		$(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ tests/host/test_ctr_ingress.c \
-		firmware/trace/ctr_ingress.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
+		firmware/ctr/ctr_ingress.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr_ingress
 

@@ -6,7 +6,7 @@
  * ISA string names no supervisor-level extension.
  */
 #include <string.h>
-#include "platform.h"
+#include "firmware/core/platform.h"
 
 /*
  * An extension name that implies S-mode: "s" itself, and the prefixes of

@@ -6,10 +6,10 @@
  * (platform_desc: platform/qemu_virt.c).
  */
 #include <string.h>
-#include "platform.h"
-#include "hart.h"
-#include "console.h"
-#include "drivers.h"
+#include "firmware/core/platform.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/console.h"
+#include "firmware/core/drivers.h"
 
 struct platform platform;
 

@@ -4,9 +4,9 @@
  * generic.c so that file builds for the host (tests/host/test_board_dtbs.c):
  * these read the running hart's state.
  */
-#include "platform.h"
-#include "hart.h"
-#include "pmu.h"
+#include "firmware/core/platform.h"
+#include "firmware/core/hart.h"
+#include "firmware/pmu/pmu.h"
 
 /*
  * SBI_PMU_FW_PLATFORM events (event_data selects one).  Both platforms

@@ -3,7 +3,7 @@
  * QEMU "virt": its DTB describes everything, so the only board knowledge
  * here is where the UART sits, to report a DTB that cannot be read.
  */
-#include "platform.h"
+#include "firmware/core/platform.h"
 
 const struct platform_desc platform_qemu_virt = {
 	.name = "qemu-virt",

@@ -5,7 +5,7 @@
  * and IPIs from SBI), so the CLINT's place comes from the SoC manuals'
  * memory maps: 0x0200_0000, one context per hartid.
  */
-#include "platform.h"
+#include "firmware/core/platform.h"
 
 #define SIFIVE_FU_CLINT_BASE 0x02000000
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The ecall fast path (firmware/trap.S) does not save t3..t6: the firmware's
+# The ecall fast path (firmware/trap/trap.S) does not save t3..t6: the firmware's
 # C code is built with -ffixed-t3..t6 and never touches them.  Code that
 # does not come from those objects (libgcc, picolibc, assembly) could, so
 # this checks the linked image: no function may name t3..t6 except the

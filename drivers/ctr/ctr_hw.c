@@ -4,8 +4,8 @@
  * ctr_hw_csr.h, guarded, so a hart that lacks one reports it instead of
  * trapping.
  */
-#include "ctr_hw.h"
-#include "ctr_hw_csr.h"
+#include "drivers/ctr/ctr_hw.h"
+#include "drivers/ctr/ctr_hw_csr.h"
 
 /* "sctrdepth": DEPTH is WARL; the largest value that sticks is the
  * deepest buffer (codes 5..7 are reserved and never stick). */

@@ -8,13 +8,13 @@
 #ifndef DRIVERS_CTR_HW_CSR_H
 #define DRIVERS_CTR_HW_CSR_H
 
-#include "ctr_spec.h"
+#include "drivers/ctr/ctr_spec.h"
 
 #define CSR_HSTATEEN0 0x60C
 #define CSR_MSTATEEN0_NUM 0x30C
 
 #if defined(__riscv) && !defined(CTR_HW_FAKE)
-#include "guard.h"
+#include "firmware/core/guard.h"
 
 /* One case per CSR: the number is an operand of the instruction. */
 // NOLINTBEGIN(bugprone-macro-parentheses)

@@ -5,9 +5,9 @@
  * 32-bit MSIP register per hart, in the order of the node's
  * interrupts-extended entries (ACLINT spec, MSWI device).
  */
-#include "drivers.h"
-#include "hart.h"
-#include "riscv_csr.h"
+#include "firmware/core/drivers.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/riscv_csr.h"
 
 #define CLINT_MSIP_OFFSET 0x0
 #define CLINT_CONTEXTS    4095

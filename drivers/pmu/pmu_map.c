@@ -11,7 +11,7 @@
  * half-read map would hand S-mode counters that count the wrong thing.
  */
 #include <stddef.h>
-#include "pmu_map.h"
+#include "drivers/pmu/pmu_map.h"
 
 #define EVENT_IDX_MAX 0xfffffu
 

@@ -10,8 +10,8 @@
  * device and an edge-triggered one both see their event whatever the
  * line's state was (gpio-poweroff binding: "inactive->active edge").
  */
-#include "drivers.h"
-#include "platform.h"
+#include "firmware/core/drivers.h"
+#include "firmware/core/platform.h"
 
 #define GPIO_FLAG_ACTIVE_LOW 1u
 #define GPIO_RESET_DEFAULT_DELAY_MS 100

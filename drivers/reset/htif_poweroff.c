@@ -3,10 +3,10 @@
  * Power-off through HTIF ("ucb,htif0", protocol in drivers/serial/htif.c):
  * the host ends the program with the exit code the firmware sends, 0 for a
  * shutdown; a "system failure" shutdown sends its own status
- * (firmware/sbi/srst.c).  HTIF has no reboot.
+ * (firmware/sbi/ecall_srst.c).  HTIF has no reboot.
  */
-#include "drivers.h"
-#include "platform.h"
+#include "firmware/core/drivers.h"
+#include "firmware/core/platform.h"
 
 static void htif_poweroff(void)
 {

@@ -5,8 +5,8 @@
  * "offset", under "mask") and, when those are absent, the "sifive,test0"
  * finisher directly (0x5555 pass/poweroff, 0x7777 reset, 0x3333 fail).
  */
-#include "drivers.h"
-#include "platform.h"
+#include "firmware/core/drivers.h"
+#include "firmware/core/platform.h"
 
 #define SIFIVE_TEST_FAIL  0x3333
 #define SIFIVE_TEST_PASS  0x5555

@@ -19,8 +19,8 @@
  * DT's reg.
  */
 #include <stdint.h>
-#include "console.h"
-#include "drivers.h"
+#include "firmware/core/console.h"
+#include "firmware/core/drivers.h"
 
 #define HTIF_DEV_SYSCALL 0
 #define HTIF_DEV_CONSOLE 1

@@ -8,8 +8,8 @@
  * the UART through its own driver once it boots.
  */
 #include <stdint.h>
-#include "console.h"
-#include "drivers.h"
+#include "firmware/core/console.h"
+#include "firmware/core/drivers.h"
 
 #define UART_THR 0    /* transmit holding register (write) */
 #define UART_RBR 0    /* receive buffer register (read) */

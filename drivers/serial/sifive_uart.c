@@ -7,8 +7,8 @@
  * only makes sure transmit and receive are enabled.
  */
 #include <stdint.h>
-#include "console.h"
-#include "drivers.h"
+#include "firmware/core/console.h"
+#include "firmware/core/drivers.h"
 
 #define SIFIVE_UART_TXDATA 0x00
 #define SIFIVE_UART_RXDATA 0x04

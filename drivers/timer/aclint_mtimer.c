@@ -9,10 +9,10 @@
  * "lacks a memory-mapped MTIME register" (Linux's sifive,clint binding):
  * there the hart's time CSR is the machine timer.
  */
-#include "drivers.h"
-#include "hart.h"
-#include "platform.h"
-#include "riscv_csr.h"
+#include "firmware/core/drivers.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/platform.h"
+#include "firmware/core/riscv_csr.h"
 
 #define CLINT_MTIMECMP_OFFSET 0x4000
 #define CLINT_MTIME_OFFSET    0xbff8

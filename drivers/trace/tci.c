@@ -6,7 +6,7 @@
  * may lack any of them.
  */
 #include <string.h>
-#include "tci.h"
+#include "drivers/trace/tci.h"
 
 /* "Hardware may take an arbitrarily long time ... debug tools should
  * monitor (with reasonable timeout)": this many reads. */

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "fdt.h"
-#include "tci_spec.h"
+#include "lib/fdt/fdt.h"
+#include "lib/tci/tci_spec.h"
 
 struct tci_io {
 	uint32_t (*read)(void *ctx, uint64_t addr);

@@ -8,9 +8,9 @@
  * on or answers SBI_ERR_NOT_SUPPORTED.
  */
 #include <stddef.h>
-#include "sbi_ecall.h"
-#include "hart.h"
-#include "console.h"
+#include "firmware/sbi/ecall.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/console.h"
 
 /* Read by trap.S; its layout (16 bytes a slot) is fixed there too. */
 struct eid_slot eid_table[EID_SLOTS];

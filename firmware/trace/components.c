@@ -12,17 +12,17 @@
  * trace starts at their first S-mode instruction (docs/TRACE.md).
  */
 #include <string.h>
-#include "components.h"
-#include "directory.h"
-#include "trace_hart.h"
-#include "trace.h"
-#include "hart.h"
-#include "platform.h"
-#include "console.h"
-#include "tci.h"
-#include "riscv_csr.h"
-#include "pmu_hw.h"
-#include "pmu_map.h"
+#include "firmware/trace/components.h"
+#include "firmware/trace/directory.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/trace.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/platform.h"
+#include "firmware/core/console.h"
+#include "drivers/trace/tci.h"
+#include "firmware/core/riscv_csr.h"
+#include "firmware/pmu/pmu_hw.h"
+#include "drivers/pmu/pmu_map.h"
 
 /* Not cleared at boot (hundreds of KiB of stores): each hart's registers
  * are put in their reset state by trace_cold_init, the rest is set up

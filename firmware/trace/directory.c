@@ -7,11 +7,11 @@
  */
 #include <stddef.h>
 #include <string.h>
-#include "directory.h"
-#include "trace_hart.h"
-#include "platform.h"
-#include "tci_spec.h"
-#include "trace.h"
+#include "firmware/trace/directory.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/core/platform.h"
+#include "lib/tci/tci_spec.h"
+#include "firmware/trace/trace.h"
 
 struct trace_directory trace_directory;
 

@@ -12,7 +12,7 @@
 #define TRACE_DIRECTORY_H
 
 #include <stdint.h>
-#include "hart.h"
+#include "firmware/core/hart.h"
 
 #define TRACE_DIRECTORY_MAGIC   "TSBITRC"   /* 8 bytes with its NUL */
 #define TRACE_DIRECTORY_VERSION 2

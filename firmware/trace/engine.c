@@ -25,15 +25,15 @@
  * nothing is encoded.
  */
 #include <string.h>
-#include "dbtr.h"
-#include "ctr.h"
-#include "trace_hart.h"
-#include "trace.h"
-#include "hart.h"
-#include "ipi.h"
-#include "trap.h"
-#include "umem.h"
-#include "riscv_csr.h"
+#include "firmware/core/dbtr.h"
+#include "firmware/ctr/ctr.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/trace.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/ipi.h"
+#include "firmware/trap/trap.h"
+#include "firmware/core/umem.h"
+#include "firmware/core/riscv_csr.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
 {

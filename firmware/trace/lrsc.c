@@ -5,8 +5,8 @@
  * "Zalrsc" and "C" (the compressed quadrants); what a constrained loop may
  * hold: "Zalrsc", "Eventual Success of Store-Conditional Instructions".
  */
-#include "lrsc.h"
-#include "rvinsn.h"
+#include "firmware/trace/lrsc.h"
+#include "lib/rvinsn/rvinsn.h"
 
 #define OPC_AMO       0x2f
 #define OPC_OP_IMM    0x13

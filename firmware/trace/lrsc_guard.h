@@ -13,9 +13,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "riscv_csr.h"
-#include "lrsc.h"
-#include "umem.h"
+#include "firmware/core/riscv_csr.h"
+#include "firmware/trace/lrsc.h"
+#include "firmware/core/umem.h"
 
 struct lrsc_guard {
 	bool on;                 /* mie (and medeleg) are the guard's          */

@@ -35,14 +35,14 @@
  * under the lock or posted before the owner parks, and a parked owner
  * serves what was posted before (components_park).
  */
-#include "trace_hart.h"
-#include "trace.h"
-#include "components.h"
-#include "hart.h"
-#include "ipi.h"
-#include "umem.h"
-#include "memaccess.h"
-#include "riscv_csr.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/trace.h"
+#include "firmware/trace/components.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/ipi.h"
+#include "firmware/core/umem.h"
+#include "firmware/emu/memaccess.h"
+#include "firmware/core/riscv_csr.h"
 
 /* The run-time status bits of the encoder registers. */
 static void refresh_status(struct trace_hart *th)

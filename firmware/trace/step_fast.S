@@ -29,9 +29,9 @@
  * and gives mscratch back to the frame while C runs (a trap in M-mode
  * finds its frame).
  */
-#include "riscv_csr.h"
-#include "trap_regs.h"
-#include "hart.h"
+#include "firmware/core/riscv_csr.h"
+#include "firmware/trap/trap_regs.h"
+#include "firmware/core/hart.h"
 #include "step_fast_offsets.h"
 
 #define X(n) TRAP_REGS_X(n)

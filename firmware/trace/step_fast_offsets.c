@@ -7,8 +7,8 @@
  * the fields where the C code has them, whatever the layout.
  */
 #include <stddef.h>
-#include "trace_hart.h"
-#include "stepper.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/stepper.h"
 
 #define VALUE(name, v) __asm__ volatile(".ascii \"\\n@@ " #name " %0\\n\"" : : "i"(v))
 #define OFFSET(name, type, member) VALUE(name, offsetof(type, member))

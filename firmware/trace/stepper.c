@@ -11,15 +11,15 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include "trace_hart.h"
-#include "stepper.h"
-#include "lrsc.h"
-#include "hart.h"
-#include "trap.h"
-#include "umem.h"
-#include "memaccess.h"
-#include "riscv_csr.h"
-#include "rvinsn.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/stepper.h"
+#include "firmware/trace/lrsc.h"
+#include "firmware/core/hart.h"
+#include "firmware/trap/trap.h"
+#include "firmware/core/umem.h"
+#include "firmware/emu/memaccess.h"
+#include "firmware/core/riscv_csr.h"
+#include "lib/rvinsn/rvinsn.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60

@@ -22,10 +22,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ntrace.h"
-#include "riscv_csr.h"
-#include "trap_regs.h"
-#include "lrsc_guard.h"
+#include "lib/ntrace/ntrace.h"
+#include "firmware/core/riscv_csr.h"
+#include "firmware/trap/trap_regs.h"
+#include "firmware/trace/lrsc_guard.h"
 
 /* Decoded blocks (direct-mapped): the firmware's pool holds
  * STEP_CACHE_PER_HART for each hart it can serve, and is shared out at

@@ -7,7 +7,7 @@
  * lib/tci/tci_filter.c; one timestamp unit counting the `time` CSR
  * ("Internal System").
  */
-#include "tci_encoder.h"
+#include "firmware/trace/tci_encoder.h"
 
 #define DEFAULT_CALL_STACK 32
 

@@ -13,8 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "tci_spec.h"
-#include "tci_filter.h"
+#include "lib/tci/tci_spec.h"
+#include "lib/tci/tci_filter.h"
 
 /* tracesbi's implementation-specific registers (0xE00-0xFFF). */
 #define TSBI_TE_INGRESS       0xE00u  /* RW: how the ingress reports execution */

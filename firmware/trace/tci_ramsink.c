@@ -24,7 +24,7 @@
  *    messages").
  */
 #include <string.h>
-#include "tci_ramsink.h"
+#include "firmware/trace/tci_ramsink.h"
 
 #define RAM_IMPL (1u | 0u << 4 | TRCOMP_RAMSINK << 8 | TRRAM_HAS_SRAM | TRRAM_HAS_SMEM)
 #define IDLE_BYTE 0xFFu

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "tci_spec.h"
+#include "lib/tci/tci_spec.h"
 
 /* Where SMEM buffers may go (supplied by the platform). */
 struct tci_ramsink_env {

@@ -11,14 +11,14 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "ntrace.h"
-#include "ntrace_ingress.h"
-#include "tci_filter.h"
-#include "tci_encoder.h"
-#include "tci_ramsink.h"
-#include "stepper.h"
-#include "tv_stepper.h"
-#include "trap_regs.h"
+#include "lib/ntrace/ntrace.h"
+#include "lib/ntrace/ntrace_ingress.h"
+#include "lib/tci/tci_filter.h"
+#include "firmware/trace/tci_encoder.h"
+#include "firmware/trace/tci_ramsink.h"
+#include "firmware/trace/stepper.h"
+#include "firmware/trace/tv_stepper.h"
+#include "firmware/trap/trap_regs.h"
 
 #define TRACE_SRAM_SIZE 4096     /* SRAM-mode buffer of each RAM sink */
 

@@ -6,8 +6,8 @@
  * control-flow targets come from lib/rvinsn.
  */
 #include <string.h>
-#include "rvinsn.h"
-#include "tv_decode.h"
+#include "lib/rvinsn/rvinsn.h"
+#include "firmware/trace/tv_decode.h"
 
 #define OPC_LOAD     0x03
 #define OPC_LOAD_FP  0x07

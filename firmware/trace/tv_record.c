@@ -5,8 +5,8 @@
  * end of the group (an instruction's group always fits: one sink write),
  * or when the next record might not fit (the initial state's group).
  */
-#include "trace_hart.h"
-#include "tv_record.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/tv_record.h"
 
 /* The largest record: full register, 16-bit address, 64-bit value. */
 #define RECORD_MAX 11

@@ -7,7 +7,7 @@
 #define TRACE_TV_RECORD_H
 
 #include <stdint.h>
-#include "tv_stepper.h"
+#include "firmware/trace/tv_stepper.h"
 
 struct trace_hart;
 

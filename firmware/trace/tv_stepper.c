@@ -9,15 +9,15 @@
  * registers hold its effects; its group goes out with the new values read
  * from the trap frame, the FP registers and the CSRs.
  */
-#include "trace_hart.h"
-#include "tv_stepper.h"
-#include "tv_record.h"
-#include "hart.h"
-#include "trap.h"
-#include "umem.h"
-#include "guard.h"
-#include "riscv_csr.h"
-#include "rvinsn.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/tv_stepper.h"
+#include "firmware/trace/tv_record.h"
+#include "firmware/core/hart.h"
+#include "firmware/trap/trap.h"
+#include "firmware/core/umem.h"
+#include "firmware/core/guard.h"
+#include "firmware/core/riscv_csr.h"
+#include "lib/rvinsn/rvinsn.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60
@@ -159,7 +159,7 @@ static void emit_initial(struct trace_hart *th, const struct trap_regs *regs)
 
 /*
  * What an SBI call that returns elsewhere changed besides the pc: SSE
- * (firmware/sse.c) replaces a6/a7, sepc and sstatus.SPP/SPIE, and the
+ * (firmware/core/sse.c) replaces a6/a7, sepc and sstatus.SPP/SPIE, and the
  * handler or the resumed context may see any GPR as the call left it.
  * scause and stval stay as they were and are left out: a group that
  * writes scause is read as a trap into S-mode.

@@ -21,9 +21,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "trap_regs.h"
-#include "tv_decode.h"
-#include "tvtrace.h"
+#include "firmware/trap/trap_regs.h"
+#include "firmware/trace/tv_decode.h"
+#include "lib/tvtrace/tvtrace.h"
 
 #define TV_GROUP_MAX 112   /* bytes: an instruction's or a trap's whole group */
 

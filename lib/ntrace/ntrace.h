@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "ntrace_spec.h"
-#include "rvinsn.h"
+#include "lib/rvinsn/rvinsn.h"
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                     */

@@ -16,7 +16,7 @@
 #define NTRACE_INGRESS_H
 
 #include "ntrace.h"
-#include "tci_filter.h"
+#include "lib/tci/tci_filter.h"
 
 struct ntrace_ingress {
 	struct ntrace_encoder *enc;

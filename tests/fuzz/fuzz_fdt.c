@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdt.h"
+#include "lib/fdt/fdt.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

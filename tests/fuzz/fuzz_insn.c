@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the instruction decoders the firmware runs on
  * S-mode instructions: lib/rvinsn (block stepping, trace) and
- * firmware/memaccess.c (the loads and stores M-mode emulates).
+ * firmware/emu/memaccess.c (the loads and stores M-mode emulates).
  *
  * The input is a sequence of 12-byte records: a 32-bit instruction word,
  * a register value and a pc (both 32 bits, sign-extended).  Every word is
@@ -24,8 +24,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "memaccess.h"
-#include "rvinsn.h"
+#include "firmware/emu/memaccess.h"
+#include "lib/rvinsn/rvinsn.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntrace.h"
+#include "lib/ntrace/ntrace.h"
 #include "fuzz_image.h"
 
 /* Byte 0 of the input. */

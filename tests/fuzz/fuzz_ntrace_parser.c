@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntrace.h"
+#include "lib/ntrace/ntrace.h"
 #include "ntrace_tool.h"
 
 static FILE *devnull;

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntrace.h"
+#include "lib/ntrace/ntrace.h"
 #include "ntrace_tool.h"
 #include "fuzz_image.h"
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fdt.h"
-#include "pmu_map.h"
+#include "lib/fdt/fdt.h"
+#include "drivers/pmu/pmu_map.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

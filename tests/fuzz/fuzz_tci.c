@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tci_encoder.h"
-#include "tci_ramsink.h"
+#include "firmware/trace/tci_encoder.h"
+#include "firmware/trace/tci_ramsink.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

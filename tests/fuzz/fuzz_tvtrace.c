@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tvtrace.h"
+#include "lib/tvtrace/tvtrace.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

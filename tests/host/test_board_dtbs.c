@@ -24,10 +24,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "platform.h"
-#include "hart.h"
-#include "console.h"
-#include "drivers.h"
+#include "firmware/core/platform.h"
+#include "firmware/core/hart.h"
+#include "firmware/core/console.h"
+#include "firmware/core/drivers.h"
 
 /* generic.c takes the firmware's extent from the linker script. */
 char _fw_start[64], _fw_region_end[1];
@@ -161,7 +161,7 @@ static void reset_firmware_state(void)
 	console = NULL;
 }
 
-/* What firmware/init.c does at cold boot, up to the devices. */
+/* What firmware/boot/init.c does at cold boot, up to the devices. */
 static void boot_platform(const char *board)
 {
 	unsigned int i;

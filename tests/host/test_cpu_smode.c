@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "platform.h"
+#include "firmware/core/platform.h"
 
 static void *blob;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Host tests of the emulated Control Transfer Records (docs/CTR.md):
- * firmware/trace/ctr_model.c (WARL fields, depth, WRPTR/FROZEN, clears,
+ * firmware/ctr/ctr_model.c (WARL fields, depth, WRPTR/FROZEN, clears,
  * entries), ctr_record.c (recording rule, RASEMU, freeze, cycle count),
  * ctr_classify.c (every row of Smctr/Ssctr 1.0 "Control Transfer Type
  * Definitions") and ctr_csr.c (the CSR instructions and SCTRCLR, both
@@ -14,10 +14,10 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ctr_model.h"
-#include "ctr_csr.h"
-#include "rvinsn.h"
-#include "rvinsn_enc.h"
+#include "firmware/ctr/ctr_model.h"
+#include "firmware/ctr/ctr_csr.h"
+#include "lib/rvinsn/rvinsn.h"
+#include "lib/rvinsn/rvinsn_enc.h"
 
 static struct ctr_state S;
 static unsigned long X[32];

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ctr_hw.h"
-#include "ctr_hw_csr.h"
+#include "drivers/ctr/ctr_hw.h"
+#include "drivers/ctr/ctr_hw_csr.h"
 
 #define ILLEGAL (1 + 2)
 

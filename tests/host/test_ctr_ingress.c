@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Host tests of firmware/trace/ctr_ingress.c: the trace engine's ingress
+ * Host tests of firmware/ctr/ctr_ingress.c: the trace engine's ingress
  * records (lib/ntrace blocks and single records, as the stepper reports
  * them) turned into CTR records (docs/CTR.md, "Recording").  The
  * instruction fetch is a fake memory of a few encoded instructions.
@@ -12,9 +12,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ctr_ingress.h"
-#include "rvinsn.h"
-#include "rvinsn_enc.h"
+#include "firmware/ctr/ctr_ingress.h"
+#include "lib/rvinsn/rvinsn.h"
+#include "lib/rvinsn/rvinsn_enc.h"
 
 #define PRV_U 0
 #define PRV_S 1

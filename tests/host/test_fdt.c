@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "fdt.h"
+#include "lib/fdt/fdt.h"
 
 #ifndef FDT_TEST_DIR
 #error "FDT_TEST_DIR: directory of the test blobs (build/host/fdt)"

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "lrsc.h"
+#include "firmware/trace/lrsc.h"
 
 #define BASE 0x80200000ull
 #define ADDR 0x80001000ull           /* what a0 points at */

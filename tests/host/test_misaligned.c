@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Host tests of firmware/misaligned.c against a fake S-mode address space
+ * Host tests of firmware/emu/misaligned.c against a fake S-mode address space
  * (pages that can be made to fault on load, store or fetch) and a fake FP
  * register file, which stand in for the firmware's umem.h.
  *
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "misaligned.h"
-#include "riscv_csr.h"
-#include "umem.h"
+#include "firmware/emu/misaligned.h"
+#include "firmware/core/riscv_csr.h"
+#include "firmware/core/umem.h"
 
 /* ---- Fake address space ------------------------------------------------ */
 

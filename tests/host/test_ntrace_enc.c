@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "test_ntrace_prog.h"
-#include "ntrace_internal.h"   /* ntrace_layout_of(), ntrace_write_fields() */
+#include "lib/ntrace/ntrace_internal.h"   /* ntrace_layout_of(), ntrace_write_fields() */
 
 #define MAX_MSGS 4096
 

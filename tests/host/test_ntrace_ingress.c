@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ntrace_ingress.h"
+#include "lib/ntrace/ntrace_ingress.h"
 
 /* ---- byte sinks and message lists --------------------------------------------- */
 

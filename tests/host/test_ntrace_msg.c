@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ntrace.h"
+#include "lib/ntrace/ntrace.h"
 
 #include "test_ntrace_golden.h"
 

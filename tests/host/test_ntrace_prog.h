@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntrace.h"
-#include "rvinsn.h"
-#include "rvinsn_enc.h"
+#include "lib/ntrace/ntrace.h"
+#include "lib/rvinsn/rvinsn.h"
+#include "lib/rvinsn/rvinsn_enc.h"
 
 /* ---------------------------------------------------------------- image */
 

@@ -27,8 +27,8 @@
 
 #include "ntrace_tool.h"
 #include "test_ntrace_tool.h"
-#include "tci_filter.h"
-#include "tci_spec.h"
+#include "lib/tci/tci_filter.h"
+#include "lib/tci/tci_spec.h"
 
 #define TINY_ELF NT_TEST_BUILD "/tiny.elf"
 #define TINY_PCS NT_TEST_DATA "/tiny.pcs"

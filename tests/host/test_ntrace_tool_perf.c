@@ -26,7 +26,7 @@
 
 #include "ntrace_tool.h"
 #include "recording.h"
-#include "tci_spec.h"
+#include "lib/tci/tci_spec.h"
 #include "test_ntrace_tool.h"
 
 #define CLI_TOOL NT_TEST_TOOL

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Host tests for firmware/pmu.c, the SBI PMU logical counters, against the
+ * Host tests for firmware/pmu/pmu.c, the SBI PMU logical counters, against the
  * contract in docs/PMU.md.  pmu.c is built with PMU_HW_FAKE: the counter
  * CSRs below are arrays, mcountinhibit a mask, OF bit 63 of the fake
  * mhpmevent; hw_tick() advances every uninhibited counter, so "counts only
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu.h"
-#include "pmu_hw.h"
-#include "platform.h"
+#include "firmware/pmu/pmu.h"
+#include "firmware/pmu/pmu_hw.h"
+#include "firmware/core/platform.h"
 
 /* ---- the fake hart ------------------------------------------------------ */
 

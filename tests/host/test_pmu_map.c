@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu_map.h"
+#include "drivers/pmu/pmu_map.h"
 
 #ifndef FDT_TEST_DIR
 #error "FDT_TEST_DIR: directory of the QEMU-dumped blobs (build/host/fdt)"

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "rvinsn.h"
-#include "rvinsn_enc.h"
+#include "lib/rvinsn/rvinsn.h"
+#include "lib/rvinsn/rvinsn_enc.h"
 
 #define ALL_EXT (RV_EXT_C | RV_EXT_ZCMP | RV_EXT_ZCMT)
 

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tci_encoder.h"
+#include "firmware/trace/tci_encoder.h"
 
 /* ---- fixture ------------------------------------------------------------ */
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tci_filter.h"
+#include "lib/tci/tci_filter.h"
 
 static struct tci_filter_regs R;
 static struct tci_qualifier Q;

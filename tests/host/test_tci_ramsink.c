@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "tci_ramsink.h"
+#include "firmware/trace/tci_ramsink.h"
 
 /* ---- fake S-mode memory -------------------------------------------------- */
 

@@ -9,8 +9,8 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "tv_decode.h"
-#include "rvinsn.h"
+#include "firmware/trace/tv_decode.h"
+#include "lib/rvinsn/rvinsn.h"
 
 static struct tv_insn D(uint32_t raw)
 {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "tvtrace.h"
+#include "lib/tvtrace/tvtrace.h"
 
 /* The ntrace golden loader reads the same .hex format from this directory. */
 #ifndef TVTRACE_GOLDEN_DIR

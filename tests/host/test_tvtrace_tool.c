@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rvinsn_enc.h"
+#include "lib/rvinsn/rvinsn_enc.h"
 #include "tvtrace_tool.h"
 #include "test_tvtrace_tool.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tvtrace.h"
+#include "lib/tvtrace/tvtrace.h"
 
 #define PROG 0x80000000ull
 #define STVEC (PROG + 0x30)

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 
-#include "sbi_spec.h"
+#include "firmware/core/sbi_spec.h"
 
 #define MAX_HARTS 8
 #define STACK_SIZE 16384

@@ -20,7 +20,7 @@
  * every register as the call returned is stored in out[0..31]
  * (out[2] = sp).
  */
-#include "sbi_spec.h"
+#include "firmware/core/sbi_spec.h"
 
 #define SSE_PATTERN 0x5e5e000000000000
 

@@ -27,8 +27,8 @@
  *                      only=, all but lrsc-contend, which needs hammer)
  */
 #include "tk.h"
-#include "fdt.h"
-#include "tci.h"
+#include "lib/fdt/fdt.h"
+#include "drivers/trace/tci.h"
 
 #define BUF_MAX   (512 * 1024)
 /* tracesbi's own encoder registers (docs/TRACE.md) */

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The firmware's own failures (panic.c): each reports on the console and
+ * stops the whole machine.  panic() itself is declared in console.h.
+ */
+#ifndef FIRMWARE_PANIC_H
+#define FIRMWARE_PANIC_H
+
+#include "firmware/core/hart.h"
+#include "firmware/trap/trap_regs.h"
+
+/* A trap taken in M-mode (trap.S: trap_from_m, on the panic stack). */
+void __attribute__((noreturn)) m_fault_panic(struct trap_regs *regs);
+
+/* The stack canary of `self` is damaged (found at pc). */
+void __attribute__((noreturn)) hart_stack_overflow_panic(struct hart *self, unsigned long pc);
+
+/* Power off with a failure reason where the platform can say so (sbi/srst.c),
+ * else plainly; returns only if the platform has no way to power off. */
+void system_failure_shutdown(void);
+
+#endif
