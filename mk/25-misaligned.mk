@@ -4,7 +4,7 @@
 
 MISALIGNED_SRCS := firmware/emu/misaligned.c firmware/emu/memaccess.c
 
-MISALIGNED_HDRS := firmware/emu/misaligned.h firmware/emu/memaccess.h firmware/trap/trap_regs.h \
+MISALIGNED_HDRS := firmware/emu/misaligned.h firmware/emu/memaccess.h firmware/core/trap_regs.h \
                    firmware/core/umem.h firmware/core/riscv_csr.h
 MISALIGNED_TEST := tests/host/test_misaligned.c
 

@@ -10,7 +10,7 @@
  */
 #include "firmware/core/hart.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 #define MISA_S (1 << ('S' - 'A'))
 

@@ -25,6 +25,11 @@
 #include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace.h"
 #include "firmware/ctr/ctr.h"
+#include "firmware/core/timer.h"
+#include "firmware/emu/time_csr.h"
+#include "firmware/core/redirect.h"
+#include "firmware/core/panic.h"
+#include "firmware/core/trap_vector.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -128,6 +133,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	unsigned int i;
 	int rc;
 
+	trap_vectors_init();
 	boot_hartid = hartid;
 	if (!dtb || dtb & 7)
 		boot_fail(platform_match(NULL), "device tree", "no DTB address in a1");

@@ -25,8 +25,5 @@ int vprintf(const char *fmt, va_list ap);
 /* Releases the console lock whoever holds it: for the fault report
  * (panic.c), which must print even if the fault came inside printf. */
 void console_break_lock(void);
-/* Reports and stops the machine (panic.c). */
-void __attribute__((noreturn)) panic(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 
 #endif

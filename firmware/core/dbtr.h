@@ -8,7 +8,8 @@
 #define FIRMWARE_DBTR_H
 
 #include "firmware/core/hart.h"
-#include "firmware/sbi/ecall.h"
+#include "firmware/core/sbi_spec.h"
+#include "firmware/core/sbiret.h"
 
 long dbtr_num_triggers(struct hart *self, unsigned long tdata1);
 long dbtr_set_shmem(struct hart *self, unsigned long lo, unsigned long hi, unsigned long flags);

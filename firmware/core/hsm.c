@@ -15,6 +15,7 @@
 #include "firmware/core/fwft.h"
 #include "firmware/core/dbtr.h"
 #include "firmware/core/sse.h"
+#include "firmware/core/timer.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {

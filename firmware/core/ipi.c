@@ -13,6 +13,9 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace.h"
+#include "firmware/core/tlb.h"
+#include "firmware/core/timer.h"
+#include "firmware/core/panic.h"
 
 void ipi_post(struct hart *target, uint32_t events)
 {

@@ -18,7 +18,7 @@
 #include "firmware/core/ipi.h"
 #include "firmware/core/panic.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 /* The symbol table the second link adds (mk/80-firmware.mk,
  * scripts/gen-fwsyms.py): sorted offsets from _fw_start and names. */

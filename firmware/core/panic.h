@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The firmware's own failures (panic.c): each reports on the console and
- * stops the whole machine.  panic() itself is declared in console.h.
+ * stops the whole machine.
  */
-#ifndef FIRMWARE_PANIC_H
-#define FIRMWARE_PANIC_H
+#ifndef FIRMWARE_CORE_PANIC_H
+#define FIRMWARE_CORE_PANIC_H
 
 #include "firmware/core/hart.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
+
+/* Reports and stops the machine. */
+void __attribute__((noreturn)) panic(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 /* A trap taken in M-mode (trap.S: trap_from_m, on the panic stack). */
 void __attribute__((noreturn)) m_fault_panic(struct trap_regs *regs);

@@ -14,8 +14,9 @@
 
 #include <stdint.h>
 #include "firmware/core/hart.h"
-#include "firmware/sbi/ecall.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/sbi_spec.h"
+#include "firmware/core/sbiret.h"
+#include "firmware/core/trap_regs.h"
 
 /* read_attrs (write false) and write_attrs (write true). */
 long sse_attrs(struct hart *self, uint32_t event_id, uint32_t base, uint32_t count,

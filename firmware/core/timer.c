@@ -8,6 +8,7 @@
 #include "firmware/core/ipi.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/core/timer.h"
 
 /* In 32-bit halves where the CLINT wants them (T-Head): the high half
  * goes to all-ones first, so no mix of old and new halves is ever below

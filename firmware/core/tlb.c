@@ -9,6 +9,7 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace.h"
+#include "firmware/core/tlb.h"
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
 #define FENCE_PAGE_LIMIT 64

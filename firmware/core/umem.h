@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 int umem_load_u8(unsigned long mstatus, unsigned long addr, uint8_t *val,
 		 struct trap_info *fault);

@@ -11,7 +11,6 @@
 #include "firmware/trace/trace_hart.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"
-#include "firmware/trap/trap.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/fdt/fdt.h"

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 enum access_kind { ACCESS_LOAD, ACCESS_STORE };
 

@@ -10,7 +10,7 @@
 #ifndef FIRMWARE_MISALIGNED_H
 #define FIRMWARE_MISALIGNED_H
 
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 /*
  * Complete the misaligned load or store that trapped at regs->mepc.

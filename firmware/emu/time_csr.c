@@ -10,13 +10,13 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
-#include "firmware/trap/trap_regs.h"
-#include "firmware/trap/trap.h"
+#include "firmware/core/trap_regs.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/ipi.h"
+#include "firmware/emu/time_csr.h"
 
 #define INSN_OPCODE_SYSTEM 0x73
 

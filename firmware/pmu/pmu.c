@@ -1105,3 +1105,4 @@ void pmu_hart_resume(struct pmu_hart *p)
 		cold_counter_write(n, p->hw_saved[i].value);
 	}
 }
+

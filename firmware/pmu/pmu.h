@@ -35,7 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "firmware/sbi/ecall.h"
+#include "firmware/core/sbi_spec.h"
+#include "firmware/core/sbiret.h"
 #include "drivers/pmu/pmu_map.h"
 
 #define PMU_HW_MAX      31    /* cycle, instret, mhpmcounter3..31 */

@@ -9,6 +9,7 @@
 #define FIRMWARE_SBI_ECALL_H
 
 #include "firmware/core/sbi_spec.h"
+#include "firmware/core/sbiret.h"
 
 /*
  * The EID table trap.S probes: EID_SLOTS entries of { eid, handler }, an EID
@@ -25,19 +26,6 @@
 #include <stdint.h>
 
 struct hart;
-
-/*
- * A handler gets the caller's a0..a5, the FID and the calling hart, and
- * returns error/value in a0/a1 (psABI: a two-XLEN aggregate comes back in
- * registers).  The 16-byte alignment changes neither size nor registers; it
- * makes GCC 12 treat the struct as one 128-bit value, so a handler that
- * tail-calls another stops reserving a stack slot it never uses (two
- * instructions on every such call, e.g. pmu_handle -> pmu_counter_start).
- */
-struct __attribute__((aligned(16))) sbiret {
-	long error;
-	long value;
-};
 
 typedef struct sbiret (*sbi_ext_handler)(unsigned long a0, unsigned long a1,
 					 unsigned long a2, unsigned long a3,
@@ -56,8 +44,6 @@ struct sbi_extension {
 	static const struct sbi_extension *const sbi_ext_ptr_##ext \
 	__attribute__((used, section(".sbi_ext"))) = &ext
 
-#define SBI_RET(err, val) ((struct sbiret){ .error = (err), .value = (long)(val) })
-#define SBI_ERR(err) SBI_RET(err, 0)
 
 struct eid_slot {
 	unsigned long eid;

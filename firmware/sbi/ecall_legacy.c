@@ -33,8 +33,10 @@
 #include "firmware/core/ipi.h"
 #include "firmware/pmu/pmu.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/trap/trap.h"
 #include "firmware/core/umem.h"
+#include "firmware/core/tlb.h"
+#include "firmware/core/timer.h"
+#include "firmware/core/redirect.h"
 
 #define LEGACY_MASK_WORDS 4
 #define BITS_PER_LONG     (8 * sizeof(unsigned long))

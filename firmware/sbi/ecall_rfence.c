@@ -3,6 +3,7 @@
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/ipi.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/core/tlb.h"
 
 /* RFENCE: size 2^XLEN - 1 (or start and size both 0) is the whole address
  * space and an empty range is valid anywhere; otherwise [start, start + size)

@@ -3,6 +3,7 @@
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/ipi.h"
 #include "firmware/pmu/pmu.h"
+#include "firmware/core/timer.h"
 
 static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,

@@ -31,9 +31,11 @@
 #include "firmware/trace/trace.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/ipi.h"
-#include "firmware/trap/trap.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/emu/time_csr.h"
+#include "firmware/core/redirect.h"
+#include "firmware/core/trap_vector.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
 {
@@ -566,40 +568,43 @@ static bool lrsc_trap(struct trace_hart *th, struct trap_regs *regs, unsigned lo
 	return true;
 }
 
-/* Every traced trap but a breakpoint of block stepping (false: see
- * trace_trap_handler()). */
-static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
-							 struct trap_regs *regs,
-							 unsigned long cause)
-{
-	unsigned long epc = regs->mepc;
-
-	if (cause == CAUSE_BREAKPOINT)
-		tv_breakpoint(th, regs);
-	else if (lrsc_trap(th, regs, cause) ||
-		 (th->step.t1_virt && stepper_delegated_trap(th, regs, cause)) ||
-		 trap_handler(regs) != TRAP_REDIRECTED || !stepping(th))
-		;   /* delivered and reported, handled, or not stepped */
-	else if (th->tv_mode)
-		tv_redirected(th, regs, epc);
-	else
-		stepper_redirected(th, regs, epc, cause);
-	/* (tested here: most events of a stepped hart leave nothing pending) */
-	if (th->overflow_now | th->start_pending | th->ctr_recording)
-		engine_apply_pending(th, regs);
-	return false;
-}
-
-/* Block stepping's breakpoints, most traps of a traced hart, go straight
- * to the stepper (which applies what is pending after them itself). */
-bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
+/* The engine's look at a traced trap before its ordinary handling (the
+ * trap entry, trap/trap.c).  Block stepping's breakpoints, most traps of a
+ * traced hart, go straight to the stepper (which applies what is pending
+ * after them itself). */
+int trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
 {
 	/* (what follows may look at the stepper: the fast visit's state
 	 * written out) */
 	stepper_fast_leave(&th->step);
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
-		return stepper_breakpoint(th, regs);
-	return other_traced_trap(th, regs, cause);
+		return stepper_breakpoint(th, regs) ? TRACE_TRAP_LIGHT : TRACE_TRAP_DONE;
+	if (cause == CAUSE_BREAKPOINT) {
+		tv_breakpoint(th, regs);
+		return TRACE_TRAP_HANDLED;
+	}
+	if (lrsc_trap(th, regs, cause) ||
+	    (th->step.t1_virt && stepper_delegated_trap(th, regs, cause)))
+		return TRACE_TRAP_HANDLED;   /* delivered and reported */
+	return TRACE_TRAP_OTHER;
+}
+
+void trace_trap_redirected(struct trace_hart *th, struct trap_regs *regs,
+			   unsigned long epc, unsigned long cause)
+{
+	if (!stepping(th))
+		return;
+	if (th->tv_mode)
+		tv_redirected(th, regs, epc);
+	else
+		stepper_redirected(th, regs, epc, cause);
+}
+
+void trace_trap_done(struct trace_hart *th, struct trap_regs *regs)
+{
+	/* (tested here: most events of a stepped hart leave nothing pending) */
+	if (th->overflow_now | th->start_pending | th->ctr_recording)
+		engine_apply_pending(th, regs);
 }
 
 void trace_hart_leaving(struct hart *self)

@@ -43,6 +43,7 @@
 #include "firmware/core/umem.h"
 #include "firmware/emu/memaccess.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/emu/time_csr.h"
 
 /* The run-time status bits of the encoder registers. */
 static void refresh_status(struct trace_hart *th)

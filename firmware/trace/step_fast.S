@@ -21,7 +21,7 @@
  *      hart runs the transfer itself (mret).
  * Anything else, before step 3, goes back to trap.S's full path
  * (trap_entry_traced_fast_full) with every register as it came, where
- * trace_trap_handler() leaves the steady state and does the visit in C.
+ * trace_trap_enter() leaves the steady state and does the visit in C.
  *
  * No S-mode register but t0..t2 and a0..a6 is touched, and those come
  * back from the frame.  A call into C saves ra and a7 too (C may change
@@ -30,7 +30,7 @@
  * finds its frame).
  */
 #include "firmware/core/riscv_csr.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 #include "firmware/core/hart.h"
 #include "step_fast_offsets.h"
 

@@ -15,11 +15,11 @@
 #include "firmware/trace/stepper.h"
 #include "firmware/trace/lrsc.h"
 #include "firmware/core/hart.h"
-#include "firmware/trap/trap.h"
 #include "firmware/core/umem.h"
 #include "firmware/emu/memaccess.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
+#include "firmware/core/redirect.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60
@@ -1669,7 +1669,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
  * (stepper_fast_leave()), so the fast visit only runs when nothing but
  * itself has changed the stepper since the common visit, and a visit it
  * cannot take (a miss, a loop, another end, a trap) goes to
- * trace_trap_handler(), which leaves it.
+ * trace_trap_enter(), which leaves it.
  */
 
 /* The record of the transfer that ends q, which retired with itype: what

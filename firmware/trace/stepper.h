@@ -14,7 +14,7 @@
  *      hardware delivers to S-mode fires it, and sepc/scause say where and
  *      why execution left the block.
  * Traps that come to M-mode first (SBI calls, the firmware's emulations
- * and redirects) are seen by the traced trap path (trace_trap_handler).
+ * and redirects) are seen by the traced trap path (trace_trap_enter).
  * docs/TRACE.md, "Ingress", has the whole picture.
  */
 #ifndef TRACE_STEPPER_H
@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include "lib/ntrace/ntrace.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 #include "firmware/trace/lrsc_guard.h"
 
 /* Decoded blocks (direct-mapped): the firmware's pool holds
@@ -256,7 +256,7 @@ void stepper_lrsc_end(struct trace_hart *th);
 
 /* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak); then
  * what the event left pending (engine_apply_pending()).  True when it was
- * the common visit, which changes nothing in regs (trace_trap_handler()). */
+ * the common visit, which changes nothing in regs (trace_trap_enter()). */
 bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
 /* Traced trap path: trap_handler delivered (cause, tval) to S-mode; regs
  * now return to the S trap vector.  `epc` is where the trap happened. */

@@ -5,13 +5,14 @@
  * the hooks at the places where a hart's S/U execution enters or leaves
  * M-mode.  A hart that does not trace pays for none of it on its trap path.
  */
-#ifndef FIRMWARE_TRACE_H
-#define FIRMWARE_TRACE_H
+#ifndef FIRMWARE_TRACE_TRACE_H
+#define FIRMWARE_TRACE_TRACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/fdt/fdt.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
+#include "firmware/trace/trace_trap.h"
 
 struct hart;
 struct trace_hart;
@@ -40,12 +41,15 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
  * then pending starts (regs: the interrupted S/U frame, or NULL). */
 void trace_ipi(struct hart *self, struct trap_regs *regs);
 
-/* The traced trap path (trap.S, while the hart steps): every trap that is
- * not an SBI call, with the hart's trace state (hart.trace) and mcause.
- * True when the frame's s0..s11, mepc and mstatus are as the trap left
- * them (the common visit of block stepping): the exit then restores only
- * the registers C code may have changed. */
-bool trace_trap_handler(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
+/* The traced trap path (trap/trap.S, trap.c; firmware/trace/trace_trap.h):
+ * what the engine does before a traced trap's ordinary handling, returning
+ * one of TRACE_TRAP_*; whether stepping goes on after one the ordinary
+ * handling delivered to S-mode (epc: where it was taken); after either, what
+ * the trap left pending. */
+int trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
+void trace_trap_redirected(struct trace_hart *th, struct trap_regs *regs,
+			   unsigned long epc, unsigned long cause);
+void trace_trap_done(struct trace_hart *th, struct trap_regs *regs);
 /* The hart leaves S/U-mode for good inside an SBI call (HSM stop,
  * non-retentive suspend, a hold) / enters S/U-mode at addr (HSM start,
  * resume): in between (and from boot to its first start) its components

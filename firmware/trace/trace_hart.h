@@ -18,7 +18,7 @@
 #include "firmware/trace/tci_ramsink.h"
 #include "firmware/trace/stepper.h"
 #include "firmware/trace/tv_stepper.h"
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 #define TRACE_SRAM_SIZE 4096     /* SRAM-mode buffer of each RAM sink */
 

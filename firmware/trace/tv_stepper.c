@@ -13,11 +13,11 @@
 #include "firmware/trace/tv_stepper.h"
 #include "firmware/trace/tv_record.h"
 #include "firmware/core/hart.h"
-#include "firmware/trap/trap.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/guard.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
+#include "firmware/core/redirect.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60

@@ -13,7 +13,7 @@
  *      sepc/scause say whether the pending instruction trapped, ran, or was
  *      interrupted before it ran.
  * Traps that come to M-mode first (SBI calls, emulated accesses, redirects)
- * pass through the traced trap path (engine.c, trace_trap_handler).
+ * pass through the traced trap path (engine.c, trace_trap_enter).
  * docs/TRACE.md, "Tandem-verification mode", describes the records.
  */
 #ifndef TRACE_TV_STEPPER_H
@@ -21,7 +21,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 #include "firmware/trace/tv_decode.h"
 #include "lib/tvtrace/tvtrace.h"
 

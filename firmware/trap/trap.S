@@ -20,11 +20,12 @@
  * hart's own stack, whatever sp was, and the slow path sends it to
  * m_fault_panic (panic.c), which reports it and stops the machine.
  */
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/hart.h"
 #include "firmware/pmu/pmu.h"
+#include "firmware/trace/trace_trap.h"
 
 #define X(n) TRAP_REGS_X(n)
 
@@ -36,8 +37,9 @@
  *    instructions M-mode retires for them (minstret from entry to exit,
  *    plus the fixed instructions outside that window, TRAP_UNCOUNTED_*);
  *  - _traced while the trace engine steps the hart: every trap that is not
- *    an SBI call goes to trace_trap_handler (trace.h), which sees the
- *    engine's trigger breakpoints and what trap_handler did;
+ *    an SBI call goes to trace_trap_enter (trace.h), which sees the
+ *    engine's trigger breakpoints, then to trap_handler_traced (trap.c)
+ *    with what the engine left to do;
  *  - _traced_counted for both;
  *  - _traced_fast as _traced, in a session whose common visit of block
  *    stepping the fast visit takes (trace/step_fast.S): a breakpoint goes
@@ -211,14 +213,25 @@
 	beqz	t1, trap_from_m
 
 .if \traced
-	/* trace_trap_handler(this hart's trace state, frame, mcause) true:
-	 * the common visit of block stepping changed no register in the
-	 * frame, and the exit restores only what C code may change (the
-	 * light exit, from 8:) */
+	/* trace_trap_enter(this hart's trace state, frame, mcause): the
+	 * engine's first (trace_trap.h).  TRACE_TRAP_LIGHT: the common visit
+	 * of block stepping changed no register in the frame, and the exit
+	 * restores only what C code may change (the light exit, from 8:);
+	 * TRACE_TRAP_DONE: the full exit; else trap_handler_traced() (trap.c)
+	 * does the rest, returning false. */
 	ld	a0, HART_TRACE_AT(sp)
 	mv	a1, sp
 	csrr	a2, mcause
-	call	trace_trap_handler
+	call	trace_trap_enter
+	li	t0, TRACE_TRAP_DONE
+	bgeu	a0, t0, 6f
+	mv	a2, a0
+	ld	a0, HART_TRACE_AT(sp)
+	mv	a1, sp
+	call	trap_handler_traced
+	j	5f
+6:	addi	a0, a0, -TRACE_TRAP_DONE   /* DONE: 0, LIGHT: 1 */
+5:
 .if \counted
 	beqz	a0, 7f
 	COUNT_TRAP_EXIT TRAP_UNCOUNTED_LIGHT

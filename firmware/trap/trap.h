@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#ifndef FIRMWARE_TRAP_H
-#define FIRMWARE_TRAP_H
+#ifndef FIRMWARE_TRAP_TRAP_H
+#define FIRMWARE_TRAP_TRAP_H
 
-#include "firmware/trap/trap_regs.h"
+#include "firmware/core/trap_regs.h"
 
 struct hart;
 
@@ -12,13 +12,13 @@ void trap_entry(void);
  * or delivered to S-mode (trap_redirect). */
 enum trap_result { TRAP_HANDLED, TRAP_REDIRECTED };
 enum trap_result trap_handler(struct trap_regs *regs);
+/* A traced trap after the engine's look at it (trace_trap_enter). */
+struct trace_hart;
+bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int claim);
 
-/* mtvec: the trap entry the hart's flags ask for (plain, counting PMU
- * events 256..258, traced, or both). */
-void trap_set_vector(struct hart *h);
-/* Deliver `trap` to S-mode as if delegation had: sepc/scause/stval, sstatus
- * SPP/SPIE/SIE, then continue at stvec. */
-void trap_redirect(struct trap_regs *regs, const struct trap_info *trap);
+/* Registers the trap entries with the core (core/trap_vector.h), at cold
+ * boot before any hart sets mtvec. */
+void trap_vectors_init(void);
 
 /*
  * Emulation hooks for later work (CSR and MMIO emulation, counting of
@@ -26,8 +26,5 @@ void trap_redirect(struct trap_regs *regs, const struct trap_info *trap);
  * advanced; false leaves it to be redirected to S-mode.
  */
 bool trap_emulate_illegal_insn(struct trap_regs *regs, unsigned long insn);
-
-/* A read of the time CSR on a hart that traps it (time_csr.c). */
-bool time_csr_emulate(struct trap_regs *regs, unsigned long tval);
 
 #endif
