@@ -37,6 +37,10 @@ endif
 
 # Host tools and unit tests.
 HOST_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O2 -g -iquote .
+# A host program that links firmware code with registered items (DT
+# drivers, hooks: firmware/core/hook.h) gets the firmware's tables.
+HOST_HOOKS_LD      := linker/host-hooks.ld linker/hook-tables.ld
+HOST_HOOKS_LDFLAGS := -Wl,-T,linker/host-hooks.ld
 HOST_SAN    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .DEFAULT_GOAL := all

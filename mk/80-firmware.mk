@@ -90,7 +90,7 @@ $(1)/fwsyms-empty.o: $(1)/fwsyms-empty.c
 $(1)/fwsyms.o: $(1)/fwsyms.c
 	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) -c $$< -o $$@
 
-$(1)/pass1.elf: $$($(1)_OBJS) $(1)/fwsyms-empty.o linker/tracesbi.ld
+$(1)/pass1.elf: $$($(1)_OBJS) $(1)/fwsyms-empty.o linker/tracesbi.ld linker/hook-tables.ld
 	$$(call quiet,LD)$(FW_LINK) -o $$@ $$($(1)_OBJS) $(1)/fwsyms-empty.o -lc $(RV_LIBGCC)
 
 $(1)/fwsyms.c: $(1)/pass1.elf scripts/gen-fwsyms.py

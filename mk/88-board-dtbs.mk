@@ -11,16 +11,17 @@ $(BOARD_DTB_LIST): scripts/board-dtbs.sh $(wildcard tests/data/boards/*.dts)
 	$(call quiet,DTC)scripts/board-dtbs.sh $(BOARD_DTB_DIR)
 
 BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \
-                   firmware/core/hart.c $(wildcard drivers/serial/*.c drivers/timer/*.c \
+                   firmware/core/hart.c firmware/core/platform.c firmware/core/fdt_irq.c \
+                   $(wildcard drivers/serial/*.c drivers/timer/*.c \
                    drivers/ipi/*.c drivers/reset/*.c drivers/gpio/*.c) $(FDT_SRCS)
 
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.
 $(BUILD)/host/test_board_dtbs: tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) \
-		$(wildcard firmware/*/*.h) $(FDT_HEADERS) $(BOARD_DTB_LIST)
+		$(wildcard firmware/*/*.h drivers/*/*.h) $(FDT_HEADERS) $(BOARD_DTB_LIST) $(HOST_HOOKS_LD)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -iquote . -iquote lib/fdt \
 		-DBOARD_DTB_DIR='"$(abspath $(BOARD_DTB_DIR))"' -o $@ \
-		tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) $(HOST_HOOKS_LDFLAGS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_board_dtbs

@@ -9,9 +9,10 @@
 #include "firmware/core/platform.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"
-#include "firmware/core/drivers.h"
-
-struct platform platform;
+#include "firmware/core/driver.h"
+#include "firmware/core/fdt_irq.h"
+#include "drivers/ipi/aclint_mswi.h"
+#include "drivers/timer/aclint_mtimer.h"
 
 extern char _fw_start[], _fw_region_end[];
 
@@ -39,60 +40,6 @@ const struct platform_desc *platform_match(const struct fdt *fdt)
 			return p;
 	}
 	return &platform_generic;
-}
-
-/* phandle of each hart's "riscv,cpu-intc" node, by hart table index: the
- * ACLINT/CLINT interrupts-extended entries point at these. */
-static uint32_t hart_intc_phandle[MAX_HARTS];
-
-/* The hart whose interrupt controller has this phandle, or -1. */
-static long intc_phandle_to_hartid(uint32_t phandle)
-{
-	unsigned int i;
-
-	for (i = 0; i < hart_count; i++)
-		if (phandle && hart_intc_phandle[i] == phandle)
-			return (long)hart_ids[i];
-	return -1;
-}
-
-/*
- * ACLINT devices have one register per hart context, in the order of the
- * node's interrupts-extended entries for their interrupt (ACLINT spec):
- * returns the hart the n-th entry with `irq` serves, or NULL (a hart this
- * firmware does not serve, or a malformed entry).
- */
-struct hart *fdt_irq_context_hart(const struct fdt *fdt, int node, uint32_t irq,
-				  unsigned int n)
-{
-	const uint8_t *ie;
-	int len, i;
-
-	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
-	if (!ie)
-		return NULL;
-	for (i = 0; i + 8 <= len; i += 8) {
-		long hartid;
-
-		if (fdt_be32(ie + i + 4) != irq || n--)
-			continue;
-		hartid = intc_phandle_to_hartid(fdt_be32(ie + i));
-		return hartid < 0 ? NULL : hart_by_id((unsigned long)hartid);
-	}
-	return NULL;
-}
-
-/* Number of interrupts-extended entries of `node` for `irq`. */
-unsigned int fdt_irq_context_count(const struct fdt *fdt, int node, uint32_t irq)
-{
-	const uint8_t *ie;
-	int len, i;
-	unsigned int count = 0;
-
-	ie = fdt_getprop(fdt, node, "interrupts-extended", &len);
-	for (i = 0; ie && i + 8 <= len; i += 8)
-		count += fdt_be32(ie + i + 4) == irq;
-	return count;
 }
 
 static uint32_t cpu_intc_phandle(const struct fdt *fdt, int cpu)
@@ -135,7 +82,7 @@ static const char *parse_harts(const struct fdt *fdt)
 		platform.dt_hart_count++;
 		if (hart_count >= MAX_HARTS)
 			continue;
-		hart_intc_phandle[hart_count] = cpu_intc_phandle(fdt, cpu);
+		fdt_irq_note_hart(hart_count, cpu_intc_phandle(fdt, cpu));
 		hart_ids[hart_count++] = (unsigned long)hartid;
 	}
 	if (!hart_count)
@@ -166,24 +113,20 @@ static const char *parse_memory(const struct fdt *fdt)
 	return NULL;
 }
 
-/* The consoles the firmware can drive, in the order of the fallback search. */
-static const struct console_driver console_drivers[] = {
-	{ "ns16550a",         ns16550_probe },
-	{ "ns16550",          ns16550_probe },
-	{ "snps,dw-apb-uart", ns16550_probe },
-	{ "sifive,uart0",     sifive_uart_probe },
-	{ "ucb,htif0",        htif_console_probe },
-};
+HOOK_TABLE(console_driver, const struct console_driver);
+HOOK_TABLE(dt_driver, const struct dt_driver);
 
-#define CONSOLE_DRIVER_COUNT (sizeof(console_drivers) / sizeof(console_drivers[0]))
+/* The consoles the firmware can drive (CONSOLE_DRIVER), in the order of
+ * the fallback search. */
+#define for_each_console_driver(d) hook_for_each(console_driver, d)
+#define for_each_dt_driver(d) hook_for_each(dt_driver, d)
 
 static int probe_console_node(const struct fdt *fdt, int node)
 {
-	unsigned int i;
+	const struct console_driver *const *d;
 
-	for (i = 0; i < CONSOLE_DRIVER_COUNT; i++)
-		if (fdt_is_compatible(fdt, node, console_drivers[i].compatible) &&
-		    console_drivers[i].probe(fdt, node) == 0)
+	for_each_console_driver(d)
+		if (fdt_is_compatible(fdt, node, (*d)->compatible) && (*d)->probe(fdt, node) == 0)
 			return 0;
 	return -1;
 }
@@ -218,15 +161,15 @@ static int stdout_path_node(const struct fdt *fdt)
  * of a known console. */
 static void probe_console(const struct fdt *fdt)
 {
+	const struct console_driver *const *d;
 	int node = stdout_path_node(fdt);
-	unsigned int i;
 
 	if (node >= 0 && probe_console_node(fdt, node) == 0)
 		return;
-	for (i = 0; i < CONSOLE_DRIVER_COUNT; i++) {
+	for_each_console_driver(d) {
 		node = -1;
-		while ((node = fdt_find_compatible(fdt, node, console_drivers[i].compatible)) >= 0)
-			if (fdt_node_is_enabled(fdt, node) && console_drivers[i].probe(fdt, node) == 0)
+		while ((node = fdt_find_compatible(fdt, node, (*d)->compatible)) >= 0)
+			if (fdt_node_is_enabled(fdt, node) && (*d)->probe(fdt, node) == 0)
 				return;
 	}
 }
@@ -268,27 +211,9 @@ const char *platform_parse_fdt(const struct fdt *fdt)
 	return NULL;
 }
 
-/* Every device driver the generic platform knows, by compatible string. */
-static const struct dt_driver dt_drivers[] = {
-	{ "riscv,aclint-mswi",   aclint_mswi_probe },
-	{ "riscv,aclint-mtimer", aclint_mtimer_probe },
-	{ "sifive,clint0",       aclint_mswi_probe },
-	{ "sifive,clint0",       clint_mtimer_probe },
-	{ "riscv,clint0",        aclint_mswi_probe },
-	{ "riscv,clint0",        clint_mtimer_probe },
-	{ "thead,c900-clint",    aclint_mswi_probe },
-	{ "thead,c900-clint",    thead_clint_mtimer_probe },
-	{ "sifive,test0",        sifive_test_probe },
-	{ "syscon-poweroff",     syscon_poweroff_probe },
-	{ "syscon-reboot",       syscon_reboot_probe },
-	{ "gpio-restart",        gpio_restart_probe },
-	{ "gpio-poweroff",       gpio_poweroff_probe },
-	{ "ucb,htif0",           htif_poweroff_probe },
-};
-
 static void probe_node(const struct fdt *fdt, int node, int parent)
 {
-	unsigned int i;
+	const struct dt_driver *const *d;
 	int len;
 	/* Read once, matched against every driver (the DT does not change
 	 * while drivers probe). */
@@ -296,9 +221,9 @@ static void probe_node(const struct fdt *fdt, int node, int parent)
 
 	if (!compatible || !fdt_node_is_enabled(fdt, node))
 		return;
-	for (i = 0; i < sizeof(dt_drivers) / sizeof(dt_drivers[0]); i++)
-		if (fdt_stringlist_has(compatible, len, dt_drivers[i].compatible))
-			dt_drivers[i].probe(fdt, node, parent);
+	for_each_dt_driver(d)
+		if (fdt_stringlist_has(compatible, len, (*d)->compatible))
+			(*d)->probe(fdt, node, parent);
 }
 
 /* A hart nobody can interrupt could never be started. */
@@ -346,32 +271,4 @@ const char *platform_probe_devices(const struct fdt *fdt)
 	if (!platform.mtime && !platform.mtime_in_time_csr)
 		return "no ACLINT MTIMER / CLINT timer";
 	return NULL;
-}
-
-bool platform_range_in_ram(uint64_t base, uint64_t size)
-{
-	unsigned int i;
-
-	if (base + size < base)
-		return false;
-	for (i = 0; i < platform.ram_count; i++) {
-		const struct mem_region *r = &platform.ram[i];
-
-		if (base >= r->base && base + size <= r->base + r->size)
-			return true;
-	}
-	return false;
-}
-
-bool platform_range_overlaps_fw(uint64_t base, uint64_t size)
-{
-	uint64_t end = base + size;
-
-	return base < platform.fw_base + platform.fw_size && end > platform.fw_base;
-}
-
-bool platform_smode_range_ok(uint64_t base, uint64_t size)
-{
-	/* platform_range_in_ram refuses a range that wraps. */
-	return platform_range_in_ram(base, size) && !platform_range_overlaps_fw(base, size);
 }

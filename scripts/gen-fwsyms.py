@@ -6,7 +6,7 @@
 
 NM-OUTPUT is `nm -n` of the first link (or empty: an empty table for that
 link).  Writes C arrays, in section .fwsyms, of the code symbols' offsets
-from _fw_start (sorted) and their names.  The second link adds them after
+from _fw_start (sorted) and their names (16-bit offsets into one string).  The second link adds them after
 the code (linker/tracesbi.ld), so code addresses do not move.
 """
 import sys
@@ -41,7 +41,10 @@ def main():
         out.write(f"S const unsigned int fw_sym_count = {len(offsets)};\n")
         out.write("S const uint32_t fw_sym_offset[] = {" +
                   ",".join(str(o) for o in offsets or [0]) + "};\n")
-        out.write("S const uint32_t fw_sym_name[] = {" +
+        # (16-bit offsets into the names: the 1 MiB region is full)
+        if len(blob) > 0xffff:
+            sys.exit("gen-fwsyms.py: names exceed 64 KiB")
+        out.write("S const uint16_t fw_sym_name[] = {" +
                   ",".join(str(n) for n in names or [0]) + "};\n")
         esc = blob.replace("\0", "\\0")
         out.write(f'S const char fw_sym_names[] = "{esc}";\n')

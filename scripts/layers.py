@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The firmware's structure, measured: include and link circles.
 
-  scripts/layers.py [--build build/fw] [--check]
+  scripts/layers.py [--build build/fw] [--check] [--edges]
 
 Include graph: every `#include "..."` of the firmware's sources (firmware/,
 platform/, drivers/, lib/), resolved as the compiler does (the including
@@ -76,6 +76,8 @@ def link_graph(root, build):
     for o in objs:
         src = os.path.relpath(o, os.path.join(root, build))
         src = re.sub(r"\.S\.o$", ".S", re.sub(r"(?<!\.S)\.o$", ".c", src))
+        if not os.path.exists(os.path.join(root, src)):
+            continue   # an object whose source is gone (not linked)
         res = subprocess.run([nm, o], capture_output=True, text=True, check=True)
         for line in res.stdout.splitlines():
             parts = line.split()
@@ -89,7 +91,12 @@ def link_graph(root, build):
             d = defs.get(s)
             if d and d != src:
                 graph[src].add(d)
+                LINK_SYMBOLS[(src, d)].add(s)
     return graph
+
+
+LINK_SYMBOLS = collections.defaultdict(set)
+SHOW_EDGES = False
 
 
 def sccs(graph):
@@ -151,6 +158,15 @@ def report(kind, graph):
     for comp in fcomps:
         print(f"  {' '.join(comp)}")
     crossing += len(fcomps)
+    if SHOW_EDGES:
+        for comp in fcomps:
+            members = set(comp)
+            for a in sorted(graph):
+                for b in sorted(graph[a]):
+                    da, db = os.path.dirname(a), os.path.dirname(b)
+                    if da != db and da in members and db in members:
+                        syms = " ".join(sorted(LINK_SYMBOLS.get((a, b), ())))
+                        print(f"    {a} -> {b}{': ' + syms if syms else ''}")
     comps = sccs(graph)
     print(f"{kind} circles: {len(comps)}")
     for comp in comps:
@@ -167,7 +183,11 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--build", default="build/fw")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--edges", action="store_true",
+                    help="list the edges between the folders of each circle")
     args = ap.parse_args()
+    global SHOW_EDGES
+    SHOW_EDGES = args.edges
     files = sources(args.root)
 
     per_folder = collections.Counter(os.path.dirname(f) for f in files)

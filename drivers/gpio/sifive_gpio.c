@@ -7,7 +7,7 @@
  * shows a level nobody asked for.
  */
 #include <stdint.h>
-#include "firmware/core/drivers.h"
+#include "drivers/gpio/sifive_gpio.h"
 
 #define SIFIVE_GPIO_INPUT_EN  0x04
 #define SIFIVE_GPIO_OUTPUT_EN 0x08

@@ -5,12 +5,29 @@
  * 32-bit MSIP register per hart, in the order of the node's
  * interrupts-extended entries (ACLINT spec, MSWI device).
  */
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "firmware/core/fdt_irq.h"
+#include "firmware/core/ipi.h"
+#include "drivers/ipi/aclint_mswi.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/riscv_csr.h"
 
 #define CLINT_MSIP_OFFSET 0x0
 #define CLINT_CONTEXTS    4095
+
+static void mswi_send(struct hart *h)
+{
+	if (h->msip)
+		*h->msip = 1;
+}
+
+static void mswi_clear(struct hart *h)
+{
+	if (h->msip)
+		*h->msip = 0;
+}
+
+static const struct ipi_device mswi_device = { mswi_send, mswi_clear };
 
 static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 {
@@ -25,13 +42,14 @@ static void mswi_assign(const struct fdt *fdt, int node, uint64_t base)
 }
 
 /* "riscv,aclint-mswi", and the MSIP array at offset 0 of a CLINT. */
-int aclint_mswi_probe(const struct fdt *fdt, int node, int parent)
+static int aclint_mswi_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
 
 	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0)
 		return -1;
 	mswi_assign(fdt, node, base + CLINT_MSIP_OFFSET);
+	ipi_device_register(&mswi_device);
 	return 0;
 }
 
@@ -45,16 +63,14 @@ void clint_mswi_at(uint64_t base)
 		if (hart_ids[i] < CLINT_CONTEXTS)
 			hart_table[i]->msip = (volatile uint32_t *)(uintptr_t)
 				(base + CLINT_MSIP_OFFSET + 4UL * hart_ids[i]);
+	ipi_device_register(&mswi_device);
 }
 
-void aclint_mswi_send(volatile uint32_t *msip)
-{
-	if (msip)
-		*msip = 1;
-}
-
-void aclint_mswi_clear(volatile uint32_t *msip)
-{
-	if (msip)
-		*msip = 0;
-}
+static const struct dt_driver aclint_mswi_driver = { "riscv,aclint-mswi", aclint_mswi_probe };
+static const struct dt_driver sifive_clint_mswi_driver = { "sifive,clint0", aclint_mswi_probe };
+static const struct dt_driver riscv_clint_mswi_driver = { "riscv,clint0", aclint_mswi_probe };
+static const struct dt_driver thead_clint_mswi_driver = { "thead,c900-clint", aclint_mswi_probe };
+DT_DRIVER(10, aclint_mswi_driver);
+DT_DRIVER(12, sifive_clint_mswi_driver);
+DT_DRIVER(14, riscv_clint_mswi_driver);
+DT_DRIVER(16, thead_clint_mswi_driver);

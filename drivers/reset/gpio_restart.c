@@ -10,7 +10,8 @@
  * device and an edge-triggered one both see their event whatever the
  * line's state was (gpio-poweroff binding: "inactive->active edge").
  */
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "drivers/gpio/sifive_gpio.h"
 #include "firmware/core/platform.h"
 
 #define GPIO_FLAG_ACTIVE_LOW 1u
@@ -92,7 +93,7 @@ static int gpio_reset_parse(const struct fdt *fdt, int node, const char *active_
 	return 0;
 }
 
-int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
+static int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
 	if (gpio_reset_parse(fdt, node, "active-delay", "inactive-delay", &restart) < 0)
@@ -101,7 +102,7 @@ int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
+static int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
 	if (gpio_reset_parse(fdt, node, "active-delay-ms", "inactive-delay-ms", &poweroff) < 0)
@@ -109,3 +110,8 @@ int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	platform.poweroff = (struct reset_action){ .present = true, .fire = gpio_poweroff_fire };
 	return 0;
 }
+
+static const struct dt_driver gpio_restart_driver = { "gpio-restart", gpio_restart_probe };
+static const struct dt_driver gpio_poweroff_driver = { "gpio-poweroff", gpio_poweroff_probe };
+DT_DRIVER(21, gpio_restart_driver);
+DT_DRIVER(22, gpio_poweroff_driver);

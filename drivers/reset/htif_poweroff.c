@@ -5,7 +5,8 @@
  * shutdown; a "system failure" shutdown sends its own status
  * (firmware/sbi/ecall_srst.c).  HTIF has no reboot.
  */
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "drivers/serial/htif.h"
 #include "firmware/core/platform.h"
 
 static void htif_poweroff(void)
@@ -13,7 +14,7 @@ static void htif_poweroff(void)
 	htif_exit(0);
 }
 
-int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
+static int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
 	if (htif_attach(fdt, node) < 0)
@@ -22,3 +23,6 @@ int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	platform.exit_with_status = htif_exit;
 	return 0;
 }
+
+static const struct dt_driver htif_poweroff_driver = { "ucb,htif0", htif_poweroff_probe };
+DT_DRIVER(23, htif_poweroff_driver);

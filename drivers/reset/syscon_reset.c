@@ -5,7 +5,7 @@
  * "offset", under "mask") and, when those are absent, the "sifive,test0"
  * finisher directly (0x5555 pass/poweroff, 0x7777 reset, 0x3333 fail).
  */
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
 #include "firmware/core/platform.h"
 
 #define SIFIVE_TEST_FAIL  0x3333
@@ -36,13 +36,13 @@ static int syscon_action(const struct fdt *fdt, int node, struct reset_action *a
 
 /* A syscon-poweroff / syscon-reboot node overrides the sifive,test0
  * default, whichever comes first in the tree. */
-int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent)
+static int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
 	return syscon_action(fdt, node, &platform.poweroff);
 }
 
-int syscon_reboot_probe(const struct fdt *fdt, int node, int parent)
+static int syscon_reboot_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
 	return syscon_action(fdt, node, &platform.reboot);
@@ -56,7 +56,7 @@ static void sifive_test_exit(uint32_t status)
 	*sifive_test = status << 16 | SIFIVE_TEST_FAIL;
 }
 
-int sifive_test_probe(const struct fdt *fdt, int node, int parent)
+static int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
 	volatile uint32_t *reg;
@@ -74,3 +74,10 @@ int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 							 0xffffffffu, NULL };
 	return 0;
 }
+
+static const struct dt_driver sifive_test_driver = { "sifive,test0", sifive_test_probe };
+static const struct dt_driver syscon_poweroff_driver = { "syscon-poweroff", syscon_poweroff_probe };
+static const struct dt_driver syscon_reboot_driver = { "syscon-reboot", syscon_reboot_probe };
+DT_DRIVER(18, sifive_test_driver);
+DT_DRIVER(19, syscon_poweroff_driver);
+DT_DRIVER(20, syscon_reboot_driver);

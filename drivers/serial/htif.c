@@ -20,7 +20,8 @@
  */
 #include <stdint.h>
 #include "firmware/core/console.h"
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "drivers/serial/htif.h"
 
 #define HTIF_DEV_SYSCALL 0
 #define HTIF_DEV_CONSOLE 1
@@ -113,7 +114,7 @@ int htif_attach(const struct fdt *fdt, int node)
 	return 0;
 }
 
-int htif_console_probe(const struct fdt *fdt, int node)
+static int htif_console_probe(const struct fdt *fdt, int node)
 {
 	if (htif_attach(fdt, node) < 0)
 		return -1;
@@ -125,3 +126,6 @@ void htif_exit(uint32_t code)
 {
 	htif_send(htif_word(HTIF_DEV_SYSCALL, 0, (uint64_t)code << 1 | 1));
 }
+
+static const struct console_driver htif_console_driver = { "ucb,htif0", htif_console_probe };
+CONSOLE_DRIVER(14, htif_console_driver);

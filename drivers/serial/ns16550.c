@@ -9,7 +9,8 @@
  */
 #include <stdint.h>
 #include "firmware/core/console.h"
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "drivers/serial/ns16550.h"
 
 #define UART_THR 0    /* transmit holding register (write) */
 #define UART_RBR 0    /* receive buffer register (read) */
@@ -75,7 +76,7 @@ void ns16550_init_early(uintptr_t base, unsigned int reg_shift)
 	uart_attach(base, reg_shift, 1);
 }
 
-int ns16550_probe(const struct fdt *fdt, int node)
+static int ns16550_probe(const struct fdt *fdt, int node)
 {
 	uint64_t base, size;
 	uint32_t shift = 0, width = 1;
@@ -93,3 +94,10 @@ int ns16550_probe(const struct fdt *fdt, int node)
 	uart_attach((uintptr_t)base, shift, width);
 	return 0;
 }
+
+static const struct console_driver ns16550a_console_driver = { "ns16550a", ns16550_probe };
+static const struct console_driver ns16550_console_driver = { "ns16550", ns16550_probe };
+static const struct console_driver dw_apb_uart_console_driver = { "snps,dw-apb-uart", ns16550_probe };
+CONSOLE_DRIVER(10, ns16550a_console_driver);
+CONSOLE_DRIVER(11, ns16550_console_driver);
+CONSOLE_DRIVER(12, dw_apb_uart_console_driver);

@@ -8,7 +8,7 @@
  */
 #include <stdint.h>
 #include "firmware/core/console.h"
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
 
 #define SIFIVE_UART_TXDATA 0x00
 #define SIFIVE_UART_RXDATA 0x04
@@ -49,7 +49,7 @@ static const struct console_device sifive_uart_console = {
 	.getc = sifive_uart_getc,
 };
 
-int sifive_uart_probe(const struct fdt *fdt, int node)
+static int sifive_uart_probe(const struct fdt *fdt, int node)
 {
 	uint64_t base, size;
 
@@ -62,3 +62,6 @@ int sifive_uart_probe(const struct fdt *fdt, int node)
 	console_register(&sifive_uart_console);
 	return 0;
 }
+
+static const struct console_driver sifive_uart_console_driver = { "sifive,uart0", sifive_uart_probe };
+CONSOLE_DRIVER(13, sifive_uart_console_driver);

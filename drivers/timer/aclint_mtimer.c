@@ -9,7 +9,9 @@
  * "lacks a memory-mapped MTIME register" (Linux's sifive,clint binding):
  * there the hart's time CSR is the machine timer.
  */
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "firmware/core/fdt_irq.h"
+#include "drivers/timer/aclint_mtimer.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
@@ -30,7 +32,7 @@ static void mtimer_assign(const struct fdt *fdt, int node, uint64_t cmp_base)
 	}
 }
 
-int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent)
+static int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t a0, s0, a1, s1;
 
@@ -48,7 +50,7 @@ int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
+static int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
 
@@ -60,7 +62,7 @@ int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-int thead_clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
+static int thead_clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 {
 	uint64_t base, size;
 
@@ -84,3 +86,13 @@ void clint_mtimer_at(uint64_t base)
 			hart_table[i]->mtimecmp = (volatile uint64_t *)(uintptr_t)
 				(base + CLINT_MTIMECMP_OFFSET + 8UL * hart_ids[i]);
 }
+
+static const struct dt_driver aclint_mtimer_driver = { "riscv,aclint-mtimer", aclint_mtimer_probe };
+static const struct dt_driver sifive_clint_mtimer_driver = { "sifive,clint0", clint_mtimer_probe };
+static const struct dt_driver riscv_clint_mtimer_driver = { "riscv,clint0", clint_mtimer_probe };
+static const struct dt_driver thead_clint_mtimer_driver = { "thead,c900-clint",
+							    thead_clint_mtimer_probe };
+DT_DRIVER(11, aclint_mtimer_driver);
+DT_DRIVER(13, sifive_clint_mtimer_driver);
+DT_DRIVER(15, riscv_clint_mtimer_driver);
+DT_DRIVER(17, thead_clint_mtimer_driver);

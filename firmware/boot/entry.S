@@ -86,66 +86,13 @@ enter_hart_slot:
 	addi	t0, sp, -TRAP_REGS_SIZE
 	csrw	mscratch, t0
 	call	hart_warm_boot
-	j	park
-
-/* A hart the firmware cannot serve, or a trap before traps are set up. */
-	.balign 4
-	.globl park_trap
-park_trap:
-park:
-	csrw	mie, zero
-1:	wfi
-	j	1b
-
-/*
- * hart_enter_lower(addr, a0, a1, mode): leave M-mode for S (mode 1) or U
- * (mode 0) at addr with a0/a1 set, satp = 0 and S interrupts disabled (HSM
- * start/resume register state).  mscratch is re-pointed at this hart's
- * trap frame, since the ecall that got us here may have abandoned its frame.
- */
-	.section .text, "ax"
-	.globl hart_enter_lower
-hart_enter_lower:
-	csrw	mepc, a0
-	li	t0, MSTATUS_MPP | MSTATUS_MPRV | MSTATUS_MPIE | MSTATUS_SIE | MSTATUS_SPIE | \
-		    MSTATUS_MPV | MSTATUS_GVA
-	csrc	mstatus, t0
-	andi	a3, a3, 3
-	slli	a3, a3, MSTATUS_MPP_SHIFT
-	csrs	mstatus, a3
-	csrw	satp, zero
-	li	t0, HART_STACK_SIZE - 1
-	or	t0, sp, t0
-	addi	t0, t0, 1 - HART_STRUCT_SIZE - TRAP_REGS_SIZE
-	csrw	mscratch, t0
-	mv	a0, a1
-	mv	a1, a2
-	li	a2, 0
-	li	a3, 0
-	li	ra, 0
-	li	sp, 0
-	li	t0, 0
-	mret
-
-/* hart_reset_stack_and_call(fn, hart): drop the whole M-mode stack. */
-	.globl hart_reset_stack_and_call
-hart_reset_stack_and_call:
-	mv	sp, a1
-	mv	t0, a0
-	mv	a0, a1
-	jr	t0
+park:	j	park_trap          /* (core/hart_switch.S) */
 
 	.section .data
 	.balign 8
 	.globl boot_lottery, boot_done
 boot_lottery:	.word 0
 boot_done:	.word 0
-
-	.section .stacks, "aw", @nobits
-	.balign HART_STACK_SIZE
-	.globl hart_stacks
-hart_stacks:
-	.space HART_STACK_SIZE * MAX_HARTS
 
 	.section .bss.boot_stack, "aw", @nobits
 	.balign 16

@@ -17,7 +17,7 @@
 #include "firmware/trap/trap.h"
 #include "firmware/core/features.h"
 #include "firmware/core/platform.h"
-#include "firmware/core/drivers.h"
+#include "drivers/serial/ns16550.h"
 #include "firmware/core/console.h"
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/riscv_csr.h"
@@ -30,6 +30,7 @@
 #include "firmware/core/redirect.h"
 #include "firmware/core/panic.h"
 #include "firmware/core/trap_vector.h"
+#include "firmware/core/reset.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -79,6 +80,7 @@ static void build_hart_table(void)
 		h->index = i;
 		h->hsm_state = SBI_HSM_STATE_STOPPED;
 		h->pmu = &pmu_harts[i];
+		h->fw_events = &h->pmu->fw_events;
 		hart_table[i] = h;
 	}
 }
@@ -153,7 +155,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	pmu_map_error = pmu_map_from_fdt(&pmu_event_map, &fdt);
 	trace_cold_init(&fdt);
 	ctr_cold_init(&fdt);
-	srst_cold_init(&fdt);
+	reset_cold_init(&fdt);
 	choose_next_stage(info, hartid);
 	trace_next_stage(platform.next_addr);
 	if (!hart_by_id(platform.next_hartid))
@@ -169,7 +171,7 @@ void cold_boot(unsigned long hartid, unsigned long dtb, unsigned long info)
 	__atomic_store_n(&boot_done, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < hart_count; i++)
 		if (hart_ids[i] != hartid)
-			aclint_mswi_send(hart_table[i]->msip);
+			ipi_raise(hart_table[i]);
 }
 
 static void print_pmu_map(void)
@@ -231,7 +233,7 @@ static void print_banner(const struct hart *self)
 	print_pmu_map();
 	trace_print_banner();
 	ctr_print_banner();
-	srst_print_banner();
+	reset_print_banner();
 	printf("SBI extensions   :");
 	sbi_ecall_print_extensions();
 	printf("\nDTB              : 0x%lx%s%s\n", platform.dtb_addr,

@@ -55,6 +55,7 @@ enum fence_kind {
 struct pmu_hart;
 struct trace_hart;
 struct ctr_hart;
+struct fw_events;
 
 /* A trace register access one hart asks another to make (trace/mmio.c). */
 struct trace_access {
@@ -154,7 +155,11 @@ struct hart {
 
 	struct fwft_hart fwft;           /* SBI FWFT state (fwft.c) */
 	struct dbtr_hart dbtr;           /* SBI DBTR state (dbtr.c) */
-	struct ctr_hart *ctr;            /* Control Transfer Records (trace/ctr.h) */
+	struct ctr_hart *ctr;            /* Control Transfer Records (ctr/ctr.h) */
+	/* The fast entry's full path (trap_set_vector), where the fast visit
+	 * goes when it cannot finish (trace/step_fast.S). */
+	unsigned long trap_fast_full;
+	struct fw_events *fw_events;     /* the PMU's counts (fw_event.h) */
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");

@@ -6,12 +6,10 @@
  * win), fills in the entry point, publishes START_PENDING and sends an IPI.
  */
 #include "firmware/core/hsm.h"
+#include "firmware/core/fw_hooks.h"
 #include "firmware/core/ipi.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/pmu/pmu.h"
-#include "firmware/trace/trace.h"
-#include "firmware/ctr/ctr.h"
 #include "firmware/core/fwft.h"
 #include "firmware/core/dbtr.h"
 #include "firmware/core/sse.h"
@@ -54,15 +52,15 @@ static void hart_quiesce(struct hart *self)
 	csr_write(mie, MIP_MSIP);
 	timer_cancel(self);
 	csr_clear(mip, MIP_SSIP);
-	/* A started hart's PMU is as at boot: counters free, no snapshot. */
-	pmu_hart_init(self->pmu, self->feat.hpm_mask, self->feat.hpm_width,
-		      self->feat.sscofpmf, self->feat.mcountinhibit);
 	/* FWFT: "Upon hart reset, local feature values are not retained". */
 	fwft_hart_reset(self);
 	/* DBTR: S-mode's triggers and shared memory are gone. */
 	dbtr_hart_reset(self);
 	/* SSE: local events unused, events masked, LCOFI delegated. */
 	sse_hart_reset(self);
+	/* The subsystems above the core (a started hart's PMU is as at
+	 * boot: counters free, no snapshot). */
+	fw_hooks_hart_reset(self);
 }
 
 void hsm_stopped_loop(struct hart *self)
@@ -80,7 +78,7 @@ void hsm_stopped_loop(struct hart *self)
 	sfence_vma_all();
 	fence_i();
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
-	trace_hart_entering(self, self->next_addr, self->next_mode);
+	fw_hooks_hart_entering(self, self->next_addr, self->next_mode);
 	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, self->next_mode);
 }
 
@@ -90,7 +88,7 @@ long hsm_hart_stop(void)
 
 	if (!hsm_cas(self, SBI_HSM_STATE_STARTED, SBI_HSM_STATE_STOP_PENDING))
 		return SBI_ERR_FAILED;
-	trace_hart_leaving(self);
+	fw_hooks_hart_leaving(self);
 	hart_reset_stack_and_call(hsm_stopped_loop, self);
 }
 
@@ -124,7 +122,7 @@ static bool suspend_type_valid(uint32_t type)
 
 static void non_retentive_resume(struct hart *self)
 {
-	trace_hart_entering(self, self->next_addr, PRV_S);
+	fw_hooks_hart_entering(self, self->next_addr, PRV_S);
 	hart_enter_lower(self->next_addr, self->hartid, self->next_arg1, PRV_S);
 }
 
@@ -136,12 +134,10 @@ static void __attribute__((noreturn)) suspend_non_retentive(struct hart *self,
 							     unsigned long resume_addr,
 							     unsigned long opaque)
 {
-	pmu_hart_suspend(self->pmu);
-	ctr_suspend_save(self);
-	trace_hart_leaving(self);
+	fw_hooks_hart_suspend(self);
+	fw_hooks_hart_leaving(self);
 	suspend_wait(self);
-	ctr_resume_restore(self);
-	pmu_hart_resume(self->pmu);
+	fw_hooks_hart_resume(self);
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
 	self->next_addr = resume_addr;
 	self->next_arg1 = opaque;
@@ -163,7 +159,7 @@ long hsm_hart_suspend(uint32_t type, unsigned long resume_addr, unsigned long op
 		suspend_non_retentive(self, resume_addr, opaque);
 	suspend_wait(self);
 	__atomic_store_n(&self->hsm_state, SBI_HSM_STATE_STARTED, __ATOMIC_RELEASE);
-	trace_wait_done(self);
+	fw_hooks_wait_done(self);
 	return SBI_SUCCESS;
 }
 

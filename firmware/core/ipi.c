@@ -8,14 +8,29 @@
  * harts fencing each other, or accessing each other's trace components, at
  * the same time cannot deadlock.
  */
+#include <stddef.h>
 #include "firmware/core/ipi.h"
-#include "firmware/core/drivers.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/pmu/pmu.h"
-#include "firmware/trace/trace.h"
+#include "firmware/core/fw_event.h"
+#include "firmware/core/fw_hooks.h"
 #include "firmware/core/tlb.h"
 #include "firmware/core/timer.h"
 #include "firmware/core/panic.h"
+
+static const struct ipi_device *ipi_dev;
+
+void ipi_device_register(const struct ipi_device *dev)
+{
+	ipi_dev = dev;
+}
+
+void ipi_raise(struct hart *target)
+{
+	/* (none before the devices are probed: a panic that early has no
+	 * other hart to stop) */
+	if (ipi_dev)
+		ipi_dev->send(target);
+}
 
 void ipi_post(struct hart *target, uint32_t events)
 {
@@ -23,7 +38,7 @@ void ipi_post(struct hart *target, uint32_t events)
 	/* The event bits must be visible before the device write raises the
 	 * target's MSIP (RVWMO: memory before I/O). */
 	__asm__ __volatile__("fence rw, o" ::: "memory");
-	aclint_mswi_send(target->msip);
+	ipi_raise(target);
 }
 
 /*
@@ -49,26 +64,26 @@ static void requeue_sse(struct hart *self, uint32_t events)
 void ipi_raise_parked_sse(struct hart *self)
 {
 	if (__atomic_load_n(&self->ipi_pending, __ATOMIC_RELAXED) & IPI_EVENT_SSE)
-		aclint_mswi_send(self->msip);
+		ipi_raise(self);
 }
 
 void ipi_handle_pending(struct hart *self, struct trap_regs *regs)
 {
 	uint32_t events;
 
-	aclint_mswi_clear(self->msip);
+	if (ipi_dev)
+		ipi_dev->clear(self);
 	/* Clear MSIP before reading the events (I/O before memory), so an
 	 * event posted in between raises MSIP again. */
 	__asm__ __volatile__("fence o, rw" ::: "memory");
 	events = __atomic_exchange_n(&self->ipi_pending, 0, __ATOMIC_ACQUIRE);
 	if (events & IPI_EVENT_SSIP) {
-		pmu_fw_event(self->pmu, PMU_FW_IPI_RECEIVED);
+		fw_event_count(self->fw_events, PMU_FW_IPI_RECEIVED);
 		csr_set(mip, MIP_SSIP);
 	}
 	if (events & IPI_EVENT_FENCE)
 		fence_handle_requests(self);
-	if (events & IPI_EVENT_TRACE)
-		trace_ipi(self, regs);
+	fw_hooks_ipi(self, events, regs);   /* IPI_EVENT_TRACE */
 	if ((events & IPI_EVENT_SSE) && !regs)
 		requeue_sse(self, events);
 	if (events & IPI_EVENT_HALT) {

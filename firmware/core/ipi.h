@@ -7,7 +7,17 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
 
+/* The device that interrupts a hart (MSIP): registered by its driver
+ * when it probes (drivers/ipi). */
+struct ipi_device {
+	void (*send)(struct hart *target);
+	void (*clear)(struct hart *self);
+};
+void ipi_device_register(const struct ipi_device *dev);
+
 void ipi_post(struct hart *target, uint32_t events);
+/* Raise target's machine software interrupt (no event bits). */
+void ipi_raise(struct hart *target);
 /* Run every event posted to this hart (machine software interrupt).  regs:
  * the frame of the S/U context the interrupt came from, NULL when the hart
  * was waiting in M-mode. */

@@ -19,11 +19,13 @@
 #include "firmware/core/panic.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
+#include "firmware/core/reset.h"
 
 /* The symbol table the second link adds (mk/80-firmware.mk,
  * scripts/gen-fwsyms.py): sorted offsets from _fw_start and names. */
 extern const unsigned int fw_sym_count;
-extern const uint32_t fw_sym_offset[], fw_sym_name[];
+extern const uint32_t fw_sym_offset[];
+extern const uint16_t fw_sym_name[];
 extern const char fw_sym_names[];
 extern char _fw_start[], _text_end[];
 extern char park_trap[];

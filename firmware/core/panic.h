@@ -19,8 +19,5 @@ void __attribute__((noreturn)) m_fault_panic(struct trap_regs *regs);
 /* The stack canary of `self` is damaged (found at pc). */
 void __attribute__((noreturn)) hart_stack_overflow_panic(struct hart *self, unsigned long pc);
 
-/* Power off with a failure reason where the platform can say so (sbi/srst.c),
- * else plainly; returns only if the platform has no way to power off. */
-void system_failure_shutdown(void);
 
 #endif

@@ -7,8 +7,8 @@
  */
 #include "firmware/core/ipi.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/pmu/pmu.h"
-#include "firmware/trace/trace.h"
+#include "firmware/core/fw_event.h"
+#include "firmware/core/fw_hooks.h"
 #include "firmware/core/tlb.h"
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
@@ -152,8 +152,8 @@ void fence_handle_requests(struct hart *self)
 		if (!src)
 			continue;
 		fence_run_local(&src->fence);
-		trace_code_changed(self);
-		pmu_fw_event(self->pmu, fence_sent_event(src->fence.kind) + 1);
+		fw_hooks_code_changed(self);
+		fw_event_count(self->fw_events, fence_sent_event(src->fence.kind) + 1);
 		if (__atomic_sub_fetch(&src->fence_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
 			ipi_post(src, IPI_EVENT_WAKE);
 	}
@@ -177,7 +177,7 @@ static long fence_send_one(struct hart *target, void *arg)
 	 * flushes everything when it next starts. */
 	if (state == SBI_HSM_STATE_STOPPED || state == HSM_CLAIMED)
 		return 0;
-	pmu_fw_event(s->self->pmu, fence_sent_event(s->self->fence.kind));
+	fw_event_count(s->self->fw_events, fence_sent_event(s->self->fence.kind));
 	__atomic_add_fetch(&s->self->fence_outstanding, 1, __ATOMIC_ACQ_REL);
 	__atomic_fetch_or(&target->fence_from, 1ULL << s->self->index, __ATOMIC_ACQ_REL);
 	ipi_post(target, IPI_EVENT_FENCE);
@@ -197,7 +197,7 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 
 	if (fence_mask_is_only_self(mask, base)) {
 		fence_run_local(req);
-		trace_code_changed(self);
+		fw_hooks_code_changed(self);
 		return SBI_SUCCESS;
 	}
 	/* No hart reads this hart's request until fence_send_one flags it,
@@ -212,9 +212,9 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 		fence_run_local(req);
 	if (!fences_acked(self)) {
 		ipi_wait_until(self, fences_acked);
-		trace_wait_done(self);
+		fw_hooks_wait_done(self);
 	}
 	if (s.local)
-		trace_code_changed(self);
+		fw_hooks_code_changed(self);
 	return SBI_SUCCESS;
 }

@@ -19,6 +19,8 @@ void trap_set_vector(struct hart *h)
 {
 	unsigned long entry = vectors->plain;
 
+	h->trap_fast_full = vectors->traced_fast_full;
+
 	if (h->trap_tracing && h->trap_counting)
 		entry = vectors->traced_counted;
 	else if (h->trap_tracing)

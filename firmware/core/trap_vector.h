@@ -11,6 +11,7 @@ struct trap_vectors {
 	unsigned long traced;          /* the trace engine steps the hart */
 	unsigned long traced_counted;
 	unsigned long traced_fast;     /* traced, fast visit (trap_fast) */
+	unsigned long traced_fast_full;  /* its full path (hart.trap_fast_full) */
 };
 
 /* At cold boot, before any hart sets its vector. */

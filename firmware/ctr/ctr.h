@@ -2,10 +2,11 @@
 /*
  * Control Transfer Records on each hart (docs/CTR.md): the hardware's
  * (drivers/ctr) handed to S-mode, or the emulation (ctr_model.h) behind
- * the illegal-instruction traps of the CTR CSRs and SCTRCLR.
+ * the illegal-instruction traps of the CTR CSRs and SCTRCLR
+ * (trace/ctr_access.h).
  */
-#ifndef TRACE_CTR_H
-#define TRACE_CTR_H
+#ifndef FIRMWARE_CTR_CTR_H
+#define FIRMWARE_CTR_CTR_H
 
 #include <stdbool.h>
 #include "drivers/ctr/ctr_hw.h"
@@ -35,14 +36,6 @@ void ctr_cold_init(const struct fdt *fdt);
  * the emulated registers; sets h->ctr. */
 void ctr_hart_init(struct hart *h);
 void ctr_print_banner(void);
-
-/*
- * The illegal-instruction hook (trap.c): true when the instruction was a
- * CTR access that is now emulated (mepc advanced); false otherwise, with
- * `trap` turned into a virtual-instruction exception where the spec says
- * so.
- */
-bool ctr_emulate_illegal(struct trap_regs *regs, struct trap_info *trap);
 
 /* Non-retentive suspend (hsm.c): save before the hart loses its state,
  * restore after it wakes, on the suspending hart.  No-ops on harts

@@ -197,7 +197,7 @@ static const volatile uint64_t *fw_event_source(struct pmu_hart *p, uint32_t eve
 {
 	unsigned int code = EVENT_CODE(event_idx);
 
-	return code == PMU_FW_PLATFORM ? NULL : &p->fw_events[PMU_FW_SLOT(code)];
+	return code == PMU_FW_PLATFORM ? NULL : &p->fw_events.count[PMU_FW_SLOT(code)];
 }
 
 static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint64_t value)
@@ -809,7 +809,7 @@ fw_counter_start_one(struct pmu_hart *p, unsigned long idx, bool set, uint64_t v
 		value = c->offset;
 	if (!fw_counter_is_plain(c))
 		return fw_counter_start_slow(p, c, value);
-	source = &p->fw_events[EVENT_CODE(c->event_idx)];
+	source = &p->fw_events.count[EVENT_CODE(c->event_idx)];
 	c->source = source;
 	c->offset = value - *source;
 	return SBI_ERR(SBI_SUCCESS);

@@ -5,8 +5,8 @@
  * hardware only through pmu_hw.h and memory only through the checks of
  * platform.h, so host tests run it against a fake PMU.
  */
-#ifndef FIRMWARE_PMU_H
-#define FIRMWARE_PMU_H
+#ifndef FIRMWARE_PMU_PMU_H
+#define FIRMWARE_PMU_PMU_H
 
 /* struct pmu_hart offsets trap.S uses (checked below): fw_events[] slots
  * 22..24 (events 256..258), then trap_entry_instret. */
@@ -38,49 +38,12 @@
 #include "firmware/core/sbi_spec.h"
 #include "firmware/core/sbiret.h"
 #include "drivers/pmu/pmu_map.h"
+#include "firmware/core/fw_event.h"
 
 #define PMU_HW_MAX      31    /* cycle, instret, mhpmcounter3..31 */
 #define PMU_FW_COUNTERS 32
 #define PMU_MAX         (PMU_HW_MAX + PMU_FW_COUNTERS)
 #define PMU_SNAPSHOT_SIZE 4096
-
-/* Firmware event codes (event type 15). */
-enum pmu_fw_event {
-	PMU_FW_MISALIGNED_LOAD = 0,
-	PMU_FW_MISALIGNED_STORE,
-	PMU_FW_ACCESS_LOAD,
-	PMU_FW_ACCESS_STORE,
-	PMU_FW_ILLEGAL_INSN,
-	PMU_FW_SET_TIMER,
-	PMU_FW_IPI_SENT,
-	PMU_FW_IPI_RECEIVED,
-	PMU_FW_FENCE_I_SENT,
-	PMU_FW_FENCE_I_RECEIVED,
-	PMU_FW_SFENCE_VMA_SENT,
-	PMU_FW_SFENCE_VMA_RECEIVED,
-	PMU_FW_SFENCE_VMA_ASID_SENT,
-	PMU_FW_SFENCE_VMA_ASID_RECEIVED,
-	PMU_FW_HFENCE_GVMA_SENT,
-	PMU_FW_HFENCE_GVMA_RECEIVED,
-	PMU_FW_HFENCE_GVMA_VMID_SENT,
-	PMU_FW_HFENCE_GVMA_VMID_RECEIVED,
-	PMU_FW_HFENCE_VVMA_SENT,
-	PMU_FW_HFENCE_VVMA_RECEIVED,
-	PMU_FW_HFENCE_VVMA_ASID_SENT,
-	PMU_FW_HFENCE_VVMA_ASID_RECEIVED,
-	PMU_FW_STD_COUNT,
-	/* tracesbi's own (implementation-specific range 256..65534). */
-	PMU_FW_SBI_CALLS = 256,
-	PMU_FW_M_TRAPS = 257,
-	PMU_FW_M_INSTRET = 258,
-	PMU_FW_IMPL_LAST = PMU_FW_M_INSTRET,
-	PMU_FW_PLATFORM = 65535,
-};
-
-/* Slots of pmu_hart.fw_events: the standard events, then 256.. */
-#define PMU_FW_SLOT(code) ((code) < PMU_FW_STD_COUNT ? (code) : \
-			   (code) - PMU_FW_SBI_CALLS + PMU_FW_STD_COUNT)
-#define PMU_FW_SLOTS (PMU_FW_STD_COUNT + PMU_FW_IMPL_LAST - PMU_FW_SBI_CALLS + 1)
 
 enum pmu_counter_state {
 	PMU_FREE = 0,        /* no event */
@@ -108,8 +71,9 @@ struct pmu_fw_counter {
  * (pmu_hart_of); struct hart points at it.
  */
 struct pmu_hart {
-	/* Counts of every firmware event on this hart, always kept. */
-	volatile uint64_t fw_events[PMU_FW_SLOTS];
+	/* Counts of every firmware event on this hart, always kept (where
+	 * they happen: fw_event.h). */
+	struct fw_events fw_events;
 	/* Instrumented trap entry (trap.S): minstret at entry. */
 	uint64_t trap_entry_instret;
 	/* Running counters of events 256..258: the instrumented trap entry is
@@ -166,7 +130,7 @@ _Static_assert(offsetof(struct pmu_hart, hw_count) == PMU_OFF_HW_COUNT &&
 /* Count one firmware event on this hart. */
 static inline void pmu_fw_event(struct pmu_hart *p, unsigned int code)
 {
-	p->fw_events[PMU_FW_SLOT(code)]++;
+	fw_event_count(&p->fw_events, code);
 }
 
 /* Boot: the event map every hart uses (parsed from the DT by the platform). */

@@ -72,13 +72,6 @@ struct fence_request;
 long sbi_ipi_send_ssip(struct hart *target, void *self);
 /* sbi/rfence.c: the ASID/VMID and address-range checks of a fence request. */
 long sbi_rfence_check(const struct fence_request *req, const struct hart *self);
-/* sbi/srst.c: reset the system; returns only on an error. */
-long sbi_system_reset(uint32_t type, uint32_t reason);
-/* sbi/srst.c: the boot option tracesbi.sysfail= (cold boot), and the
- * banner's warning when its value is unknown. */
-struct fdt;
-void srst_cold_init(const struct fdt *fdt);
-void srst_print_banner(void);
 
 #endif /* __ASSEMBLER__ */
 

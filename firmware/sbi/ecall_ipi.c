@@ -4,14 +4,14 @@
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/ipi.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/pmu/pmu.h"
+#include "firmware/core/fw_event.h"
 
 long sbi_ipi_send_ssip(struct hart *target, void *self)
 {
 	if (target == self) {
 		csr_set(mip, MIP_SSIP);
 	} else {
-		pmu_fw_event(((struct hart *)self)->pmu, PMU_FW_IPI_SENT);
+		fw_event_count(((struct hart *)self)->fw_events, PMU_FW_IPI_SENT);
 		ipi_post(target, IPI_EVENT_SSIP);
 	}
 	return 0;

@@ -31,12 +31,13 @@
 #include "firmware/core/hart.h"
 #include "firmware/core/hsm.h"
 #include "firmware/core/ipi.h"
-#include "firmware/pmu/pmu.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/tlb.h"
 #include "firmware/core/timer.h"
 #include "firmware/core/redirect.h"
+#include "firmware/core/reset.h"
+#include "firmware/core/fw_event.h"
 
 #define LEGACY_MASK_WORDS 4
 #define BITS_PER_LONG     (8 * sizeof(unsigned long))
@@ -187,7 +188,7 @@ static struct sbiret legacy_set_timer(unsigned long a0, unsigned long a1, unsign
 				      unsigned long fid, struct hart *self)
 {
 	(void)a2, (void)a3, (void)a4, (void)a5, (void)fid;
-	pmu_fw_event(self->pmu, PMU_FW_SET_TIMER);
+	fw_event_count(self->fw_events, PMU_FW_SET_TIMER);
 	timer_set_smode_deadline(self, a0);
 	return SBI_RET(SBI_SUCCESS, a1);
 }
@@ -289,7 +290,7 @@ static struct sbiret legacy_shutdown(unsigned long a0, unsigned long a1, unsigne
 {
 	(void)self;
 	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5, (void)fid;
-	sbi_system_reset(SBI_SRST_TYPE_SHUTDOWN, SBI_SRST_REASON_NONE);
+	system_reset(SBI_SRST_TYPE_SHUTDOWN, SBI_SRST_REASON_NONE);
 	hsm_hart_stop();
 	return SBI_RET(SBI_ERR_FAILED, a1);   /* the hart was not STARTED */
 }

@@ -2,8 +2,8 @@
 /* TIME extension: set_timer, served by timer.c. */
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/ipi.h"
-#include "firmware/pmu/pmu.h"
 #include "firmware/core/timer.h"
+#include "firmware/core/fw_event.h"
 
 static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,
@@ -12,7 +12,7 @@ static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned lo
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (fid != SBI_TIME_SET_TIMER)
 		return SBI_ERR(SBI_ERR_NOT_SUPPORTED);
-	pmu_fw_event(self->pmu, PMU_FW_SET_TIMER);
+	fw_event_count(self->fw_events, PMU_FW_SET_TIMER);
 	timer_set_smode_deadline(self, a0);
 	return SBI_ERR(SBI_SUCCESS);
 }

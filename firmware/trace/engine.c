@@ -36,6 +36,7 @@
 #include "firmware/emu/time_csr.h"
 #include "firmware/core/redirect.h"
 #include "firmware/core/trap_vector.h"
+#include "firmware/core/fw_hooks.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
 {
@@ -666,3 +667,16 @@ void trace_code_changed(struct hart *self)
 	if (th && th->step.mode != STEP_OFF)
 		stepper_flush_cache(&th->step);
 }
+
+/* The trace engine's part of a hart's life and the machine's (the
+ * functions of trace.h, which mmio.c and components.c define too). */
+static const struct fw_hooks trace_hooks = {
+	.hart_leaving = trace_hart_leaving,
+	.hart_entering = trace_hart_entering,
+	.wait_done = trace_wait_done,
+	.code_changed = trace_code_changed,
+	.ipi_events = IPI_EVENT_TRACE,
+	.ipi = trace_ipi,
+	.before_reset = trace_stop_all,
+};
+FW_HOOKS(30, trace_hooks);

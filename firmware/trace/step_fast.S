@@ -20,7 +20,8 @@
  *   4. this block is held, T0 moves to the end of the next one, and the
  *      hart runs the transfer itself (mret).
  * Anything else, before step 3, goes back to trap.S's full path
- * (trap_entry_traced_fast_full) with every register as it came, where
+ * (trap_entry_traced_fast_full, at hart.trap_fast_full) with every
+ * register as it came, where
  * trace_trap_enter() leaves the steady state and does the visit in C.
  *
  * No S-mode register but t0..t2 and a0..a6 is touched, and those come
@@ -451,7 +452,10 @@ trace_fast_visit:
 	ld	a6, X(16)(sp)
 .Lbail_a0:
 	ld	a0, X(10)(sp)
-	j	trap_entry_traced_fast_full
+	/* (t0 is in the frame; the entry's full path is the trap entry's,
+	 * which trap_set_vector noted in the hart) */
+	ld	t0, TRAP_REGS_SIZE + HART_TRAP_FAST_FULL(sp)
+	jr	t0
 
 /*
  * S-mode's registers, read where they are: x[n] into a3 at

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
+#include "firmware/core/hart.h"
 
 #define VALUE(name, v) __asm__ volatile(".ascii \"\\n@@ " #name " %0\\n\"" : : "i"(v))
 #define OFFSET(name, type, member) VALUE(name, offsetof(type, member))
@@ -17,6 +18,8 @@ void step_fast_offsets(void);
 
 void step_fast_offsets(void)
 {
+	/* struct hart: where the full path of the trap entry is */
+	OFFSET(HART_TRAP_FAST_FULL, struct hart, trap_fast_full);
 	/* struct trace_hart and its stepper, encoder statistics, encoder */
 	OFFSET(TH_OVERFLOW_NOW, struct trace_hart, overflow_now);
 	OFFSET(TH_TE_BLOCKS, struct trace_hart, te.blocks);

@@ -13,15 +13,15 @@
 #include "firmware/core/ipi.h"
 #include "firmware/core/console.h"
 #include "firmware/emu/misaligned.h"
-#include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace.h"
-#include "firmware/ctr/ctr.h"
+#include "firmware/trace/ctr_access.h"
 #include "firmware/core/sse.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/redirect.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/emu/time_csr.h"
 #include "firmware/core/timer.h"
+#include "firmware/core/fw_event.h"
 
 bool __attribute__((weak)) trap_emulate_illegal_insn(struct trap_regs *regs, unsigned long insn)
 {
@@ -64,7 +64,7 @@ static void count_trap_event(unsigned long cause)
 	};
 
 	if (cause < sizeof(event_of_cause) && event_of_cause[cause])
-		pmu_fw_event(hart_self()->pmu, event_of_cause[cause] - 1u);
+		fw_event_count(hart_self()->fw_events, event_of_cause[cause] - 1u);
 }
 
 enum trap_result trap_handler(struct trap_regs *regs)
@@ -129,13 +129,14 @@ bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int clai
 void trap_vectors_init(void)
 {
 	extern char trap_entry_counted[], trap_entry_traced[], trap_entry_traced_counted[],
-		trap_entry_traced_fast[];
+		trap_entry_traced_fast[], trap_entry_traced_fast_full[];
 	static const struct trap_vectors entries = {
 		.plain = (unsigned long)trap_entry,
 		.counted = (unsigned long)trap_entry_counted,
 		.traced = (unsigned long)trap_entry_traced,
 		.traced_counted = (unsigned long)trap_entry_traced_counted,
 		.traced_fast = (unsigned long)trap_entry_traced_fast,
+		.traced_fast_full = (unsigned long)trap_entry_traced_fast_full,
 	};
 
 	trap_vectors_register(&entries);

@@ -27,7 +27,9 @@
 #include "firmware/core/platform.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"
-#include "firmware/core/drivers.h"
+#include "firmware/core/driver.h"
+#include "firmware/core/ipi.h"
+#include "drivers/gpio/sifive_gpio.h"
 
 /* generic.c takes the firmware's extent from the linker script. */
 char _fw_start[64], _fw_region_end[1];
@@ -37,6 +39,14 @@ static const struct console_device *console;
 void console_register(const struct console_device *dev)
 {
 	console = dev;
+}
+
+/* The IPI device the MSWI driver registers (firmware/core/ipi.c). */
+static const struct ipi_device *ipi_device;
+
+void ipi_device_register(const struct ipi_device *dev)
+{
+	ipi_device = dev;
 }
 
 /* ---- The DTB and the fake devices ---- */
@@ -159,6 +169,7 @@ static void reset_firmware_state(void)
 	memset(hart_ids, 0, sizeof(hart_ids));
 	hart_count = 0;
 	console = NULL;
+	ipi_device = NULL;
 }
 
 /* What firmware/boot/init.c does at cold boot, up to the devices. */
@@ -453,6 +464,8 @@ static void assert_clint(uint64_t base, bool without_mtime)
 		assert_null(platform.mtime);
 	else
 		assert_int_equal((uintptr_t)platform.mtime, base + 0xbff8);
+	/* The MSWI took the IPIs (ipi_device_register). */
+	assert_non_null(ipi_device);
 	/* One msip / mtimecmp per hart context, S-mode harts only; the
 	 * skipped hart 0 keeps context 0 on the boards that have one. */
 	for (i = 0; i < hart_count; i++) {

@@ -970,7 +970,7 @@ static void test_fw_impl_events_trap_counting(void **state)
 	assert_true(trap_last);
 	assert_ok(start(FW0 + 1, 1, 0, 0), 0);
 	assert_int_equal(trap_calls, 1);
-	P.fw_events[PMU_FW_SLOT(PMU_FW_SBI_CALLS)] += 4;   /* what trap.S does */
+	P.fw_events.count[PMU_FW_SLOT(PMU_FW_SBI_CALLS)] += 4;   /* what trap.S does */
 	assert_ok(pmu_counter_fw_read(FW0, &P), 4);
 	assert_ok(stop(FW0, 1, 0), 0);
 	assert_int_equal(trap_calls, 1);

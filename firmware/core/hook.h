@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Tables the linker collects: a subsystem registers an item where it is
+ * defined, and the core walks the table without naming the subsystem.  So
+ * the core calls up into trace, CTR or PMU code only through a table, and
+ * no circle of calls crosses a folder (scripts/layers.py).
+ *
+ * Each table is one line of linker/hook-tables.ld, which sorts its items by
+ * the order number they were registered with (lower first), then by name.
+ */
+#ifndef FIRMWARE_CORE_HOOK_H
+#define FIRMWARE_CORE_HOOK_H
+
+/* Adds &item, of type `type`, to `table` at position `order`: two digits,
+ * 10..99 (the sort is by name). */
+#define HOOK_REGISTER(table, order, type, item) \
+	static type *const hook_##table##_##item \
+	__attribute__((used, section(".hook." #table "." #order))) = &(item)
+
+#define HOOK_TABLE(table, type) \
+	extern type *const __hook_##table##_start[], *const __hook_##table##_end[]
+
+#define hook_for_each(table, p) \
+	for ((p) = __hook_##table##_start; (p) < __hook_##table##_end; (p)++)
+#define hook_for_each_reverse(table, p) \
+	for ((p) = __hook_##table##_end; (p)-- > __hook_##table##_start;)
+
+#endif
