@@ -11,9 +11,9 @@ FW_INCLUDE := -I. -I$(PICOLIBC)/include
 # and with the tandem-verification writer in TV mode.
 FW_LIB_SRCS = lib/rvinsn/rvinsn.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
               lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c lib/tvtrace/tvtrace.c
-# step_fast_offsets.c is not linked: it gives step_fast.S its offsets
-# (FW_OFFSETS below).
-FW_OFFSETS_SRC := firmware/trace/step_fast_offsets.c
+# asm_offsets.c is not linked: it gives the assembly its offsets
+# (asm_offsets.h below).
+FW_OFFSETS_SRC := firmware/trap/asm_offsets.c
 FW_C_SRCS   = $(filter-out $(FW_OFFSETS_SRC),$(wildcard firmware/*/*.c platform/*.c \
                 drivers/*/*.c)) $(FDT_SRCS) $(FW_LIB_SRCS)
 FW_S_SRCS  := $(wildcard firmware/*/*.S)
@@ -66,9 +66,9 @@ $(1)/%.S.o: %.S
 	@mkdir -p $$(dir $$@)
 	$$(call quiet,CC)$(CC_RV) $(RV_CFLAGS) $(FW_RELAX) $(3) $(FW_INCLUDE) -I$(1)/gen -MMD -MP -c $$< -o $$@
 
-# The offsets of the C structures step_fast.S reads: each "@@ NAME value"
-# line of step_fast_offsets.c compiled to assembly becomes a #define.
-$(1)/gen/step_fast_offsets.h: $(FW_OFFSETS_SRC)
+# The offsets of the C structures the assembly reads: each "@@ NAME value"
+# line of asm_offsets.c compiled to assembly becomes a #define.
+$(1)/gen/asm_offsets.h: $(FW_OFFSETS_SRC)
 	@mkdir -p $$(dir $$@)
 	$$(call quiet,GEN)$(CC_RV) $(RV_CFLAGS) $(FW_FIXED_REGS) $(3) $(FW_INCLUDE) -MMD -MP -MT $$@ -MF $$@.d \
 		-S $$< -o $$@.s
@@ -78,7 +78,7 @@ $(1)/gen/step_fast_offsets.h: $(FW_OFFSETS_SRC)
 		{ echo "$$@: a line of $$@.s was not understood"; rm -f $$@.tmp; exit 1; }
 	@mv $$@.tmp $$@
 
-$(1)/firmware/trace/step_fast.S.o: $(1)/gen/step_fast_offsets.h
+$(patsubst %.S,$(1)/%.S.o,$(FW_S_SRCS)): $(1)/gen/asm_offsets.h
 
 $(1)/fwsyms-empty.c:
 	@mkdir -p $$(@D)

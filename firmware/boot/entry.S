@@ -11,6 +11,7 @@
 #include "firmware/core/hart.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
+#include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
 
 #define MISA_S (1 << ('S' - 'A'))
 

@@ -62,8 +62,6 @@ static void __attribute__((noreturn)) boot_fail(const struct platform_desc *pd, 
 		wfi();
 }
 
-/* The PMU state of each hart: too big for the hart struct on its stack. */
-static struct pmu_hart pmu_harts[MAX_HARTS];
 static const char *pmu_map_error;
 
 static void build_hart_table(void)
@@ -79,8 +77,7 @@ static void build_hart_table(void)
 		h->hartid = hart_ids[i];
 		h->index = i;
 		h->hsm_state = SBI_HSM_STATE_STOPPED;
-		h->pmu = &pmu_harts[i];
-		h->fw_events = &h->pmu->fw_events;
+		pmu_hart_attach(h);
 		hart_table[i] = h;
 	}
 }

@@ -2,10 +2,11 @@
 /* The harts behind an ACLINT-style device's contexts (fdt_irq.h). */
 #include "firmware/core/fdt_irq.h"
 #include "firmware/core/hart.h"
+#include "firmware/core/per_hart.h"
 
 /* phandle of each hart's "riscv,cpu-intc" node, by hart table index: the
  * ACLINT/CLINT interrupts-extended entries point at these. */
-static uint32_t hart_intc_phandle[MAX_HARTS];
+static PER_HART(uint32_t, hart_intc_phandle);
 
 /* The hart whose interrupt controller has this phandle, or -1. */
 static long intc_phandle_to_hartid(uint32_t phandle)
@@ -13,7 +14,7 @@ static long intc_phandle_to_hartid(uint32_t phandle)
 	unsigned int i;
 
 	for (i = 0; i < hart_count; i++)
-		if (phandle && hart_intc_phandle[i] == phandle)
+		if (phandle && *per_hart_at(hart_intc_phandle, i) == phandle)
 			return (long)hart_ids[i];
 	return -1;
 }
@@ -21,7 +22,7 @@ static long intc_phandle_to_hartid(uint32_t phandle)
 void fdt_irq_note_hart(unsigned int i, uint32_t intc_phandle)
 {
 	if (i < MAX_HARTS)
-		hart_intc_phandle[i] = intc_phandle;
+		*per_hart_at(hart_intc_phandle, i) = intc_phandle;
 }
 
 struct hart *fdt_irq_context_hart(const struct fdt *fdt, int node, uint32_t irq,

@@ -23,8 +23,6 @@
 #define HART_STACK_SHIFT   13
 #define HART_STACK_SIZE    (1 << HART_STACK_SHIFT)
 #define HART_STRUCT_SIZE   512    /* space reserved for struct hart */
-#define HART_PMU_OFFSET    160 /* offsetof(struct hart, pmu), for trap.S */
-#define HART_TRACE_OFFSET  184 /* offsetof(struct hart, trace), for trap.S */
 #define HART_PANIC_STACK   1024   /* bottom of the region: the fault report's stack */
 
 #ifndef __ASSEMBLER__
@@ -163,8 +161,6 @@ struct hart {
 };
 
 _Static_assert(sizeof(struct hart) <= HART_STRUCT_SIZE, "struct hart too big");
-_Static_assert(__builtin_offsetof(struct hart, pmu) == HART_PMU_OFFSET, "trap.S offset");
-_Static_assert(__builtin_offsetof(struct hart, trace) == HART_TRACE_OFFSET, "trap.S offset");
 
 _Static_assert(MAX_HARTS <= 64, "fence_from is a 64-bit mask of hart indexes");
 

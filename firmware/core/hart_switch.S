@@ -8,6 +8,7 @@
 #include "firmware/core/hart.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
+#include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
 
 	.section .text, "ax"
 /* A hart the firmware cannot serve, or a trap before traps are set up. */

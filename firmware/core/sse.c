@@ -16,6 +16,7 @@
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/spinlock.h"
+#include "firmware/core/per_hart.h"
 
 #define LOCAL_PMU       0
 #define LOCAL_SOFTWARE  1
@@ -41,17 +42,17 @@ struct sse_hart {
 	bool lcofie;                  /* S-mode's sie.LCOFIE, kept while LCOFI is ours */
 };
 
-/* Not cleared with .bss (boot time): each hart's is reset by
- * sse_hart_reset before the hart can be STARTED, and nothing reads a
- * hart's before that (hart_takes_events checks the HSM state first). */
-static struct sse_hart sse_harts[MAX_HARTS] __attribute__((section(".trace_state")));
+/* Each hart's is reset by sse_hart_reset before the hart can be STARTED,
+ * and nothing reads a hart's before that (hart_takes_events checks the HSM
+ * state first). */
+static PER_HART(struct sse_hart, sse_harts);
 static struct sse_event sse_global = { .id = SBI_SSE_EVENT_GLOBAL_SOFTWARE };
 static unsigned int global_pref;  /* PREFERRED_HART as a hart index (reset: the first hart) */
 static spinlock_t global_lock;
 
 static struct sse_hart *sse_of(const struct hart *h)
 {
-	return &sse_harts[h->index];
+	return per_hart(sse_harts, h);
 }
 
 static bool is_global(const struct sse_event *e)

@@ -23,9 +23,12 @@ struct trap_info {
 };
 #endif
 
+/* xn in the frame (x[] first); the other offsets and the frame's size are
+ * generated for the assembly (firmware/trap/asm_offsets.c). */
 #define TRAP_REGS_X(n)     ((n) * 8)
-#define TRAP_REGS_MEPC     (32 * 8)
-#define TRAP_REGS_MSTATUS  (33 * 8)
-#define TRAP_REGS_SIZE     272   /* 34 * 8 */
+#ifndef __ASSEMBLER__
+_Static_assert(__builtin_offsetof(struct trap_regs, x) == 0, "TRAP_REGS_X");
+#define TRAP_REGS_SIZE     sizeof(struct trap_regs)
+#endif
 
 #endif

@@ -13,10 +13,10 @@
 #include "firmware/core/riscv_csr.h"
 #include "lib/fdt/fdt.h"
 #include "firmware/core/fw_hooks.h"
+#include "firmware/core/per_hart.h"
 
-/* Like the trace engine's state (components.c): not cleared at boot, each
- * hart's is reset by ctr_hart_init. */
-static struct ctr_hart ctr_harts[MAX_HARTS] __attribute__((section(".trace_state")));
+/* Each hart's is reset by ctr_hart_init. */
+static PER_HART(struct ctr_hart, ctr_harts);
 
 static struct {
 	bool off;                  /* tracesbi.ctr=off: no emulation */
@@ -44,7 +44,7 @@ void ctr_cold_init(const struct fdt *fdt)
 
 void ctr_hart_init(struct hart *h)
 {
-	struct ctr_hart *c = &ctr_harts[h->index];
+	struct ctr_hart *c = per_hart(ctr_harts, h);
 
 	h->ctr = c;
 	if (ctr_hw_probe(&c->hw, h->feat.h)) {

@@ -8,29 +8,6 @@
 #ifndef FIRMWARE_PMU_PMU_H
 #define FIRMWARE_PMU_PMU_H
 
-/* struct pmu_hart offsets trap.S uses (checked below): fw_events[] slots
- * 22..24 (events 256..258), then trap_entry_instret. */
-#define PMU_OFF_SBI_CALLS      176   /* 8 * 22 */
-#define PMU_OFF_M_TRAPS        184   /* 8 * 23 */
-#define PMU_OFF_M_INSTRET      192   /* 8 * 24 */
-#define PMU_OFF_ENTRY_INSTRET  200   /* 8 * 25 */
-
-/* Offsets and constants the counter_stop fast path uses (sbi/pmu_fast.S;
- * checked below). */
-#define PMU_OFF_HW_COUNT       212
-#define PMU_OFF_HW_NUM         213
-#define PMU_OFF_SSCOFPMF       245
-#define PMU_OFF_HPM_CONTIGUOUS 246
-#define PMU_OFF_HPM_MASK       248
-#define PMU_OFF_STATE          256
-#define PMU_OFF_SNAPSHOT_ADDR  320
-#define PMU_OFF_SNAPSHOT_ON    328
-#define PMU_OFF_HW             336   /* hw[i].mhpmevent, 8 bytes each */
-#define PMU_ASM_CONFIGURED     1
-#define PMU_ASM_RUNNING        2
-#define PMU_ASM_STOP_RESET     1
-#define PMU_ASM_STOP_TAKE_SNAPSHOT 2
-
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
@@ -108,24 +85,6 @@ _Static_assert(offsetof(struct pmu_hart, snapshot_on) < 2048, "pmu_hart hot fiel
 #define PMU_FW_EVENT_OFFSET(code) \
 	(offsetof(struct pmu_hart, fw_events) + (size_t)PMU_FW_SLOT(code) * sizeof(uint64_t))
 
-_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_SBI_CALLS) ==
-	       PMU_OFF_SBI_CALLS, "trap.S offset");
-_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_M_TRAPS) ==
-	       PMU_OFF_M_TRAPS, "trap.S offset");
-_Static_assert(PMU_FW_EVENT_OFFSET(PMU_FW_M_INSTRET) ==
-	       PMU_OFF_M_INSTRET, "trap.S offset");
-_Static_assert(offsetof(struct pmu_hart, trap_entry_instret) == PMU_OFF_ENTRY_INSTRET,
-	       "trap.S offset");
-_Static_assert(offsetof(struct pmu_hart, hw_count) == PMU_OFF_HW_COUNT &&
-	       offsetof(struct pmu_hart, hw_num) == PMU_OFF_HW_NUM &&
-	       offsetof(struct pmu_hart, sscofpmf) == PMU_OFF_SSCOFPMF &&
-	       offsetof(struct pmu_hart, hpm_contiguous) == PMU_OFF_HPM_CONTIGUOUS &&
-	       offsetof(struct pmu_hart, hpm_mask) == PMU_OFF_HPM_MASK &&
-	       offsetof(struct pmu_hart, state) == PMU_OFF_STATE &&
-	       offsetof(struct pmu_hart, snapshot_addr) == PMU_OFF_SNAPSHOT_ADDR &&
-	       offsetof(struct pmu_hart, snapshot_on) == PMU_OFF_SNAPSHOT_ON &&
-	       offsetof(struct pmu_hart, hw) == PMU_OFF_HW &&
-	       sizeof(struct pmu_hw_counter) == 8, "pmu_fast.S offsets");
 
 /* Count one firmware event on this hart. */
 static inline void pmu_fw_event(struct pmu_hart *p, unsigned int code)
@@ -183,9 +142,6 @@ struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 #define PMU_START_INIT_SNAPSHOT  (1UL << 1)
 #define PMU_STOP_RESET           (1UL << 0)
 #define PMU_STOP_TAKE_SNAPSHOT   (1UL << 1)
-_Static_assert(PMU_ASM_CONFIGURED == PMU_CONFIGURED && PMU_ASM_RUNNING == PMU_RUNNING &&
-	       PMU_ASM_STOP_RESET == PMU_STOP_RESET &&
-	       PMU_ASM_STOP_TAKE_SNAPSHOT == PMU_STOP_TAKE_SNAPSHOT, "pmu_fast.S constants");
 
 /* Platform firmware events (SBI_PMU_FW_PLATFORM): whether event_data names
  * one, and its count on the calling hart. */
@@ -194,6 +150,10 @@ uint64_t platform_pmu_event_read(uint64_t event_data);
 
 /* Switch this hart's trap entry to count events 256..258 (trap.S). */
 void pmu_trap_counting(bool on);
+/* Cold boot, for each hart of the table: its PMU state, cleared
+ * (hart.pmu, hart.fw_events). */
+struct hart;
+void pmu_hart_attach(struct hart *h);
 
 #endif /* __ASSEMBLER__ */
 #endif

@@ -5,10 +5,12 @@
  * life (HSM start, non-retentive suspend).  Apart from pmu.c, which host
  * tests build against a fake of this.
  */
+#include <string.h>
 #include "firmware/pmu/pmu.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/core/fw_hooks.h"
+#include "firmware/core/per_hart.h"
 
 /* Events 256..258 are counted by another trap entry (trap.S), installed
  * only while a counter counts them. */
@@ -18,6 +20,18 @@ void pmu_trap_counting(bool on)
 
 	self->trap_counting = on;
 	trap_set_vector(self);
+}
+
+/* The PMU state of each hart: too big for the hart struct on its stack. */
+static PER_HART(struct pmu_hart, pmu_harts);
+
+void pmu_hart_attach(struct hart *h)
+{
+	struct pmu_hart *p = per_hart(pmu_harts, h);
+
+	memset(p, 0, sizeof(*p));
+	h->pmu = p;
+	h->fw_events = &p->fw_events;
 }
 
 /* A started hart's PMU is as at boot: counters free, no snapshot. */

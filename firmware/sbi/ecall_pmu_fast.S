@@ -23,6 +23,12 @@
 #include "firmware/pmu/pmu.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/sbi_spec.h"
+#include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
+
+/* (hw[i] is found as i << 3) */
+.if PMU_HW_COUNTER_SIZE != 8
+.error "struct pmu_hw_counter is not 8 bytes"
+.endif
 
 /* mhpmeventN is CSR_MHPMEVENT0 + n for n = 3..31 (0x320 itself is
  * mcountinhibit); mcycle, minstret and mhpmcounterN are CSR_MHPMCOUNTER0 + n. */

@@ -23,15 +23,14 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/pmu/pmu_hw.h"
 #include "drivers/pmu/pmu_map.h"
+#include "firmware/core/per_hart.h"
 
-/* Not cleared at boot (hundreds of KiB of stores): each hart's registers
- * are put in their reset state by trace_cold_init, the rest is set up
- * when tracing starts. */
-static struct trace_hart trace_harts[MAX_HARTS] __attribute__((section(".trace_state")));
+/* Each hart's registers are put in their reset state by trace_cold_init,
+ * the rest is set up when tracing starts. */
+static PER_HART(struct trace_hart, trace_harts);
 /* The stepper's block caches: shared out among the harts there are at
  * boot (the fewer harts, the bigger each one's cache). */
-static struct step_block block_pool[MAX_HARTS * STEP_CACHE_PER_HART]
-	__attribute__((section(".trace_state")));
+static struct step_block block_pool[MAX_HARTS * STEP_CACHE_PER_HART] NOINIT;
 
 static struct {
 	uint64_t base, size;       /* register window; size 0: none        */
@@ -65,7 +64,7 @@ struct trace_hart *components_lookup(uint64_t addr, bool *sink)
 	if (!window.size || off >= window.size || index >= hart_count)
 		return NULL;
 	*sink = (off % COMPONENT_STRIDE) >= TCI_COMPONENT_SIZE;
-	return &trace_harts[index];
+	return per_hart_at(trace_harts, index);
 }
 
 /* ---- SMEM buffers: S-mode RAM only -------------------------------------- */
@@ -454,7 +453,7 @@ void trace_cold_init(const struct fdt *fdt)
 	while (slots * 2 <= MAX_HARTS * STEP_CACHE_PER_HART / (hart_count ? hart_count : 1))
 		slots *= 2;
 	for (i = 0; i < hart_count; i++) {
-		struct trace_hart *th = &trace_harts[i];
+		struct trace_hart *th = per_hart_at(trace_harts, i);
 
 		th->hart = hart_table[i];
 		stepper_cache_init(&th->step, &block_pool[(size_t)i * slots], slots);

@@ -33,7 +33,7 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
 #include "firmware/core/hart.h"
-#include "step_fast_offsets.h"
+#include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
 
 #define X(n) TRAP_REGS_X(n)
 #define HART_TRACE_AT (TRAP_REGS_SIZE + HART_TRACE_OFFSET)

@@ -26,6 +26,7 @@
 #include "firmware/core/hart.h"
 #include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace_trap.h"
+#include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
 
 #define X(n) TRAP_REGS_X(n)
 

@@ -1,25 +1,57 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The offsets and constants step_fast.S needs, from the C declarations.
- * Not linked: the build compiles this file to assembly only, where every
+ * Every offset of a C structure, and every C constant, that the firmware's
+ * assembly uses (trap.S, step_fast.S, ecall_pmu_fast.S, entry.S).  Not
+ * linked: the build compiles this file to assembly only, where every
  * OFFSET()/VALUE() leaves a line "@@ NAME value", and turns those lines
- * into step_fast_offsets.h (mk/80-firmware.mk).  So the fast visit reads
- * the fields where the C code has them, whatever the layout.
+ * into asm_offsets.h (mk/80-firmware.mk).  So the assembly reads the
+ * fields where the C code has them, whatever the layout.  Here, at the top
+ * of the firmware, because it sees the structures of every part.
  */
 #include <stddef.h>
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
 #include "firmware/core/hart.h"
+#include "firmware/core/trap_regs.h"
+#include "firmware/pmu/pmu.h"
 
 #define VALUE(name, v) __asm__ volatile(".ascii \"\\n@@ " #name " %0\\n\"" : : "i"(v))
 #define OFFSET(name, type, member) VALUE(name, offsetof(type, member))
 
-void step_fast_offsets(void);
+void asm_offsets(void);
 
-void step_fast_offsets(void)
+void asm_offsets(void)
 {
-	/* struct hart: where the full path of the trap entry is */
+	/* the trap frame, struct hart */
+	OFFSET(TRAP_REGS_MEPC, struct trap_regs, mepc);
+	OFFSET(TRAP_REGS_MSTATUS, struct trap_regs, mstatus);
+	VALUE(TRAP_REGS_SIZE, sizeof(struct trap_regs));
+	OFFSET(HART_PMU_OFFSET, struct hart, pmu);
+	OFFSET(HART_TRACE_OFFSET, struct hart, trace);
 	OFFSET(HART_TRAP_FAST_FULL, struct hart, trap_fast_full);
+
+	/* struct pmu_hart: the counts of events 256..258 and the trap entry's
+	 * minstret (trap.S), what counter_stop's fast path reads
+	 * (ecall_pmu_fast.S) */
+	VALUE(PMU_OFF_SBI_CALLS, PMU_FW_EVENT_OFFSET(PMU_FW_SBI_CALLS));
+	VALUE(PMU_OFF_M_TRAPS, PMU_FW_EVENT_OFFSET(PMU_FW_M_TRAPS));
+	VALUE(PMU_OFF_M_INSTRET, PMU_FW_EVENT_OFFSET(PMU_FW_M_INSTRET));
+	OFFSET(PMU_OFF_ENTRY_INSTRET, struct pmu_hart, trap_entry_instret);
+	OFFSET(PMU_OFF_HW_COUNT, struct pmu_hart, hw_count);
+	OFFSET(PMU_OFF_HW_NUM, struct pmu_hart, hw_num);
+	OFFSET(PMU_OFF_SSCOFPMF, struct pmu_hart, sscofpmf);
+	OFFSET(PMU_OFF_HPM_CONTIGUOUS, struct pmu_hart, hpm_contiguous);
+	OFFSET(PMU_OFF_HPM_MASK, struct pmu_hart, hpm_mask);
+	OFFSET(PMU_OFF_STATE, struct pmu_hart, state);
+	OFFSET(PMU_OFF_SNAPSHOT_ADDR, struct pmu_hart, snapshot_addr);
+	OFFSET(PMU_OFF_SNAPSHOT_ON, struct pmu_hart, snapshot_on);
+	OFFSET(PMU_OFF_HW, struct pmu_hart, hw);
+	VALUE(PMU_HW_COUNTER_SIZE, sizeof(struct pmu_hw_counter));
+	VALUE(PMU_ASM_CONFIGURED, PMU_CONFIGURED);
+	VALUE(PMU_ASM_RUNNING, PMU_RUNNING);
+	VALUE(PMU_ASM_STOP_RESET, PMU_STOP_RESET);
+	VALUE(PMU_ASM_STOP_TAKE_SNAPSHOT, PMU_STOP_TAKE_SNAPSHOT);
+
 	/* struct trace_hart and its stepper, encoder statistics, encoder */
 	OFFSET(TH_OVERFLOW_NOW, struct trace_hart, overflow_now);
 	OFFSET(TH_TE_BLOCKS, struct trace_hart, te.blocks);
