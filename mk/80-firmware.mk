@@ -114,7 +114,11 @@ $(eval $(call fw_image,$(FW_DEBUG_BUILD),$(BUILD)/tracesbi-faultinject.elf,-DTRA
 $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 	$(call quiet,OBJCOPY)$(OBJCOPY_RV) -O binary $< $@
 
--include $(wildcard $(FW_BUILD)/*/*/*.d $(FW_DEBUG_BUILD)/*/*/*.d $(FW_BUILD)/gen/*.d $(FW_DEBUG_BUILD)/gen/*.d)
+# (the generated headers' own: only today's, so that a header no longer
+# generated is never asked for by a dependency file left in build/)
+-include $(filter-out %.h.d,$(wildcard $(FW_BUILD)/*/*.d $(FW_BUILD)/*/*/*.d \
+                    $(FW_DEBUG_BUILD)/*/*.d $(FW_DEBUG_BUILD)/*/*/*.d)) \
+         $(wildcard $(FW_BUILD)/gen/asm_offsets.h.d $(FW_DEBUG_BUILD)/gen/asm_offsets.h.d)
 
 # Boot-level checks: banner/feature detection per CPU model, many harts,
 # sparse hart IDs, the DT handed over, a bad DTB, the report of injected

@@ -13,6 +13,7 @@
 #include "firmware/trace/trace.h"
 #include "firmware/core/guard.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/boot/fdt_fixup.h"
 
 #define FIXUP_HEADROOM 1024
 

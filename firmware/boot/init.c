@@ -24,13 +24,16 @@
 #include "firmware/core/guard.h"
 #include "firmware/pmu/pmu.h"
 #include "firmware/trace/trace.h"
-#include "firmware/ctr/ctr.h"
+#include "firmware/ctr/ctr_hart.h"
 #include "firmware/core/timer.h"
 #include "firmware/emu/time_csr.h"
 #include "firmware/core/redirect.h"
 #include "firmware/core/panic.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/core/reset.h"
+#include "firmware/core/pmp.h"
+#include "firmware/boot/fdt_fixup.h"
+#include "firmware/pmu/pmu_hart.h"
 
 #define FW_DYNAMIC_MAGIC   0x4942534fUL    /* "OSBI" */
 #define FW_DYNAMIC_MAX_VERSION 2
@@ -46,7 +49,6 @@ struct fw_dynamic_info {
 extern char hart_stacks[];
 extern volatile uint32_t boot_done;
 extern char _fw_start[], _fw_end[];
-int fdt_fixup(void *dtb, uint32_t totalsize);
 
 static unsigned long boot_hartid;
 static const char *fixup_error;

@@ -11,9 +11,5 @@ void features_print(const struct hart_features *f);
  * medeleg and (when the hart has it) menvcfg. */
 void features_probe_fwft(struct fwft_support *s, bool menvcfg);
 
-/* pmp.c: S/U-mode may use everything but the firmware region. */
-struct mem_region;
-/* Deny S/U-mode the n regions (NAPOT each), allow everything else. */
-int pmp_protect(const struct hart_features *f, const struct mem_region *deny, unsigned int n);
 
 #endif

@@ -12,6 +12,7 @@
 #include "firmware/core/console.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/platform.h"
+#include "firmware/core/pmp.h"
 
 static unsigned long napot_addr(uint64_t base, uint64_t size)
 {

@@ -35,9 +35,5 @@ int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
  * walked; va itself without translation): false when it has none. */
 bool umem_phys_addr(unsigned long mstatus, unsigned long va, uint64_t *pa);
 
-/* Floating-point register file access for FP load/store emulation.
- * `width` is 4 or 8; a 4-byte write NaN-boxes. */
-uint64_t fpreg_read(unsigned int reg, unsigned int width);
-void fpreg_write(unsigned int reg, unsigned int width, uint64_t val);
 
 #endif

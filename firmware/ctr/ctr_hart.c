@@ -6,7 +6,7 @@
  * trace engine's (trace/ctr_access.c): recording steps the hart.
  */
 #include <string.h>
-#include "firmware/ctr/ctr.h"
+#include "firmware/ctr/ctr_hart.h"
 #include "drivers/ctr/ctr_hw_csr.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"

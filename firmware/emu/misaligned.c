@@ -12,6 +12,7 @@
 #include "firmware/emu/memaccess.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/umem.h"
+#include "firmware/emu/fpreg.h"
 
 _Static_assert(sizeof(unsigned long) == 8, "misaligned.c assumes XLEN = 64");
 

@@ -148,12 +148,9 @@ struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 bool platform_pmu_event_valid(uint64_t event_data);
 uint64_t platform_pmu_event_read(uint64_t event_data);
 
-/* Switch this hart's trap entry to count events 256..258 (trap.S). */
+/* Switch this hart's trap entry to count events 256..258 (trap.S;
+ * pmu_hart.c, which host tests fake). */
 void pmu_trap_counting(bool on);
-/* Cold boot, for each hart of the table: its PMU state, cleared
- * (hart.pmu, hart.fw_events). */
-struct hart;
-void pmu_hart_attach(struct hart *h);
 
 #endif /* __ASSEMBLER__ */
 #endif

@@ -11,6 +11,7 @@
 #include "firmware/core/trap_vector.h"
 #include "firmware/core/fw_hooks.h"
 #include "firmware/core/per_hart.h"
+#include "firmware/pmu/pmu_hart.h"
 
 /* Events 256..258 are counted by another trap entry (trap.S), installed
  * only while a counter counts them. */

@@ -5,7 +5,7 @@
  * (ctr/ctr_csr.c) at a point where the trace engine's recording is exact.
  */
 #include "firmware/trace/ctr_access.h"
-#include "firmware/ctr/ctr.h"
+#include "firmware/ctr/ctr_hart.h"
 #include "firmware/ctr/ctr_csr.h"
 #include "drivers/ctr/ctr_hw_csr.h"
 #include "firmware/trace/trace_hart.h"

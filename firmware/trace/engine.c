@@ -26,7 +26,7 @@
  */
 #include <string.h>
 #include "firmware/core/dbtr.h"
-#include "firmware/ctr/ctr.h"
+#include "firmware/ctr/ctr_hart.h"
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/trace.h"
 #include "firmware/core/hart.h"

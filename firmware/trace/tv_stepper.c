@@ -18,6 +18,7 @@
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
 #include "firmware/core/redirect.h"
+#include "firmware/emu/fpreg.h"
 
 /* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
 #define TDATA1_TYPE_SHIFT   60

@@ -5,8 +5,8 @@
  * the illegal-instruction traps of the CTR CSRs and SCTRCLR
  * (trace/ctr_access.h).
  */
-#ifndef FIRMWARE_CTR_CTR_H
-#define FIRMWARE_CTR_CTR_H
+#ifndef FIRMWARE_CTR_CTR_HART_H
+#define FIRMWARE_CTR_CTR_HART_H
 
 #include <stdbool.h>
 #include "drivers/ctr/ctr_hw.h"
