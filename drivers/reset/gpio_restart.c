@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * System reset through a GPIO line: "gpio-restart" (fills platform.reboot,
+ * System reset through a GPIO line: "gpio-restart" (registers the reboot,
  * cold and warm alike: the line resets the whole machine) and
- * "gpio-poweroff" (fills platform.poweroff; the HiFive Unmatched's PMIC
+ * "gpio-poweroff" (registers the power-off; the HiFive Unmatched's PMIC
  * line).  The Linux bindings: gpios = <&controller pin flags>, flag bit 0 =
  * active low; delays in ms, "active-delay" / "inactive-delay" for restart,
  * "active-delay-ms" / "inactive-delay-ms" for power-off, 100 by default.
@@ -98,7 +98,8 @@ static int gpio_restart_probe(const struct fdt *fdt, int node, int parent)
 	(void)parent;
 	if (gpio_reset_parse(fdt, node, "active-delay", "inactive-delay", &restart) < 0)
 		return -1;
-	platform.reboot = (struct reset_action){ .present = true, .fire = gpio_restart_fire };
+	platform_register_reset(PLATFORM_REBOOT,
+				&(struct reset_action){ .present = true, .fire = gpio_restart_fire }, false);
 	return 0;
 }
 
@@ -107,7 +108,8 @@ static int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	(void)parent;
 	if (gpio_reset_parse(fdt, node, "active-delay-ms", "inactive-delay-ms", &poweroff) < 0)
 		return -1;
-	platform.poweroff = (struct reset_action){ .present = true, .fire = gpio_poweroff_fire };
+	platform_register_reset(PLATFORM_POWEROFF,
+				&(struct reset_action){ .present = true, .fire = gpio_poweroff_fire }, false);
 	return 0;
 }
 

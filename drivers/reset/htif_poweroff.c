@@ -19,8 +19,9 @@ static int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	(void)parent;
 	if (htif_attach(fdt, node) < 0)
 		return -1;
-	platform.poweroff = (struct reset_action){ .present = true, .fire = htif_poweroff };
-	platform.exit_with_status = htif_exit;
+	platform_register_reset(PLATFORM_POWEROFF,
+				&(struct reset_action){ .present = true, .fire = htif_poweroff }, false);
+	platform_register_exit_status(htif_exit);
 	return 0;
 }
 

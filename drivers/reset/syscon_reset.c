@@ -12,8 +12,9 @@
 #define SIFIVE_TEST_PASS  0x5555
 #define SIFIVE_TEST_RESET 0x7777
 
-static int syscon_action(const struct fdt *fdt, int node, struct reset_action *act)
+static int syscon_action(const struct fdt *fdt, int node, enum platform_reset which)
 {
+	struct reset_action act = { .present = true };
 	uint32_t regmap, offset = 0, value, mask = 0xffffffffu;
 	uint64_t base, size;
 	int syscon;
@@ -27,10 +28,10 @@ static int syscon_action(const struct fdt *fdt, int node, struct reset_action *a
 	if (syscon < 0 || fdt_get_reg(fdt, syscon, 0, &base, &size) < 0 ||
 	    offset + 4 > size)
 		return -1;
-	act->reg = (volatile uint32_t *)(uintptr_t)(base + offset);
-	act->value = value;
-	act->mask = mask;
-	act->present = true;
+	act.reg = (volatile uint32_t *)(uintptr_t)(base + offset);
+	act.value = value;
+	act.mask = mask;
+	platform_register_reset(which, &act, false);
 	return 0;
 }
 
@@ -39,13 +40,13 @@ static int syscon_action(const struct fdt *fdt, int node, struct reset_action *a
 static int syscon_poweroff_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
-	return syscon_action(fdt, node, &platform.poweroff);
+	return syscon_action(fdt, node, PLATFORM_POWEROFF);
 }
 
 static int syscon_reboot_probe(const struct fdt *fdt, int node, int parent)
 {
 	(void)parent;
-	return syscon_action(fdt, node, &platform.reboot);
+	return syscon_action(fdt, node, PLATFORM_REBOOT);
 }
 
 static volatile uint32_t *sifive_test;
@@ -65,13 +66,13 @@ static int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 		return -1;
 	reg = (volatile uint32_t *)(uintptr_t)base;
 	sifive_test = reg;
-	platform.exit_with_status = sifive_test_exit;
-	if (!platform.poweroff.present)
-		platform.poweroff = (struct reset_action){ true, reg, SIFIVE_TEST_PASS,
-							   0xffffffffu, NULL };
-	if (!platform.reboot.present)
-		platform.reboot = (struct reset_action){ true, reg, SIFIVE_TEST_RESET,
-							 0xffffffffu, NULL };
+	platform_register_exit_status(sifive_test_exit);
+	platform_register_reset(PLATFORM_POWEROFF,
+				&(struct reset_action){ true, reg, SIFIVE_TEST_PASS, 0xffffffffu, NULL },
+				true);
+	platform_register_reset(PLATFORM_REBOOT,
+				&(struct reset_action){ true, reg, SIFIVE_TEST_RESET, 0xffffffffu, NULL },
+				true);
 	return 0;
 }
 

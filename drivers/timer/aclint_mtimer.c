@@ -41,10 +41,10 @@ static int aclint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 		return -1;
 	/* The 8-byte range is MTIME; the other one the MTIMECMP array. */
 	if (s0 == 8) {
-		platform.mtime = (volatile uint64_t *)(uintptr_t)a0;
+		platform_register_mtime((volatile uint64_t *)(uintptr_t)a0, false);
 		mtimer_assign(fdt, node, a1);
 	} else {
-		platform.mtime = (volatile uint64_t *)(uintptr_t)a1;
+		platform_register_mtime((volatile uint64_t *)(uintptr_t)a1, false);
 		mtimer_assign(fdt, node, a0);
 	}
 	return 0;
@@ -57,7 +57,7 @@ static int clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 ||
 	    size < CLINT_MTIME_OFFSET + 8)
 		return -1;
-	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
+	platform_register_mtime((volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET), false);
 	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
 	return 0;
 }
@@ -69,8 +69,7 @@ static int thead_clint_mtimer_probe(const struct fdt *fdt, int node, int parent)
 	if (fdt_get_reg_under(fdt, parent, node, 0, &base, &size) < 0 ||
 	    size < CLINT_MTIMECMP_OFFSET + 8)
 		return -1;
-	platform.mtime = NULL;
-	platform.mtime_in_time_csr = true;
+	platform_register_mtime(NULL, true);
 	mtimer_assign(fdt, node, base + CLINT_MTIMECMP_OFFSET);
 	return 0;
 }
@@ -80,7 +79,7 @@ void clint_mtimer_at(uint64_t base)
 {
 	unsigned int i;
 
-	platform.mtime = (volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET);
+	platform_register_mtime((volatile uint64_t *)(uintptr_t)(base + CLINT_MTIME_OFFSET), false);
 	for (i = 0; i < hart_count; i++)
 		if (hart_ids[i] < CLINT_CONTEXTS)
 			hart_table[i]->mtimecmp = (volatile uint64_t *)(uintptr_t)

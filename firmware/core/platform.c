@@ -8,6 +8,27 @@
 
 struct platform platform;
 
+void platform_register_mtime(volatile uint64_t *mtime, bool in_time_csr)
+{
+	platform.mtime = mtime;
+	platform.mtime_in_time_csr = in_time_csr;
+}
+
+void platform_register_reset(enum platform_reset which, const struct reset_action *act,
+			     bool fallback)
+{
+	struct reset_action *slot = which == PLATFORM_POWEROFF ? &platform.poweroff
+							       : &platform.reboot;
+
+	if (!fallback || !slot->present)
+		*slot = *act;
+}
+
+void platform_register_exit_status(void (*exit_with_status)(uint32_t status))
+{
+	platform.exit_with_status = exit_with_status;
+}
+
 bool platform_range_in_ram(uint64_t base, uint64_t size)
 {
 	unsigned int i;

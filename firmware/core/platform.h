@@ -78,6 +78,18 @@ const char *platform_parse_fdt(const struct fdt *fdt);
  * 0 or a message. */
 const char *platform_probe_devices(const struct fdt *fdt);
 
+/* What the device drivers register as they probe (drivers/timer, drivers/
+ * reset): the machine's time (mtime, or NULL with in_time_csr: a T-Head
+ * CLINT, whose harts' time CSR counts), and its ways to power off and
+ * reboot (a reset device found later replaces an earlier one, but a
+ * `fallback` one, sifive,test0's, only takes a slot still empty) and to
+ * end with an exit status. */
+enum platform_reset { PLATFORM_POWEROFF, PLATFORM_REBOOT };
+void platform_register_mtime(volatile uint64_t *mtime, bool in_time_csr);
+void platform_register_reset(enum platform_reset which, const struct reset_action *act,
+			     bool fallback);
+void platform_register_exit_status(void (*exit_with_status)(uint32_t status));
+
 /* Memory checks for addresses S-mode passes in. */
 bool platform_range_in_ram(uint64_t base, uint64_t size);
 bool platform_range_overlaps_fw(uint64_t base, uint64_t size);
