@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # make lint: cppcheck and clang-tidy over firmware, lib, drivers, platform
 # and tools, with the configuration checked in (.clang-tidy, the cppcheck
-# options below).  Prints one PASS:/FAIL: line per tool and code group, and
+# options below), and the firmware's layers (scripts/layers.py).  Prints one PASS:/FAIL: line per tool and code group, and
 # every finding; exits non-zero on any finding.
 #
 #   lint.sh            (from anywhere; runs at the top of the tree)
@@ -15,10 +15,10 @@ failed=0
 
 # The firmware's files and flags (mk/80-firmware.mk): riscv64, freestanding.
 # clang 14 does not know the zicsr/zifencei names: rv64imac.
-FW_FILES=$(ls firmware/*.c firmware/sbi/*.c firmware/trace/*.c platform/*.c drivers/*/*.c \
+FW_FILES=$(ls firmware/*/*.c platform/*.c drivers/*/*.c \
               lib/fdt/*.c lib/rvinsn/*.c lib/ntrace/ntrace_msg.c lib/ntrace/ntrace_enc.c \
               lib/ntrace/ntrace_ingress.c lib/tci/*.c lib/tvtrace/*.c)
-FW_INC="-Ifirmware/include -Ilib/fdt -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Idrivers/trace -Idrivers/ctr -Ilib/tvtrace"
+FW_INC="-I."
 FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding -std=gnu11
           $FW_INC -isystem /usr/lib/picolibc/riscv64-unknown-elf/include"
 # Host tools (mk/60-ntrace-tool.mk, mk/71-tvtrace-tool.mk) and the decoder
@@ -27,7 +27,7 @@ FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding
 # and <linux/perf_event.h> check it too.
 HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c lib/ntrace/ntrace_dec.c \
                 linux-trace/recorder/*.c)
-HOST_FLAGS="-std=gnu11 -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace
+HOST_FLAGS="-std=gnu11 -I. -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace
             -Ilinux-trace"
 
 report() {   # tool group log count
@@ -92,4 +92,13 @@ cppcheck_group host "$HOST_FILES" "${HOST_FLAGS#-std=gnu11 }"
 tidy_group firmware "$FW_FILES" "$FW_FLAGS"
 tidy_group host "$HOST_FILES" "$HOST_FLAGS"
 fixed_regs_selftest
+# The layers (docs/ARCHITECTURE.md "Layout"): no include or link circle
+# crosses a folder; the link graph is the built firmware's (make all).
+if python3 scripts/layers.py --check >"$out/layers.txt" 2>&1; then
+    echo "PASS: lint layers: $(grep -c '' "$out/layers.txt") lines of structure, no circle crosses a folder"
+else
+    echo "FAIL: lint layers: a circle crosses a folder, or the firmware is not built (log $out/layers.txt)"
+    grep -A3 'between folders: [1-9]\|crosses a folder)\|not measured' "$out/layers.txt" | sed 's/^/    /'
+    failed=1
+fi
 exit $failed
