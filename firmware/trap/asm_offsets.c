@@ -71,16 +71,16 @@ void asm_offsets(void)
 	OFFSET(TH_FAST_H2, struct trace_hart, step.fast_h2);
 	OFFSET(TH_FAST_END, struct trace_hart, step.fast_end);
 	OFFSET(TH_ENC, struct trace_hart, enc);
-	OFFSET(ENC_SLOW, struct ntrace_encoder, slow);
-	OFFSET(ENC_ICNT, struct ntrace_encoder, icnt);
-	OFFSET(ENC_ICNT_CHECK, struct ntrace_encoder, icnt_check);
-	OFFSET(ENC_HIST, struct ntrace_encoder, hist);
-	OFFSET(ENC_HIST_LIMIT, struct ntrace_encoder, hist_limit);
-	OFFSET(ENC_PENDING, struct ntrace_encoder, pending);
-	OFFSET(ENC_PENDING_BTYPE, struct ntrace_encoder, pending_btype);
-	OFFSET(ENC_PENDING_TSTAMP, struct ntrace_encoder, pending_tstamp);
-	OFFSET(ENC_CUR_PRIV, struct ntrace_encoder, cur_priv);
-	OFFSET(ENC_CUR_CONTEXT, struct ntrace_encoder, cur_context);
+	OFFSET(ENC_SLOW, struct ntrace_encoder, run.slow);
+	OFFSET(ENC_ICNT, struct ntrace_encoder, run.icnt);
+	OFFSET(ENC_ICNT_CHECK, struct ntrace_encoder, run.icnt_check);
+	OFFSET(ENC_HIST, struct ntrace_encoder, run.hist);
+	OFFSET(ENC_HIST_LIMIT, struct ntrace_encoder, run.hist_limit);
+	OFFSET(ENC_PENDING, struct ntrace_encoder, run.pending);
+	OFFSET(ENC_PENDING_BTYPE, struct ntrace_encoder, run.pending_btype);
+	OFFSET(ENC_PENDING_TSTAMP, struct ntrace_encoder, run.pending_tstamp);
+	OFFSET(ENC_CUR_PRIV, struct ntrace_encoder, run.cur_priv);
+	OFFSET(ENC_CUR_CONTEXT, struct ntrace_encoder, run.cur_context);
 	OFFSET(ENC_RECORDS, struct ntrace_encoder, stats.records);
 
 	/* struct step_block */

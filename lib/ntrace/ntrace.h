@@ -348,7 +348,7 @@ struct ntrace_enc_stats {
 
 #define NTRACE_ENC_BUF_SIZE 1024
 
-/* What the next record's address completes (struct ntrace_encoder.pending). */
+/* What the next record's address completes (struct ntrace_encoder.run.pending). */
 enum ntrace_enc_pending {
 	NTRACE_PEND_NONE = 0,
 	NTRACE_PEND_START,        /* ProgTraceSync after start/restart         */
@@ -363,18 +363,33 @@ struct ntrace_encoder {
 	struct ntrace_enc_config cfg;
 	struct ntrace_format fmt;
 	struct ntrace_sink sink;
-	/* hot state */
-	uint32_t icnt;          /* accumulated I-CNT                          */
-	uint32_t icnt_check;    /* slow path when icnt >= icnt_check          */
-	uint32_t hist;          /* HIST register with stop bit                */
+	/* The state of the current run, which the inline counting
+	 * (ntrace_enc_block_inline()) and the firmware's fast visit
+	 * (firmware/trace/step_fast.S, through generated offsets) read and
+	 * write as the encoder does: they add a run to I-CNT and HIST when
+	 * nothing is due (slow 0, icnt below icnt_check, hist below
+	 * hist_limit), and resolve a pending IndirectBranch whose message
+	 * is plain (ntrace_enc_inline_end()).  Everything else is the
+	 * encoder's alone. */
+	struct ntrace_enc_run {
+		uint32_t icnt;          /* accumulated I-CNT                  */
+		uint32_t icnt_check;    /* slow path when icnt >= icnt_check  */
+		uint32_t hist;          /* HIST register with stop bit        */
+		uint32_t hist_limit;    /* stop bit position of the next HIST
+					   check: hist_full, or the held
+					   record's length                    */
+		uint32_t slow;          /* non-zero: every record takes the
+					   slow path                          */
+		uint8_t pending;        /* message waiting for the next
+					   address                            */
+		uint8_t pending_btype;
+		uint8_t cur_priv;
+		uint64_t cur_context;
+		uint64_t pending_tstamp;
+	} run;
 	uint32_t hist_full;     /* stop bit position value meaning "full"     */
-	uint32_t hist_limit;    /* stop bit position of the next HIST check:
-				   hist_full, or the held record's length   */
-	uint32_t slow;          /* non-zero: every record takes the slow path */
 	uint32_t plain_jump_mask; /* itypes handled inline as IndirectBranch  */
 	uint8_t active;         /* tracing (between start and stop)           */
-	uint8_t pending;        /* message waiting for the next address       */
-	uint8_t pending_btype;
 	uint8_t pending_sync;   /* SYNC for the next sync message, 0xFF none  */
 	uint8_t pending_return; /* deferred implicit-return compare (9.2)    */
 	uint8_t htm;
@@ -386,9 +401,6 @@ struct ntrace_encoder {
 				   address, no periodic sync counts them
 				   (ntrace_enc_resolve_jump())              */
 	uint8_t prev_in_block;  /* previous record counted in current I-CNT   */
-	uint8_t cur_priv;
-	uint64_t cur_context;
-	uint64_t pending_tstamp;
 	uint64_t pending_return_addr;
 	uint64_t block_start;   /* address of first instruction of the block  */
 	uint64_t ref_addr;      /* last transmitted address (8.1)             */

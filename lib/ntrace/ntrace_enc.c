@@ -14,7 +14,7 @@
 #include "ntrace_internal.h"
 
 /* What the next record's address completes: enum ntrace_enc_pending
- * (ntrace.h), in struct ntrace_encoder.pending. */
+ * (ntrace.h), in struct ntrace_encoder.run.pending. */
 #define PEND_NONE         NTRACE_PEND_NONE
 #define PEND_START        NTRACE_PEND_START
 #define PEND_DIRECT       NTRACE_PEND_DIRECT
@@ -32,7 +32,7 @@ static void sink_overflow(struct ntrace_encoder *e, size_t n)
 {
 	e->stats.lost_bytes += n;
 	e->overflowed = 1;
-	e->slow = 1;
+	e->run.slow = 1;
 }
 
 int ntrace_enc_flush(struct ntrace_encoder *e)
@@ -70,7 +70,7 @@ account_msg(struct ntrace_encoder *e, unsigned tcode, uint32_t n, uint64_t tstam
 	    tstamp - e->sync_tstamp >= e->sync_limit)
 		e->sync_due = 1;
 	if (e->sync_due)
-		e->slow = 1;
+		e->run.slow = 1;
 }
 
 /* Write one complete message: SRC and TSTAMP are added here (8.7: absolute
@@ -117,7 +117,7 @@ static void flush_held_hist(struct ntrace_encoder *e)
 	if (!n)
 		return;
 	e->held_count = 0;
-	e->hist_limit = e->hist_full;
+	e->run.hist_limit = e->hist_full;
 	if (n == 1)
 		emit_resource_full(e, NTRACE_RCODE_HIST, e->held_hist, 0, e->held_tstamp);
 	else
@@ -247,10 +247,10 @@ static inline __attribute__((always_inline)) void reset_icnt(struct ntrace_encod
 {
 	bool halfwords = e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS;
 
-	e->stats.halfwords += e->icnt;
+	e->stats.halfwords += e->run.icnt;
 	if (halfwords)
-		e->sync_count += e->icnt;
-	e->icnt = 0;
+		e->sync_count += e->run.icnt;
+	e->run.icnt = 0;
 	/* (in the other modes icnt_check depends on I-CNT's width only) */
 	if (halfwords)
 		recompute_icnt_check(e);
@@ -268,7 +268,7 @@ static void recompute_icnt_check(struct ntrace_encoder *e)
 		if (left < check)
 			check = left;
 	}
-	e->icnt_check = (uint32_t)check;
+	e->run.icnt_check = (uint32_t)check;
 }
 
 static void restart_sync_counter(struct ntrace_encoder *e, uint64_t tstamp)
@@ -315,12 +315,12 @@ static void emit_sync(struct ntrace_encoder *e, unsigned tcode, unsigned sync, u
 	addr = rv_xlen_mask(addr, e->fmt.xlen);
 	v[NTRACE_FLD_SYNC] = sync;
 	v[NTRACE_FLD_BTYPE] = btype;
-	v[NTRACE_FLD_ICNT] = e->icnt;
+	v[NTRACE_FLD_ICNT] = e->run.icnt;
 	v[NTRACE_FLD_FADDR] = ntrace_addr_to_field(addr);
-	v[NTRACE_FLD_HIST] = e->hist;
+	v[NTRACE_FLD_HIST] = e->run.hist;
 	emit_sync_tcode(e, tcode, v, tstamp);
 	e->ref_addr = addr;
-	e->hist = 1;
+	e->run.hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
 	if (sync == e->sync_reason) {
@@ -343,7 +343,7 @@ static void emit_standalone_sync(struct ntrace_encoder *e, unsigned sync, uint64
 {
 	if (e->held_cut)
 		hist_uncut(e);
-	if (e->htm && e->hist != 1)
+	if (e->htm && e->run.hist != 1)
 		emit_sync(e, NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC, sync, NTRACE_BTYPE_INDIRECT, addr,
 			  tstamp);
 	else
@@ -356,7 +356,7 @@ static bool try_repeat(struct ntrace_encoder *e, unsigned tcode, uint64_t target
 {
 	if (!e->cfg.trTeInstEnRepeatedHistory || e->htm)
 		return false;
-	if (e->repeat_tcode == tcode && e->repeat_icnt == e->icnt && e->repeat_start == e->block_start &&
+	if (e->repeat_tcode == tcode && e->repeat_icnt == e->run.icnt && e->repeat_start == e->block_start &&
 	    e->repeat_target == target && e->block_start != NO_ADDR && e->repeat_count < MAX_REPEAT) {
 		e->repeat_count++;
 		return true;
@@ -369,7 +369,7 @@ static void remember_branch(struct ntrace_encoder *e, unsigned tcode, uint64_t t
 	if (!e->cfg.trTeInstEnRepeatedHistory || e->htm)
 		return;
 	e->repeat_tcode = (uint8_t)tcode;
-	e->repeat_icnt = e->icnt;
+	e->repeat_icnt = e->run.icnt;
 	e->repeat_start = e->block_start;
 	e->repeat_target = target;
 }
@@ -388,7 +388,7 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 		/* Periodic sync rides on the branch message (Table 25, SYNC=2). */
 		if (direct)
 			tcode = NTRACE_TCODE_DIRECT_BRANCH_SYNC;
-		else if (e->htm && e->hist != 1)
+		else if (e->htm && e->run.hist != 1)
 			tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST_SYNC;
 		else
 			tcode = NTRACE_TCODE_INDIRECT_BRANCH_SYNC;
@@ -397,7 +397,7 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 	}
 	if (direct) {
 		tcode = NTRACE_TCODE_DIRECT_BRANCH;
-	} else if (e->htm && e->hist != 1) {
+	} else if (e->htm && e->run.hist != 1) {
 		tcode = NTRACE_TCODE_INDIRECT_BRANCH_HIST;
 	} else {
 		/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
@@ -409,10 +409,10 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 		return;
 	}
 	v[NTRACE_FLD_BTYPE] = btype;
-	v[NTRACE_FLD_ICNT] = e->icnt;
+	v[NTRACE_FLD_ICNT] = e->run.icnt;
 	if (!direct)
 		v[NTRACE_FLD_UADDR] = encode_addr_ref(e, addr);
-	v[NTRACE_FLD_HIST] = e->hist;
+	v[NTRACE_FLD_HIST] = e->run.hist;
 	if (tcode == NTRACE_TCODE_INDIRECT_BRANCH_HIST)
 		emit_indirect_hist(e, v, tstamp);
 	else if (tcode == NTRACE_TCODE_INDIRECT_BRANCH)
@@ -421,7 +421,7 @@ static __attribute__((noinline)) void emit_branch_general(struct ntrace_encoder 
 		emit_direct(e, v, tstamp);
 	if (btype == NTRACE_BTYPE_INDIRECT)
 		remember_branch(e, tcode, addr);
-	e->hist = 1;
+	e->run.hist = 1;
 	reset_icnt(e);
 	e->block_start = addr;
 	if (btype != NTRACE_BTYPE_INDIRECT && e->cfg.trTeContext && !e->need_ownership)
@@ -483,14 +483,14 @@ write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t
 	if (direct) {
 		tcode = NTRACE_TCODE_DIRECT_BRANCH;
 		start[0] = (uint8_t)(tcode << 2);
-		p = put_var_at(start + 1, e->icnt);
+		p = put_var_at(start + 1, e->run.icnt);
 	} else {
 		/* rule 4 of chapter 10: IndirectBranch allowed when HIST is empty */
-		bool hist = e->htm && e->hist != 1;
+		bool hist = e->htm && e->run.hist != 1;
 
 		tcode = hist ? NTRACE_TCODE_INDIRECT_BRANCH_HIST : NTRACE_TCODE_INDIRECT_BRANCH;
 		start[0] = (uint8_t)(tcode << 2);
-		p = put_var_at(start + 1, (btype & 3) | (uint64_t)e->icnt << 2);
+		p = put_var_at(start + 1, (btype & 3) | (uint64_t)e->run.icnt << 2);
 		if (plain) {
 			/* encode_addr_ref() at XLEN 64 */
 			p = put_var_at(p, ntrace_addr_to_field(addr ^ e->ref_addr));
@@ -499,7 +499,7 @@ write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t
 			p = put_var_at(p, encode_addr_ref(e, addr));
 		}
 		if (hist)
-			p = put_var_at(p, e->hist);
+			p = put_var_at(p, e->run.hist);
 	}
 	p[-1] |= NTRACE_MSEO_END_MSG;
 	n = (uint32_t)(p - start);
@@ -507,13 +507,13 @@ write_branch_now(struct ntrace_encoder *e, bool direct, unsigned btype, uint64_t
 	if (plain) {
 		/* account_msg() and reset_icnt() with no periodic sync */
 		count_msg(e, tcode, n);
-		e->stats.halfwords += e->icnt;
-		e->icnt = 0;
+		e->stats.halfwords += e->run.icnt;
+		e->run.icnt = 0;
 	} else {
 		account_msg(e, tcode, n, tstamp);
 		reset_icnt(e);
 	}
-	e->hist = 1;
+	e->run.hist = 1;
 	e->block_start = addr;
 }
 
@@ -593,18 +593,18 @@ static unsigned hist_record_bits(uint32_t h, unsigned bits)
 static void hist_uncut(struct ntrace_encoder *e)
 {
 	unsigned bits = e->cfg.hist_bits - 1u, held_len = bits - e->held_cut;
-	unsigned len = 31u - (unsigned)__builtin_clz(e->hist), total = held_len + len;
-	uint64_t run = (uint64_t)(e->held_hist ^ (1u << held_len)) << len | (e->hist ^ (1u << len));
+	unsigned len = 31u - (unsigned)__builtin_clz(e->run.hist), total = held_len + len;
+	uint64_t run = (uint64_t)(e->held_hist ^ (1u << held_len)) << len | (e->run.hist ^ (1u << len));
 
 	e->held_cut = 0;
-	e->hist_limit = e->hist_full;
+	e->run.hist_limit = e->hist_full;
 	if (total <= bits) {
 		e->held_count = 0;
-		e->hist = (uint32_t)((1ull << total) | run);
+		e->run.hist = (uint32_t)((1ull << total) | run);
 		return;
 	}
 	e->held_hist = (uint32_t)((1ull << bits) | run >> (total - bits));
-	e->hist = (uint32_t)((1ull << (total - bits)) | (run & ((1ull << (total - bits)) - 1)));
+	e->run.hist = (uint32_t)((1ull << (total - bits)) | (run & ((1ull << (total - bits)) - 1)));
 }
 
 /*
@@ -630,33 +630,33 @@ static bool hist_repeat_across(struct ntrace_encoder *e, uint32_t h)
 			continue;
 		e->held_hist = (uint32_t)((1ull << len) | first);
 		e->held_count = 2;
-		e->hist = (uint32_t)((1ull << rest) | (run & ((1ull << rest) - 1)));
-		e->hist_limit = 1u << len;
+		e->run.hist = (uint32_t)((1ull << rest) | (run & ((1ull << rest) - 1)));
+		e->run.hist_limit = 1u << len;
 		return true;
 	}
 	return false;
 }
 
 /*
- * The HIST register reached e->hist_limit (8.3.1: full when its stop bit
+ * The HIST register reached e->run.hist_limit (8.3.1: full when its stop bit
  * reached the MSB).  With repeated history and a held record shorter than
  * the register, the limit is that record's length: a match counts one more
  * repeat; otherwise the register fills up before anything is decided.
  */
 static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 {
-	uint32_t h = e->hist;
+	uint32_t h = e->run.hist;
 	unsigned bits = e->cfg.hist_bits - 1u, keep;
 
 	if (!e->cfg.trTeInstEnRepeatedHistory) {
-		e->hist = 1;
+		e->run.hist = 1;
 		emit_hist_record(e, h, tstamp);
 		return;
 	}
 	if (e->held_count && e->held_hist == h && e->held_count < MAX_REPEAT) {
 		e->held_count++;
 		e->held_cut = 0;
-		e->hist = 1;
+		e->run.hist = 1;
 		return;
 	}
 	if (!(h & e->hist_full)) {
@@ -664,7 +664,7 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 		 * made it, the cut is undone. */
 		if (e->held_cut)
 			hist_uncut(e);
-		e->hist_limit = e->hist_full;
+		e->run.hist_limit = e->hist_full;
 		return;
 	}
 	if (hist_repeat_across(e, h))
@@ -672,48 +672,48 @@ static void hist_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 	keep = bits - hist_record_bits(h, bits);
 	hist_hold(e, (h >> keep), tstamp);
 	e->held_cut = e->held_count == 1 ? (uint8_t)keep : 0;
-	e->hist = (1u << keep) | (h & ((1u << keep) - 1));
-	e->hist_limit = 1u << (bits - keep);
+	e->run.hist = (1u << keep) | (h & ((1u << keep) - 1));
+	e->run.hist_limit = 1u << (bits - keep);
 }
 
 static void add_hist_bit(struct ntrace_encoder *e, unsigned bit, uint64_t tstamp)
 {
-	if (e->hist & e->hist_limit)
+	if (e->run.hist & e->run.hist_limit)
 		hist_overflow(e, tstamp);
-	e->hist = (e->hist << 1) | bit; /* 8.3: LSB is the latest branch */
+	e->run.hist = (e->run.hist << 1) | bit; /* 8.3: LSB is the latest branch */
 }
 
 static void update_slow(struct ntrace_encoder *e)
 {
-	e->slow = !e->active || e->pending || e->sync_due || e->overflowed;
+	e->run.slow = !e->active || e->run.pending || e->sync_due || e->overflowed;
 }
 
 /* I-CNT reached the slow-path threshold with no message pending. */
 static void icnt_limit(struct ntrace_encoder *e, uint64_t tstamp)
 {
 	if (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS &&
-	    e->sync_count + e->icnt >= e->sync_limit)
+	    e->sync_count + e->run.icnt >= e->sync_limit)
 		e->sync_due = 1;
-	if (e->icnt >= (1u << (e->cfg.icnt_bits - 1))) {
+	if (e->run.icnt >= (1u << (e->cfg.icnt_bits - 1))) {
 		/* 8.4.4: overflow marker (MSB) set; the count includes this record */
-		if (e->htm && e->hist != 1 && e->cfg.icnt_overflow_sync) {
-			e->pending = PEND_ICNT_SYNC;
-			e->pending_tstamp = tstamp;
+		if (e->htm && e->run.hist != 1 && e->cfg.icnt_overflow_sync) {
+			e->run.pending = PEND_ICNT_SYNC;
+			e->run.pending_tstamp = tstamp;
 		} else {
 			uint64_t *v = e->msgv; /* the writer reads only RCODE=0's fields */
 
 			if (e->held_cut)
 				hist_uncut(e);
-			if (e->htm && e->hist != 1) {
+			if (e->htm && e->run.hist != 1) {
 				/* HIST bits precede the I-CNT ones */
 				if (e->cfg.trTeInstEnRepeatedHistory)
-					hist_hold(e, e->hist, tstamp);
+					hist_hold(e, e->run.hist, tstamp);
 				else
-					emit_hist_record(e, e->hist, tstamp);
-				e->hist = 1;
+					emit_hist_record(e, e->run.hist, tstamp);
+				e->run.hist = 1;
 			}
 			v[NTRACE_FLD_RCODE] = NTRACE_RCODE_ICNT;
-			v[NTRACE_FLD_RDATA] = e->icnt;
+			v[NTRACE_FLD_RDATA] = e->run.icnt;
 			emit(e, NTRACE_TCODE_RESOURCE_FULL, v, tstamp);
 			reset_icnt(e);
 			e->block_start = NO_ADDR;
@@ -739,22 +739,22 @@ static bool return_matches(const struct ntrace_encoder *e, uint64_t expected, ui
 static void emit_waiting_jump(struct ntrace_encoder *e, unsigned p, uint64_t addr)
 {
 	if (p != PEND_RETURN_CHECK)
-		emit_branch(e, false, e->pending_btype, addr, e->pending_tstamp);
+		emit_branch(e, false, e->run.pending_btype, addr, e->run.pending_tstamp);
 	else if (!return_matches(e, e->pending_return_addr, addr))
-		emit_branch(e, false, NTRACE_BTYPE_INDIRECT, addr, e->pending_tstamp);
+		emit_branch(e, false, NTRACE_BTYPE_INDIRECT, addr, e->run.pending_tstamp);
 }
 
 static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
-	unsigned p = e->pending;
+	unsigned p = e->run.pending;
 
-	e->pending = PEND_NONE;
+	e->run.pending = PEND_NONE;
 	switch (p) {
 	case PEND_START:
 		emit_sync(e, NTRACE_TCODE_PROG_TRACE_SYNC, e->pending_sync, 0, r->addr, r->tstamp);
 		break;
 	case PEND_DIRECT:
-		emit_branch(e, true, NTRACE_BTYPE_INDIRECT, r->addr, e->pending_tstamp);
+		emit_branch(e, true, NTRACE_BTYPE_INDIRECT, r->addr, e->run.pending_tstamp);
 		break;
 	case PEND_INDIRECT:
 	case PEND_RETURN_CHECK:
@@ -762,7 +762,7 @@ static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retire
 		break;
 	case PEND_ICNT_SYNC:
 		emit_standalone_sync(e, e->sync_due ? e->sync_reason : NTRACE_SYNC_ICNT, r->addr,
-				     e->pending_tstamp);
+				     e->run.pending_tstamp);
 		break;
 	default:
 		break;
@@ -771,9 +771,9 @@ static void resolve_pending(struct ntrace_encoder *e, const struct ntrace_retire
 
 static void set_pending(struct ntrace_encoder *e, unsigned kind, unsigned btype, uint64_t tstamp)
 {
-	e->pending = (uint8_t)kind;
-	e->pending_btype = (uint8_t)btype;
-	e->pending_tstamp = tstamp;
+	e->run.pending = (uint8_t)kind;
+	e->run.pending_btype = (uint8_t)btype;
+	e->run.pending_tstamp = tstamp;
 }
 
 static void taken_branch(struct ntrace_encoder *e, const struct ntrace_retired *r)
@@ -919,7 +919,7 @@ static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 	v[NTRACE_FLD_ECODE] = NTRACE_ECODE_PROGRAM_LOST;
 	write_msg(e, NTRACE_TCODE_ERROR, v, tstamp);
 	if (e->active) {
-		e->pending = PEND_START;
+		e->run.pending = PEND_START;
 		e->pending_sync = NTRACE_SYNC_FIFO_OVERRUN;
 	}
 }
@@ -927,13 +927,13 @@ static void restart_after_overflow(struct ntrace_encoder *e, uint64_t tstamp)
 /* Drop everything that describes instructions already retired. */
 static void drop_state(struct ntrace_encoder *e)
 {
-	e->pending = PEND_NONE;
+	e->run.pending = PEND_NONE;
 	e->held_count = 0;
-	e->hist_limit = e->hist_full;
+	e->run.hist_limit = e->hist_full;
 	e->repeat_count = 0;
 	e->repeat_tcode = 0;
-	e->hist = 1;
-	e->icnt = 0;
+	e->run.hist = 1;
+	e->run.icnt = 0;
 	e->block_start = NO_ADDR;
 	stack_reset(e);
 	recompute_icnt_check(e);
@@ -949,9 +949,9 @@ record_body(struct ntrace_encoder *e, const struct ntrace_retired *r)
 	if (e->cfg.trTeContext) {
 		unsigned need = e->need_ownership;
 
-		if (r->context != e->cur_context)
+		if (r->context != e->run.cur_context)
 			need = 2;
-		else if (r->priv != e->cur_priv && !need)
+		else if (r->priv != e->run.cur_priv && !need)
 			need = 1;
 		if (need)
 			emit_ownership(e, need == 2 ? NTRACE_PROCESS_FORMAT_SCONTEXT
@@ -959,12 +959,12 @@ record_body(struct ntrace_encoder *e, const struct ntrace_retired *r)
 				       r->priv, r->context, r->tstamp);
 		e->need_ownership = 0;
 	}
-	e->cur_priv = r->priv;
-	e->cur_context = r->context;
-	in_block = e->icnt != 0;
-	e->icnt += r->size >> 1;
+	e->run.cur_priv = r->priv;
+	e->run.cur_context = r->context;
+	in_block = e->run.icnt != 0;
+	e->run.icnt += r->size >> 1;
 	process_itype(e, r, in_block);
-	if (!e->pending && e->icnt >= e->icnt_check)
+	if (!e->run.pending && e->run.icnt >= e->run.icnt_check)
 		icnt_limit(e, r->tstamp);
 	update_slow(e);
 }
@@ -985,7 +985,7 @@ static void slow_record(struct ntrace_encoder *e, const struct ntrace_retired *r
 	 * sink refusal while emitting is reported (Error, SYNC=7) at the next
 	 * record. */
 	due = e->sync_due;
-	if (e->pending)
+	if (e->run.pending)
 		resolve_pending(e, r);
 	if (due && e->sync_due)
 		emit_standalone_sync(e, e->sync_reason, r->addr, r->tstamp);
@@ -1029,17 +1029,17 @@ static inline __attribute__((always_inline)) void
 retire_loop(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n, const bool check_ctx)
 {
 	const struct ntrace_retired *end = rec + n;
-	uint32_t hist_limit = e->hist_limit;
+	uint32_t hist_limit = e->run.hist_limit;
 	const uint32_t jump_mask = e->plain_jump_mask;
 	const bool htm = e->htm;
 	/* 9.2 calls and returns inline unless all-jumps makes calls branches */
 	const bool fast_calls = e->cfg.trTeInstEnImplicitReturn && !e->cfg.trTeInstEnAllJumps;
 	/* 9.1 off: a sequentially inferable jump is a plain one */
 	const bool seq_jumps = e->cfg.trTeInstEnSequentialJump;
-	/* check = 0 while e->slow: then every record takes the slow path */
-	uint32_t icnt = e->icnt, hist = e->hist, check = e->slow ? 0 : e->icnt_check;
-	uint8_t priv = e->cur_priv;
-	uint64_t context = e->cur_context;
+	/* check = 0 while e->run.slow: then every record takes the slow path */
+	uint32_t icnt = e->run.icnt, hist = e->run.hist, check = e->run.slow ? 0 : e->run.icnt_check;
+	uint8_t priv = e->run.cur_priv;
+	uint64_t context = e->run.cur_context;
 	bool jump_pending = false;
 
 	for (; rec < end; rec++) {
@@ -1073,16 +1073,16 @@ again:
 
 			icnt = next;
 			if (!stack_pop(e, &expected)) {
-				e->pending = PEND_INDIRECT; /* nothing to infer it from */
+				e->run.pending = PEND_INDIRECT; /* nothing to infer it from */
 			} else if (e->cfg.trTeInstImplicitReturnMode == NTRACE_IMPLICIT_RETURN_COUNT) {
 				continue;
 			} else {
-				e->pending = PEND_RETURN_CHECK; /* compared with the next address */
+				e->run.pending = PEND_RETURN_CHECK; /* compared with the next address */
 				e->pending_return_addr = expected;
 			}
-			e->pending_btype = NTRACE_BTYPE_INDIRECT;
-			e->pending_tstamp = rec->tstamp;
-			e->slow = 1;
+			e->run.pending_btype = NTRACE_BTYPE_INDIRECT;
+			e->run.pending_tstamp = rec->tstamp;
+			e->run.slow = 1;
 			check = 0;
 			jump_pending = !check_ctx;
 			continue;
@@ -1092,10 +1092,10 @@ again:
 			 * the next record's address (it carries I-CNT, so no
 			 * overflow check is needed here) */
 			icnt = next;
-			e->pending = PEND_INDIRECT;
-			e->pending_btype = NTRACE_BTYPE_INDIRECT;
-			e->pending_tstamp = rec->tstamp;
-			e->slow = 1;
+			e->run.pending = PEND_INDIRECT;
+			e->run.pending_btype = NTRACE_BTYPE_INDIRECT;
+			e->run.pending_tstamp = rec->tstamp;
+			e->run.slow = 1;
 			check = 0;
 			jump_pending = !check_ctx;
 			continue;
@@ -1105,41 +1105,41 @@ slow_path:
 			/* this record's address completes the IndirectBranch[Hist];
 			 * then the record itself is handled as usual */
 			jump_pending = false;
-			e->icnt = icnt;
-			e->hist = hist;
-			emit_waiting_jump(e, e->pending, rec->addr);   /* pending_btype: INDIRECT */
-			e->pending = PEND_NONE;
+			e->run.icnt = icnt;
+			e->run.hist = hist;
+			emit_waiting_jump(e, e->run.pending, rec->addr);   /* pending_btype: INDIRECT */
+			e->run.pending = PEND_NONE;
 			update_slow(e);
-			if (__builtin_expect(e->slow, 0)) {
+			if (__builtin_expect(e->run.slow, 0)) {
 				/* A sync became due or the sink refused bytes while
 				 * emitting: as in slow_record(), that waits for the
 				 * next record, so the bytes do not depend on whether
 				 * the jump ended a call (lib/ntrace/README.md). */
 				record_after_message(e, rec);
-				icnt = e->icnt;
-				hist = e->hist;
-				hist_limit = e->hist_limit;
-				check = e->slow ? 0 : e->icnt_check;
+				icnt = e->run.icnt;
+				hist = e->run.hist;
+				hist_limit = e->run.hist_limit;
+				check = e->run.slow ? 0 : e->run.icnt_check;
 				continue;
 			}
-			icnt = e->icnt;
-			hist = e->hist;
-			hist_limit = e->hist_limit;
-			check = e->icnt_check;
+			icnt = e->run.icnt;
+			hist = e->run.hist;
+			hist_limit = e->run.hist_limit;
+			check = e->run.icnt_check;
 			goto again;
 		}
-		e->icnt = icnt;
-		e->hist = hist;
+		e->run.icnt = icnt;
+		e->run.hist = hist;
 		slow_record(e, rec);
-		icnt = e->icnt;
-		hist = e->hist;
-		hist_limit = e->hist_limit;
-		check = e->slow ? 0 : e->icnt_check;
-		priv = e->cur_priv;
-		context = e->cur_context;
+		icnt = e->run.icnt;
+		hist = e->run.hist;
+		hist_limit = e->run.hist_limit;
+		check = e->run.slow ? 0 : e->run.icnt_check;
+		priv = e->run.cur_priv;
+		context = e->run.cur_context;
 	}
-	e->icnt = icnt;
-	e->hist = hist;
+	e->run.icnt = icnt;
+	e->run.hist = hist;
 }
 
 void ntrace_enc_retire(struct ntrace_encoder *e, const struct ntrace_retired *rec, size_t n)
@@ -1155,7 +1155,7 @@ void ntrace_enc_start(struct ntrace_encoder *e, unsigned sync)
 {
 	drop_state(e);
 	e->active = 1;
-	e->pending = PEND_START;
+	e->run.pending = PEND_START;
 	e->pending_sync = (uint8_t)(sync & 0xF);
 	e->need_ownership = 0;
 	update_slow(e);
@@ -1167,26 +1167,26 @@ void ntrace_enc_stop(struct ntrace_encoder *e, unsigned evcode, uint64_t next_ad
 
 	if (e->active) {
 		struct ntrace_retired next = { .addr = next_addr, .tstamp = tstamp,
-					       .priv = e->cur_priv, .context = e->cur_context };
+					       .priv = e->run.cur_priv, .context = e->run.cur_context };
 
 		if (e->overflowed) {
 			drop_state(e);
 			restart_after_overflow(e, tstamp);
 		}
-		if (e->pending)
+		if (e->run.pending)
 			resolve_pending(e, &next);
 	} else {
-		e->icnt = 0;
-		e->hist = 1;
+		e->run.icnt = 0;
+		e->run.hist = 1;
 	}
 	if (e->held_cut)
 		hist_uncut(e);
 	/* Table 23: CDF=1 with HIST in HTM (even when empty), CDF=0 in BTM */
 	v[NTRACE_FLD_EVCODE] = evcode & 0xF;
 	v[NTRACE_FLD_CDF] = e->htm ? NTRACE_CDF_ICNT_HIST : NTRACE_CDF_ICNT_ONLY;
-	v[NTRACE_FLD_ICNT] = e->icnt;
+	v[NTRACE_FLD_ICNT] = e->run.icnt;
 	if (e->htm)
-		v[NTRACE_FLD_HIST] = e->hist;
+		v[NTRACE_FLD_HIST] = e->run.hist;
 	emit(e, NTRACE_TCODE_PROG_TRACE_CORRELATION, v, tstamp);
 	e->active = 0;
 	drop_state(e);
@@ -1256,9 +1256,9 @@ int ntrace_enc_init(struct ntrace_encoder *e, const struct ntrace_enc_config *cf
 	e->plain_msgs = !e->fmt.src_bits && !e->fmt.extend_addr_msb && !cfg->trTsEnable &&
 			!cfg->trTeContext && cfg->trTeInstSyncMode == NTRACE_SYNC_MODE_OFF &&
 			!(cfg->trTeInstEnRepeatedHistory && !e->htm) && cfg->xlen == 64;
-	e->hist = 1;
+	e->run.hist = 1;
 	e->hist_full = 1u << (e->cfg.hist_bits - 1);
-	e->hist_limit = e->hist_full;
+	e->run.hist_limit = e->hist_full;
 	e->sync_limit = cfg->trTeInstSyncMode ? 1ull << (cfg->trTeInstSyncMax + 4) : ~0ull;
 	e->pending_sync = SYNC_NONE;
 	e->sync_reason = NTRACE_SYNC_PERIODIC;
@@ -1338,9 +1338,9 @@ static unsigned run_reaching(uint64_t rvc, uint32_t need)
  * privilege and context as the last record (7.1: a change needs Ownership). */
 static inline bool block_inline(const struct ntrace_encoder *e, const struct ntrace_block *b)
 {
-	if (e->slow)
+	if (e->run.slow)
 		return false;
-	return !e->cfg.trTeContext || (b->priv == e->cur_priv && b->context == e->cur_context);
+	return !e->cfg.trTeContext || (b->priv == e->run.cur_priv && b->context == e->run.cur_context);
 }
 
 /* One instruction of the run through the per-record slow path. */
@@ -1374,15 +1374,15 @@ static void block_records(struct ntrace_encoder *e, const struct ntrace_block *b
 			unsigned k; /* records before the one that reaches icnt_check */
 			uint32_t hk;
 
-			if (e->icnt + h < e->icnt_check) {
-				e->icnt += h;
+			if (e->run.icnt + h < e->run.icnt_check) {
+				e->run.icnt += h;
 				return;
 			}
 			/* (I-CNT already at the threshold: the first record is slow,
 			 * as in the per-record loop) */
-			k = e->icnt < e->icnt_check ? run_reaching(rvc, e->icnt_check - e->icnt) - 1 : 0;
+			k = e->run.icnt < e->run.icnt_check ? run_reaching(rvc, e->run.icnt_check - e->run.icnt) - 1 : 0;
 			hk = run_halfwords(rvc, k);
-			e->icnt += hk;
+			e->run.icnt += hk;
 			h -= hk;
 			addr += 2ull * hk;
 			rvc >>= k; /* k < n <= 64 */
@@ -1437,7 +1437,7 @@ end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
 	unsigned it = r->itype;
 
-	if (e->cfg.trTeContext && (r->priv != e->cur_priv || r->context != e->cur_context))
+	if (e->cfg.trTeContext && (r->priv != e->run.cur_priv || r->context != e->run.cur_context))
 		return END_NO;
 	if (it == RV_ITYPE_NONE)
 		return END_PLAIN;
@@ -1452,8 +1452,8 @@ end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
 			return END_PENDING;
 		/* 9.1 (process_itype()): a sequentially inferable jump only adds
 		 * to I-CNT when it is not the first record of its I-CNT block
-		 * (e->icnt, before the record, is then not 0) */
-		return it != RV_ITYPE_TRAP_RETURN && e->icnt ? END_INFERABLE : END_NO;
+		 * (e->run.icnt, before the record, is then not 0) */
+		return it != RV_ITYPE_TRAP_RETURN && e->run.icnt ? END_INFERABLE : END_NO;
 	}
 	return END_NO;
 }
@@ -1464,35 +1464,35 @@ end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
 static inline __attribute__((always_inline)) bool
 end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 {
-	uint32_t next = e->icnt + (r->size >> 1);
+	uint32_t next = e->run.icnt + (r->size >> 1);
 	enum end_class c = end_class(e, r);
 
-	if (c == END_NO || next >= e->icnt_check)
+	if (c == END_NO || next >= e->run.icnt_check)
 		return false;
 	switch (c) {
 	case END_HIST:
 		if (e->htm) {
-			if (e->hist & e->hist_limit)
+			if (e->run.hist & e->run.hist_limit)
 				return false;
-			e->hist = (e->hist << 1) | (r->itype & 1); /* 8.3: 1 = taken (itype 5) */
+			e->run.hist = (e->run.hist << 1) | (r->itype & 1); /* 8.3: 1 = taken (itype 5) */
 		}
 		break;
 	case END_INFERABLE:
 		/* slow_record() would take it: record_body() keeps its privilege */
-		e->cur_priv = r->priv;
-		e->cur_context = r->context;
+		e->run.cur_priv = r->priv;
+		e->run.cur_context = r->context;
 		break;
 	case END_PENDING:
 		/* as the per-record loop: the message waits for the next record */
-		e->pending = PEND_INDIRECT;
-		e->pending_btype = NTRACE_BTYPE_INDIRECT;
-		e->pending_tstamp = r->tstamp;
-		e->slow = 1;
+		e->run.pending = PEND_INDIRECT;
+		e->run.pending_btype = NTRACE_BTYPE_INDIRECT;
+		e->run.pending_tstamp = r->tstamp;
+		e->run.slow = 1;
 		break;
 	default:
 		break;
 	}
-	e->icnt = next;
+	e->run.icnt = next;
 	return true;
 }
 
@@ -1508,7 +1508,7 @@ end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 static inline __attribute__((always_inline)) bool
 resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t context)
 {
-	unsigned p = e->pending;
+	unsigned p = e->run.pending;
 
 	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK) || !e->active || e->sync_due ||
 	    e->overflowed || e->cfg.trTeContext || e->held_count || e->repeat_count || e->held_cut ||
@@ -1518,11 +1518,11 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 	     e->sync_count + 1 >= e->sync_limit) ||
 	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
 		return false;
-	e->pending = PEND_NONE;
+	e->run.pending = PEND_NONE;
 	emit_waiting_jump(e, p, addr);
 	update_slow(e);
-	e->cur_priv = priv;
-	e->cur_context = context;
+	e->run.cur_priv = priv;
+	e->run.cur_context = context;
 	return true;
 }
 
@@ -1540,13 +1540,13 @@ static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder
 bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
 			     uint64_t context)
 {
-	if (!e->plain_msgs || e->pending != PEND_INDIRECT || !e->active || !branch_state_ok(e))
+	if (!e->plain_msgs || e->run.pending != PEND_INDIRECT || !e->active || !branch_state_ok(e))
 		return resolve_jump_general(e, addr, priv, context);   /* (a tail call) */
-	e->pending = PEND_NONE;
-	write_branch_now(e, false, e->pending_btype, addr, e->pending_tstamp, true);
-	e->slow = 0;   /* update_slow(): active, nothing pending, due or lost */
-	e->cur_priv = priv;
-	e->cur_context = context;
+	e->run.pending = PEND_NONE;
+	write_branch_now(e, false, e->run.pending_btype, addr, e->run.pending_tstamp, true);
+	e->run.slow = 0;   /* update_slow(): active, nothing pending, due or lost */
+	e->run.cur_priv = priv;
+	e->run.cur_context = context;
 	return true;
 }
 
@@ -1565,8 +1565,8 @@ static inline bool resolve_inline(struct ntrace_encoder *e, uint64_t addr, uint3
 
 enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype)
 {
-	struct ntrace_retired r = { .itype = (uint8_t)itype, .size = 2, .priv = e->cur_priv,
-				    .context = e->cur_context };
+	struct ntrace_retired r = { .itype = (uint8_t)itype, .size = 2, .priv = e->run.cur_priv,
+				    .context = e->run.cur_context };
 
 	if (itype > 15 || e->cfg.trTeContext)
 		return NTRACE_INLINE_NO;
@@ -1592,16 +1592,16 @@ bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t h
 {
 	uint32_t icnt;
 
-	if (e->slow && !resolve_inline(e, addr, halfwords, priv, context, end))
+	if (e->run.slow && !resolve_inline(e, addr, halfwords, priv, context, end))
 		return false;
-	icnt = e->icnt;
+	icnt = e->run.icnt;
 	/* block_inline() and the I-CNT test of ntrace_enc_block() */
-	if (e->slow || icnt + halfwords >= e->icnt_check ||
-	    (e->cfg.trTeContext && (priv != e->cur_priv || context != e->cur_context)))
+	if (e->run.slow || icnt + halfwords >= e->run.icnt_check ||
+	    (e->cfg.trTeContext && (priv != e->run.cur_priv || context != e->run.cur_context)))
 		return false;
-	e->icnt = icnt + halfwords;
+	e->run.icnt = icnt + halfwords;
 	if (!end_inline(e, end)) {
-		e->icnt = icnt; /* end_inline() changes nothing when it declines */
+		e->run.icnt = icnt; /* end_inline() changes nothing when it declines */
 		return false;
 	}
 	e->stats.records += count + 1;
@@ -1617,11 +1617,11 @@ void ntrace_enc_block(struct ntrace_encoder *e, const struct ntrace_block *b,
 	uint32_t h = run_halfwords(b->rvc_mask, n);
 
 	e->stats.records += n + (end != NULL);
-	if (!block_inline(e, b) || e->icnt + h >= e->icnt_check) {
+	if (!block_inline(e, b) || e->run.icnt + h >= e->run.icnt_check) {
 		block_slow(e, b, n, h, end);
 		return;
 	}
-	e->icnt += h; /* every record would be inline: only I-CNT changes */
+	e->run.icnt += h; /* every record would be inline: only I-CNT changes */
 	if (end && !end_inline(e, end))
 		block_end(e, end);
 }

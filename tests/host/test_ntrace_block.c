@@ -413,16 +413,16 @@ static bool same(const struct side *a, const struct side *b, const char *where, 
 			      (unsigned long long)sb->messages, (unsigned long long)sa->messages,
 			      (unsigned long long)sb->bytes, (unsigned long long)sa->bytes,
 			      (unsigned long long)sb->lost_bytes, (unsigned long long)sa->lost_bytes);
-	if (a->enc.icnt != b->enc.icnt || a->enc.hist != b->enc.hist || a->enc.buf_len != b->enc.buf_len)
+	if (a->enc.run.icnt != b->enc.run.icnt || a->enc.run.hist != b->enc.run.hist || a->enc.buf_len != b->enc.buf_len)
 		return differ("%s at record %zu: I-CNT %u/%u, HIST 0x%x/0x%x, buffered %u/%u", where,
-			      pos, b->enc.icnt, a->enc.icnt, b->enc.hist, a->enc.hist, b->enc.buf_len,
+			      pos, b->enc.run.icnt, a->enc.run.icnt, b->enc.run.hist, a->enc.run.hist, b->enc.buf_len,
 			      a->enc.buf_len);
 	memcpy(&ca, &a->enc, sizeof(ca));
 	memcpy(&cb, &b->enc, sizeof(cb));
 	ca.sink.ctx = cb.sink.ctx = NULL;
 	if (any_ctx) {
-		ca.cur_priv = cb.cur_priv = 0;
-		ca.cur_context = cb.cur_context = 0;
+		ca.run.cur_priv = cb.run.cur_priv = 0;
+		ca.run.cur_context = cb.run.cur_context = 0;
 	}
 	if (memcmp(&ca, &cb, sizeof(ca))) {
 		size_t i = 0;
@@ -471,32 +471,32 @@ static bool continues(const struct ntrace_retired *first, const struct ntrace_re
 static bool fast_count(struct ntrace_encoder *e, const uint8_t ends[16], uint32_t h,
 		       unsigned count, const struct ntrace_retired *end)
 {
-	uint32_t next = e->icnt + h;
+	uint32_t next = e->run.icnt + h;
 
-	if (e->slow || next >= e->icnt_check)
+	if (e->run.slow || next >= e->run.icnt_check)
 		return false;
 	switch (ends[end->itype & 15]) {
 	case NTRACE_INLINE_HIST:
-		if (e->hist & e->hist_limit)
+		if (e->run.hist & e->run.hist_limit)
 			return false;
-		e->hist = e->hist << 1 | (end->itype & 1);
+		e->run.hist = e->run.hist << 1 | (end->itype & 1);
 		break;
 	case NTRACE_INLINE_COUNT:
 		break;
 	case NTRACE_INLINE_INFER:
-		e->cur_priv = end->priv;
-		e->cur_context = end->context;
+		e->run.cur_priv = end->priv;
+		e->run.cur_context = end->context;
 		break;
 	case NTRACE_INLINE_PENDING:
-		e->pending = NTRACE_PEND_INDIRECT;
-		e->pending_btype = NTRACE_BTYPE_INDIRECT;
-		e->pending_tstamp = end->tstamp;
-		e->slow = 1;
+		e->run.pending = NTRACE_PEND_INDIRECT;
+		e->run.pending_btype = NTRACE_BTYPE_INDIRECT;
+		e->run.pending_tstamp = end->tstamp;
+		e->run.slow = 1;
 		break;
 	default:
 		return false;
 	}
-	e->icnt = next;
+	e->run.icnt = next;
 	e->stats.records += count + 1;
 	return true;
 }
@@ -519,11 +519,11 @@ static bool fast_way(struct ntrace_encoder *e, const struct ntrace_block *b,
 
 	if (e->cfg.trTeContext || e->cfg.trTsEnable || rng_below(&c->r, 3))
 		return false;
-	if (e->slow && (e->pending == NTRACE_PEND_INDIRECT || e->pending == NTRACE_PEND_RETURN_CHECK)) {
+	if (e->run.slow && (e->run.pending == NTRACE_PEND_INDIRECT || e->run.pending == NTRACE_PEND_RETURN_CHECK)) {
 		memcpy(&before, e, sizeof(before));
 		if (ntrace_enc_resolve_jump(e, first, priv, context)) {
 			fast_resolved++;
-			assert_int_equal(e->slow, 0);
+			assert_int_equal(e->run.slow, 0);
 		} else {
 			assert_memory_equal(&before, e, sizeof(before));
 		}
