@@ -18,15 +18,10 @@
 #include "firmware/core/guard.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
+#include "firmware/core/trigger.h"
 
 #define ENTRY_BYTES       (4 * sizeof(unsigned long))   /* XLEN / 2 */
 
-/* tdata1 (Sdtrig, "Trigger Module Registers"). */
-#define TDATA1_TYPE_SHIFT 60
-#define TDATA1_DMODE      (1UL << 59)
-#define TYPE_MCONTROL     2
-#define TYPE_ICOUNT       3
-#define TYPE_MCONTROL6    6
 
 /* Where the fields S-mode may use sit in each trigger type's tdata1. */
 struct trig_layout {
@@ -36,13 +31,14 @@ struct trig_layout {
 };
 
 static const struct trig_layout mcontrol = {
-	.u = 1UL << 3, .s = 1UL << 4, .m = 1UL << 6, .chain = 1UL << 11,
-	.hit = 1UL << 20, .action_shift = 12, .action_mask = 0xf,
+	.u = MCONTROL_U, .s = MCONTROL_S, .m = MCONTROL_M, .chain = MCONTROL_CHAIN,
+	.hit = MCONTROL_HIT, .action_shift = MCONTROL_ACTION_SHIFT,
+	.action_mask = MCONTROL_ACTION_MASK,
 };
 static const struct trig_layout mcontrol6 = {
-	.u = 1UL << 3, .s = 1UL << 4, .m = 1UL << 6, .chain = 1UL << 11,
-	.vu = 1UL << 23, .vs = 1UL << 24, .hit = (1UL << 22) | (1UL << 25),
-	.action_shift = 12, .action_mask = 0xf,
+	.u = MCONTROL_U, .s = MCONTROL_S, .m = MCONTROL_M, .chain = MCONTROL_CHAIN,
+	.vu = MCONTROL6_VU, .vs = MCONTROL6_VS, .hit = MCONTROL6_HIT,
+	.action_shift = MCONTROL_ACTION_SHIFT, .action_mask = MCONTROL_ACTION_MASK,
 };
 static const struct trig_layout icount = {
 	.u = 1UL << 6, .s = 1UL << 7, .m = 1UL << 9, .vu = 1UL << 25, .vs = 1UL << 26,
@@ -57,9 +53,9 @@ static unsigned int tdata1_type(unsigned long tdata1)
 static const struct trig_layout *layout_of(unsigned long tdata1)
 {
 	switch (tdata1_type(tdata1)) {
-	case TYPE_MCONTROL: return &mcontrol;
-	case TYPE_MCONTROL6: return &mcontrol6;
-	case TYPE_ICOUNT: return &icount;
+	case TRIGGER_TYPE_MCONTROL: return &mcontrol;
+	case TRIGGER_TYPE_MCONTROL6: return &mcontrol6;
+	case TRIGGER_TYPE_ICOUNT: return &icount;
 	default: return NULL;
 	}
 }
@@ -178,7 +174,7 @@ static void hw_clear(unsigned int idx, unsigned long type)
  * and see whether it sticks (tinfo is optional). */
 static void probe_types(struct dbtr_hart *d, const struct hart *self)
 {
-	static const unsigned int types[] = { TYPE_MCONTROL, TYPE_ICOUNT, TYPE_MCONTROL6 };
+	static const unsigned int types[] = { TRIGGER_TYPE_MCONTROL, TRIGGER_TYPE_ICOUNT, TRIGGER_TYPE_MCONTROL6 };
 	unsigned int i, t;
 
 	d->trig_max = (uint8_t)(self->feat.trigger_count < DBTR_MAX_TRIGGERS ?

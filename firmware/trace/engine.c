@@ -37,6 +37,7 @@
 #include "firmware/core/redirect.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/core/fw_hooks.h"
+#include "firmware/core/trigger.h"
 
 uint64_t engine_timestamp(const struct trace_hart *th)
 {
@@ -153,7 +154,7 @@ static void configure_for_ctr(struct trace_hart *th)
 		s->seq_jump = false;
 		s->ecall_no_retire = false;
 		s->max_block = NTRACE_BLOCK_MAX;
-		s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+		s->trig_type = (uint8_t)trigger_exec_type(&th->hart->feat);
 	}
 	ctr_ingress_reset(&th->hart->ctr->ingress, s->itype4 && s->all_jumps, ctr_fetch, NULL);
 }
@@ -289,7 +290,7 @@ static bool start_ntrace(struct trace_hart *th, struct trap_regs *regs)
 	s->seq_jump = cfg.trTeInstEnSequentialJump;
 	s->ecall_no_retire = th->te.ingress & TSBI_INGRESS_ECALL_NO_RETIRE;
 	s->max_block = th->te.ingress & TSBI_INGRESS_SINGLE_STEP ? 1 : NTRACE_BLOCK_MAX;
-	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	s->trig_type = (uint8_t)trigger_exec_type(&th->hart->feat);
 	stepper_fast_configure(th);
 	return true;
 }

@@ -20,14 +20,7 @@
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
 #include "firmware/core/redirect.h"
-
-/* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
-#define TDATA1_TYPE_SHIFT   60
-#define MCONTROL_EXECUTE    (1UL << 2)
-#define MCONTROL_U          (1UL << 3)
-#define MCONTROL_S          (1UL << 4)
-#define MCONTROL6_VU        (1UL << 23)
-#define MCONTROL6_VS        (1UL << 24)
+#include "firmware/core/trigger.h"
 
 #define ADDR_NONE 1UL   /* odd: never an instruction address */
 _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE without an exit");
@@ -37,25 +30,15 @@ _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE 
 
 /* ---- Triggers ------------------------------------------------------- */
 
-/* Execute, in S and U, action 0 (breakpoint exception), match 0 (equal),
- * timing before: fires before the instruction at tdata2 executes. */
+/* (core/trigger.h: execute, S/U and VS/VU when following a guest) */
 static unsigned long trigger_armed(const struct stepper *s)
 {
-	unsigned long t = (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT | MCONTROL_EXECUTE |
-			  MCONTROL_S | MCONTROL_U;
-
-	/* only mcontrol6 matches in VS/VU (Sdtrig: mcontrol has no VS/VU
-	 * bits and never fires with V=1) */
-	if (s->trig_type == 6 && s->follow_virt)
-		t |= MCONTROL6_VS | MCONTROL6_VU;
-	return t;
+	return trigger_exec_on(s->trig_type, s->follow_virt);
 }
 
-/* QEMU 7.2 ignores a write of 0 to tdata1 (the trigger stays armed): a
- * match control with no mode bits never fires. */
 static unsigned long trigger_off(const struct stepper *s)
 {
-	return (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT;
+	return trigger_exec_off(s->trig_type);
 }
 
 /* T0 is trigger 0 and tselect stays 0 while a hart steps; T1 (trigger 1)

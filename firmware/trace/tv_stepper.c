@@ -19,12 +19,7 @@
 #include "lib/rvinsn/rvinsn.h"
 #include "firmware/core/redirect.h"
 #include "firmware/emu/fpreg.h"
-
-/* Sdtrig mcontrol / mcontrol6 fields (debug spec, "Match Control"). */
-#define TDATA1_TYPE_SHIFT   60
-#define MCONTROL_EXECUTE    (1UL << 2)
-#define MCONTROL_U          (1UL << 3)
-#define MCONTROL_S          (1UL << 4)
+#include "firmware/core/trigger.h"
 
 #define ADDR_NONE 1UL   /* odd: never an instruction address */
 
@@ -42,13 +37,10 @@
 
 /* ---- Triggers: execute, S and U, action 0 (breakpoint), before ----------- */
 
-/* QEMU 7.2 ignores a write of 0 to tdata1: off is a match control with no
- * mode bits, which never fires. */
+/* (core/trigger.h; TV mode steps S and U only) */
 static unsigned long exec_tdata1(const struct tv_stepper *s, bool on)
 {
-	unsigned long type = (unsigned long)s->trig_type << TDATA1_TYPE_SHIFT;
-
-	return on ? type | MCONTROL_EXECUTE | MCONTROL_S | MCONTROL_U : type;
+	return on ? trigger_exec_on(s->trig_type, false) : trigger_exec_off(s->trig_type);
 }
 
 /* T0 is trigger 0; tselect stays 0 while the hart steps. */
@@ -638,7 +630,7 @@ void tv_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, unsign
 	th->step.lrsc.at = LRSC_NO_EXIT;
 	s->need_init = true;
 	s->priv = (uint8_t)priv;
-	s->trig_type = th->hart->feat.trigger_types & (1u << 6) ? 6 : 2;
+	s->trig_type = (uint8_t)trigger_exec_type(&th->hart->feat);
 	s->params = hart_params();
 	/* Breakpoints come to M-mode while the hart steps (T0, T1; S/U's own
 	 * ebreaks are handed on by tv_breakpoint). */
