@@ -2,7 +2,7 @@
 # Misaligned load/store emulation: the firmware source (picked up by the
 # firmware fragment through MISALIGNED_SRCS) and its host test.
 
-MISALIGNED_SRCS := firmware/emu/misaligned.c firmware/emu/memaccess.c
+MISALIGNED_SRCS = $(MOD_MISALIGNED_SRCS)
 
 MISALIGNED_HDRS := firmware/emu/misaligned.h firmware/emu/memaccess.h firmware/core/trap_regs.h \
                    firmware/core/umem.h firmware/core/riscv_csr.h

@@ -11,17 +11,17 @@ PMU_HOST_HDRS := firmware/pmu/pmu.h firmware/pmu/pmu_hw.h \
 # the host C library's own headers.
 PMU_HOST_INC  := -iquote . -iquote lib/fdt
 
-$(BUILD)/host/test_pmu_map: tests/host/test_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) \
+$(BUILD)/host/test_pmu_map: tests/host/test_pmu_map.c $(MOD_PMU_MAP_SRCS) $(FDT_SRCS) \
 		$(PMU_HOST_HDRS) $(FDT_TEST_DIR)/qemu-virt.dtb $(FDT_TEST_DIR)/qemu-virt-aclint.dtb
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(PMU_HOST_INC) \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' -o $@ \
-		tests/host/test_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_pmu_map.c $(MOD_PMU_MAP_SRCS) $(FDT_SRCS) $(CMOCKA_LIBS)
 
-$(BUILD)/host/test_pmu: tests/host/test_pmu.c firmware/pmu/pmu.c drivers/pmu/pmu_map.c \
+$(BUILD)/host/test_pmu: tests/host/test_pmu.c $(MOD_PMU_SRCS) \
 		$(FDT_SRCS) $(PMU_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(PMU_HOST_INC) -DPMU_HW_FAKE -o $@ \
-		tests/host/test_pmu.c firmware/pmu/pmu.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_pmu.c $(MOD_PMU_SRCS) $(FDT_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_pmu_map $(BUILD)/host/test_pmu

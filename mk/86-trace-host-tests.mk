@@ -22,23 +22,22 @@ TRACE_HOST_HDRS := $(wildcard firmware/trace/tci_*.h lib/tci/*.h) $(NTRACE_LIB_H
 # would hide the host C library's own headers.
 TRACE_HOST_INC  := -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote .
 
-$(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c \
-		lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
-	@mkdir -p $(@D)
-	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
-		tests/host/test_tci_encoder.c firmware/trace/tci_encoder.c lib/tci/tci_filter.c \
-		$(CMOCKA_LIBS)
-
-$(BUILD)/host/test_tci_ramsink: tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c \
+$(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c $(MOD_TCI_ENC_SRCS) \
 		$(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
-		tests/host/test_tci_ramsink.c firmware/trace/tci_ramsink.c $(CMOCKA_LIBS)
+		tests/host/test_tci_encoder.c $(MOD_TCI_ENC_SRCS) $(CMOCKA_LIBS)
 
-$(BUILD)/host/test_tci_filter: tests/host/test_tci_filter.c lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
+$(BUILD)/host/test_tci_ramsink: tests/host/test_tci_ramsink.c $(MOD_TCI_SINK_SRCS) \
+		$(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
-		tests/host/test_tci_filter.c lib/tci/tci_filter.c $(CMOCKA_LIBS)
+		tests/host/test_tci_ramsink.c $(MOD_TCI_SINK_SRCS) $(CMOCKA_LIBS)
+
+$(BUILD)/host/test_tci_filter: tests/host/test_tci_filter.c $(MOD_TCI_FILTER_SRCS) $(TRACE_HOST_HDRS)
+	@mkdir -p $(@D)
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
+		tests/host/test_tci_filter.c $(MOD_TCI_FILTER_SRCS) $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_ntrace_ingress: tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c \
 		lib/tci/tci_filter.c $(RVINSN_SRCS) $(NTRACE_SRCS) $(TRACE_HOST_HDRS)
@@ -47,17 +46,17 @@ $(BUILD)/host/test_ntrace_ingress: tests/host/test_ntrace_ingress.c lib/ntrace/n
 		tests/host/test_ntrace_ingress.c lib/ntrace/ntrace_ingress.c lib/tci/tci_filter.c \
 		$(RVINSN_SRCS) $(NTRACE_SRCS) $(CMOCKA_LIBS)
 
-$(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c firmware/trace/tv_decode.c \
-		firmware/trace/tv_decode.h $(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
+$(BUILD)/host/test_tv_decode: tests/host/test_tv_decode.c $(MOD_TV_DECODE_SRCS) \
+		firmware/trace/tv_decode.h $(NTRACE_LIB_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(TRACE_HOST_INC) -o $@ \
-		tests/host/test_tv_decode.c firmware/trace/tv_decode.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_tv_decode.c $(MOD_TV_DECODE_SRCS) $(CMOCKA_LIBS)
 
-$(BUILD)/host/test_lrsc: tests/host/test_lrsc.c firmware/trace/lrsc.c firmware/trace/lrsc.h \
-		$(RVINSN_SRCS) $(NTRACE_LIB_HDRS)
+$(BUILD)/host/test_lrsc: tests/host/test_lrsc.c $(MOD_LRSC_SRCS) firmware/trace/lrsc.h \
+		$(NTRACE_LIB_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/rvinsn -o $@ \
-		tests/host/test_lrsc.c firmware/trace/lrsc.c $(RVINSN_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_lrsc.c $(MOD_LRSC_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \
               $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress \

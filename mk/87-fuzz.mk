@@ -82,23 +82,23 @@ endif
 
 
 # The "riscv,pmu" map, on devicetrees built from the input.
-$(FUZZ_DIR)/fuzz_pmu_map: tests/fuzz/fuzz_pmu_map.c drivers/pmu/pmu_map.c $(FDT_SRCS) $(PMU_HOST_HDRS)
+$(FUZZ_DIR)/fuzz_pmu_map: tests/fuzz/fuzz_pmu_map.c $(MOD_PMU_MAP_SRCS) $(FDT_SRCS) $(PMU_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PMU_HOST_INC) -o $@ $< drivers/pmu/pmu_map.c $(FDT_SRCS)
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(PMU_HOST_INC) -o $@ $< $(MOD_PMU_MAP_SRCS) $(FDT_SRCS)
 
 # Instruction decoders: lib/rvinsn and the load/store decoder of emulation.
-$(FUZZ_DIR)/fuzz_insn: tests/fuzz/fuzz_insn.c $(RVINSN_SRCS) firmware/emu/memaccess.c \
+$(FUZZ_DIR)/fuzz_insn: tests/fuzz/fuzz_insn.c $(RVINSN_SRCS) $(MOD_MEMACCESS_SRCS) \
 		$(wildcard lib/rvinsn/*.h) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) -Ilib/rvinsn -iquote . -o $@ $< \
-		$(RVINSN_SRCS) firmware/emu/memaccess.c
+		$(RVINSN_SRCS) $(MOD_MEMACCESS_SRCS)
 
 # The emulated TCI encoder (with lib/tci's filters) and RAM sink.
-$(FUZZ_DIR)/fuzz_tci: tests/fuzz/fuzz_tci.c firmware/trace/tci_encoder.c \
-		firmware/trace/tci_ramsink.c lib/tci/tci_filter.c $(TRACE_HOST_HDRS)
+$(FUZZ_DIR)/fuzz_tci: tests/fuzz/fuzz_tci.c $(MOD_TCI_ENC_SRCS) $(MOD_TCI_SINK_SRCS) \
+		$(TRACE_HOST_HDRS)
 	@mkdir -p $(@D)
-	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(TRACE_HOST_INC) -o $@ $< firmware/trace/tci_encoder.c \
-		firmware/trace/tci_ramsink.c lib/tci/tci_filter.c
+	$(call quiet,FUZZCC)$(FUZZ_CC) $(FUZZ_CFLAGS) $(TRACE_HOST_INC) -o $@ $< $(MOD_TCI_ENC_SRCS) \
+		$(MOD_TCI_SINK_SRCS)
 
 FUZZ_RUNS += $(FUZZ_DIR)/fuzz_pmu_map::2048 $(FUZZ_DIR)/fuzz_insn::1200 $(FUZZ_DIR)/fuzz_tci::2048
 FUZZ_BINS += $(FUZZ_DIR)/fuzz_pmu_map $(FUZZ_DIR)/fuzz_insn $(FUZZ_DIR)/fuzz_tci

@@ -10,10 +10,7 @@ BOARD_DTB_LIST := $(BOARD_DTB_DIR)/boards.list
 $(BOARD_DTB_LIST): scripts/board-dtbs.sh $(wildcard tests/data/boards/*.dts)
 	$(call quiet,DTC)scripts/board-dtbs.sh $(BOARD_DTB_DIR)
 
-BOARD_HOST_SRCS := $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)) \
-                   firmware/core/hart.c firmware/core/platform.c firmware/core/fdt_irq.c \
-                   $(wildcard drivers/serial/*.c drivers/timer/*.c \
-                   drivers/ipi/*.c drivers/reset/*.c drivers/gpio/*.c) $(FDT_SRCS)
+BOARD_HOST_SRCS = $(MOD_BOARD_SRCS)
 
 # -iquote, not -I: firmware/include has names (features.h) that would hide
 # the host C library's own headers.

@@ -24,11 +24,11 @@ $(FDT_TEST_DIR)/qemu-spike.dtb:
 
 CPU_SMODE_BLOBS := $(addprefix $(FDT_TEST_DIR)/, cpus-smode.dtb qemu-sifive-u.dtb qemu-spike.dtb)
 
-$(BUILD)/host/test_cpu_smode: tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) \
+$(BUILD)/host/test_cpu_smode: tests/host/test_cpu_smode.c $(MOD_CPU_SMODE_SRCS) $(FDT_SRCS) \
 		$(FDT_HEADERS) $(CPU_SMODE_BLOBS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/fdt -I. \
 		-DFDT_TEST_DIR='"$(abspath $(FDT_TEST_DIR))"' \
-		-o $@ tests/host/test_cpu_smode.c platform/cpu_smode.c $(FDT_SRCS) $(CMOCKA_LIBS)
+		-o $@ tests/host/test_cpu_smode.c $(MOD_CPU_SMODE_SRCS) $(FDT_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_cpu_smode

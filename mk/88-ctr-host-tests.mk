@@ -9,30 +9,28 @@
 #                against a fake CSR file (CTR_HW_FAKE)
 
 CTR_HOST_HDRS := $(wildcard firmware/ctr/ctr_*.h drivers/ctr/*.h) $(NTRACE_LIB_HDRS)
-CTR_HOST_SRCS := firmware/ctr/ctr_model.c firmware/ctr/ctr_record.c \
-                 firmware/ctr/ctr_classify.c firmware/ctr/ctr_csr.c
 # -iquote, not -I, for firmware/include: it has names (features.h) that
 # would hide the host C library's own headers.
 CTR_HOST_INC  := -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquote .
 
-$(BUILD)/host/test_ctr: tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
+$(BUILD)/host/test_ctr: tests/host/test_ctr.c $(MOD_CTR_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ \
-		tests/host/test_ctr.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
+		tests/host/test_ctr.c $(MOD_CTR_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr
 
-$(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c firmware/ctr/ctr_ingress.c \
-		$(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CTR_HOST_HDRS)
+$(BUILD)/host/test_ctr_ingress: tests/host/test_ctr_ingress.c $(MOD_CTR_INGRESS_SRCS) \
+		$(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -o $@ tests/host/test_ctr_ingress.c \
-		firmware/ctr/ctr_ingress.c $(CTR_HOST_SRCS) $(RVINSN_SRCS) $(CMOCKA_LIBS)
+		$(MOD_CTR_INGRESS_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr_ingress
 
-$(BUILD)/host/test_ctr_hw: tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CTR_HOST_HDRS)
+$(BUILD)/host/test_ctr_hw: tests/host/test_ctr_hw.c $(MOD_CTR_HW_SRCS) $(CTR_HOST_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) $(CTR_HOST_INC) -DCTR_HW_FAKE -o $@ \
-		tests/host/test_ctr_hw.c drivers/ctr/ctr_hw.c $(CMOCKA_LIBS)
+		tests/host/test_ctr_hw.c $(MOD_CTR_HW_SRCS) $(CMOCKA_LIBS)
 
 HOST_TESTS += $(BUILD)/host/test_ctr_hw

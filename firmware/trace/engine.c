@@ -570,6 +570,29 @@ static bool lrsc_trap(struct trace_hart *th, struct trap_regs *regs, unsigned lo
 	return true;
 }
 
+void trace_trap_done(struct trace_hart *th, struct trap_regs *regs)
+{
+	/* (tested here: most events of a stepped hart leave nothing pending) */
+	if (th->overflow_now | th->start_pending | th->ctr_recording)
+		engine_apply_pending(th, regs);
+}
+
+/* Every traced trap but a breakpoint of block stepping: out of line, so
+ * that the breakpoint's path saves nothing for it. */
+static __attribute__((noinline)) int other_traced_trap(struct trace_hart *th,
+							struct trap_regs *regs,
+							unsigned long cause)
+{
+	if (cause == CAUSE_BREAKPOINT)
+		tv_breakpoint(th, regs);
+	else if (!lrsc_trap(th, regs, cause) &&
+		 !(th->step.t1_virt && stepper_delegated_trap(th, regs, cause)))
+		return TRACE_TRAP_OTHER;
+	/* (delivered and reported) */
+	trace_trap_done(th, regs);
+	return TRACE_TRAP_DONE;
+}
+
 /* The engine's look at a traced trap before its ordinary handling (the
  * trap entry, trap/trap.c).  Block stepping's breakpoints, most traps of a
  * traced hart, go straight to the stepper (which applies what is pending
@@ -580,15 +603,8 @@ int trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned lon
 	 * written out) */
 	stepper_fast_leave(&th->step);
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
-		return stepper_breakpoint(th, regs) ? TRACE_TRAP_LIGHT : TRACE_TRAP_DONE;
-	if (cause == CAUSE_BREAKPOINT) {
-		tv_breakpoint(th, regs);
-		return TRACE_TRAP_HANDLED;
-	}
-	if (lrsc_trap(th, regs, cause) ||
-	    (th->step.t1_virt && stepper_delegated_trap(th, regs, cause)))
-		return TRACE_TRAP_HANDLED;   /* delivered and reported */
-	return TRACE_TRAP_OTHER;
+		return stepper_breakpoint(th, regs);   /* TRACE_TRAP_LIGHT or _DONE */
+	return other_traced_trap(th, regs, cause);
 }
 
 void trace_trap_redirected(struct trace_hart *th, struct trap_regs *regs,
@@ -602,12 +618,6 @@ void trace_trap_redirected(struct trace_hart *th, struct trap_regs *regs,
 		stepper_redirected(th, regs, epc, cause);
 }
 
-void trace_trap_done(struct trace_hart *th, struct trap_regs *regs)
-{
-	/* (tested here: most events of a stepped hart leave nothing pending) */
-	if (th->overflow_now | th->start_pending | th->ctr_recording)
-		engine_apply_pending(th, regs);
-}
 
 void trace_hart_leaving(struct hart *self)
 {

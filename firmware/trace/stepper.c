@@ -1945,7 +1945,7 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 	return false;
 }
 
-bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+int stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
 	bool untouched;
 

@@ -218,20 +218,18 @@
 	 * engine's first (trace_trap.h).  TRACE_TRAP_LIGHT: the common visit
 	 * of block stepping changed no register in the frame, and the exit
 	 * restores only what C code may change (the light exit, from 8:);
-	 * TRACE_TRAP_DONE: the full exit; else trap_handler_traced() (trap.c)
-	 * does the rest, returning false. */
+	 * TRACE_TRAP_DONE: the full exit; TRACE_TRAP_OTHER:
+	 * trap_handler_traced() (trap.c) does the rest, returning false. */
 	ld	a0, HART_TRACE_AT(sp)
 	mv	a1, sp
 	csrr	a2, mcause
 	call	trace_trap_enter
-	li	t0, TRACE_TRAP_DONE
-	bgeu	a0, t0, 6f
+	li	t0, TRACE_TRAP_OTHER
+	bltu	a0, t0, 5f             /* DONE: 0, LIGHT: 1 */
 	mv	a2, a0
 	ld	a0, HART_TRACE_AT(sp)
 	mv	a1, sp
 	call	trap_handler_traced
-	j	5f
-6:	addi	a0, a0, -TRACE_TRAP_DONE   /* DONE: 0, LIGHT: 1 */
 5:
 .if \counted
 	beqz	a0, 7f

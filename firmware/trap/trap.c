@@ -120,7 +120,8 @@ bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int clai
 	unsigned long cause = csr_read(mcause);
 	unsigned long epc = regs->mepc;
 
-	if (claim == TRACE_TRAP_OTHER && trap_handler(regs) == TRAP_REDIRECTED)
+	(void)claim;   /* TRACE_TRAP_OTHER */
+	if (trap_handler(regs) == TRAP_REDIRECTED)
 		trace_trap_redirected(th, regs, epc, cause);
 	trace_trap_done(th, regs);
 	return false;

@@ -12,7 +12,8 @@ void trap_entry(void);
  * or delivered to S-mode (trap_redirect). */
 enum trap_result { TRAP_HANDLED, TRAP_REDIRECTED };
 enum trap_result trap_handler(struct trap_regs *regs);
-/* A traced trap after the engine's look at it (trace_trap_enter). */
+/* A traced trap the engine left to the ordinary handling (claim:
+ * TRACE_TRAP_OTHER, trace_trap_enter()). */
 struct trace_hart;
 bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int claim);
 
