@@ -15,6 +15,11 @@ void trap_vectors_register(const struct trap_vectors *v)
 	vectors = v;
 }
 
+bool trap_handle_traced_other(struct trace_hart *th, struct trap_regs *regs)
+{
+	return vectors->traced_other(th, regs);
+}
+
 void trap_set_vector(struct hart *h)
 {
 	unsigned long entry = vectors->plain;

@@ -577,33 +577,34 @@ void trace_trap_done(struct trace_hart *th, struct trap_regs *regs)
 		engine_apply_pending(th, regs);
 }
 
-/* Every traced trap but a breakpoint of block stepping: out of line, so
- * that the breakpoint's path saves nothing for it. */
-static __attribute__((noinline)) int other_traced_trap(struct trace_hart *th,
-							struct trap_regs *regs,
-							unsigned long cause)
+/* Every traced trap but a breakpoint of block stepping (false: see
+ * trace_trap_enter()): out of line, so that the breakpoint's path saves
+ * nothing for it. */
+static __attribute__((noinline)) bool other_traced_trap(struct trace_hart *th,
+							 struct trap_regs *regs,
+							 unsigned long cause)
 {
 	if (cause == CAUSE_BREAKPOINT)
 		tv_breakpoint(th, regs);
 	else if (!lrsc_trap(th, regs, cause) &&
 		 !(th->step.t1_virt && stepper_delegated_trap(th, regs, cause)))
-		return TRACE_TRAP_OTHER;
+		return trap_handle_traced_other(th, regs);   /* the ordinary handling */
 	/* (delivered and reported) */
 	trace_trap_done(th, regs);
-	return TRACE_TRAP_DONE;
+	return false;
 }
 
 /* The engine's look at a traced trap before its ordinary handling (the
  * trap entry, trap/trap.c).  Block stepping's breakpoints, most traps of a
  * traced hart, go straight to the stepper (which applies what is pending
  * after them itself). */
-int trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
+bool trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause)
 {
 	/* (what follows may look at the stepper: the fast visit's state
 	 * written out) */
 	stepper_fast_leave(&th->step);
 	if (cause == CAUSE_BREAKPOINT && !th->tv_mode)
-		return stepper_breakpoint(th, regs);   /* TRACE_TRAP_LIGHT or _DONE */
+		return stepper_breakpoint(th, regs);
 	return other_traced_trap(th, regs, cause);
 }
 

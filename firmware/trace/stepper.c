@@ -1945,7 +1945,7 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 	return false;
 }
 
-int stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
+bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs)
 {
 	bool untouched;
 

@@ -255,11 +255,9 @@ bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsig
 void stepper_lrsc_end(struct trace_hart *th);
 
 /* Traced trap path: a breakpoint (T0, T1, or S/U's own ebreak); then
- * what the event left pending (engine_apply_pending()).  TRACE_TRAP_LIGHT
- * (true) when it was the common visit, which changes nothing in regs, else
- * TRACE_TRAP_DONE (trace_trap.h; int, so that trace_trap_enter() ends in a
- * tail call). */
-int stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
+ * what the event left pending (engine_apply_pending()).  True when it was
+ * the common visit, which changes nothing in regs (trace_trap_enter()). */
+bool stepper_breakpoint(struct trace_hart *th, struct trap_regs *regs);
 /* Traced trap path: trap_handler delivered (cause, tval) to S-mode; regs
  * now return to the S trap vector.  `epc` is where the trap happened. */
 void stepper_redirected(struct trace_hart *th, struct trap_regs *regs, unsigned long epc,

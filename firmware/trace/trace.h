@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include "lib/fdt/fdt.h"
 #include "firmware/core/trap_regs.h"
-#include "firmware/trace/trace_trap.h"
 
 struct hart;
 struct trace_hart;
@@ -41,12 +40,17 @@ bool trace_mmio_emulate(struct trap_regs *regs, unsigned long cause, unsigned lo
  * then pending starts (regs: the interrupted S/U frame, or NULL). */
 void trace_ipi(struct hart *self, struct trap_regs *regs);
 
-/* The traced trap path (trap/trap.S, trap.c; firmware/trace/trace_trap.h):
- * what the engine does before a traced trap's ordinary handling, returning
- * one of TRACE_TRAP_*; whether stepping goes on after one the ordinary
- * handling delivered to S-mode (epc: where it was taken); after either, what
- * the trap left pending. */
-int trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
+/* The traced trap path (trap/trap.S, while the hart steps): every trap that
+ * is not an SBI call, with the hart's trace state (hart.trace) and mcause,
+ * is first the engine's; what it does not claim (an exception to emulate or
+ * deliver, an interrupt) goes to the trap entry's handler registered with
+ * the vectors (trap_handler_traced, core/trap_vector.h).  True when the
+ * frame's s0..s11, mepc and mstatus are as the trap left them (the common
+ * visit of block stepping): the exit then restores only the registers C
+ * code may have changed.  Then, from that handler: whether stepping goes
+ * on after a trap it delivered to S-mode (epc: where it was taken), and
+ * what the trap left pending. */
+bool trace_trap_enter(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 void trace_trap_redirected(struct trace_hart *th, struct trap_regs *regs,
 			   unsigned long epc, unsigned long cause);
 void trace_trap_done(struct trace_hart *th, struct trap_regs *regs);

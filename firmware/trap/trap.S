@@ -25,7 +25,6 @@
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/hart.h"
 #include "firmware/pmu/pmu.h"
-#include "firmware/trace/trace_trap.h"
 #include "asm_offsets.h"     /* generated: firmware/trap/asm_offsets.c */
 
 #define X(n) TRAP_REGS_X(n)
@@ -215,22 +214,15 @@
 
 .if \traced
 	/* trace_trap_enter(this hart's trace state, frame, mcause): the
-	 * engine's first (trace_trap.h).  TRACE_TRAP_LIGHT: the common visit
-	 * of block stepping changed no register in the frame, and the exit
-	 * restores only what C code may change (the light exit, from 8:);
-	 * TRACE_TRAP_DONE: the full exit; TRACE_TRAP_OTHER:
-	 * trap_handler_traced() (trap.c) does the rest, returning false. */
+	 * engine's first; what it does not claim it hands to
+	 * trap_handler_traced() (trap.c, registered with the vectors).  True:
+	 * the common visit of block stepping changed no register in the
+	 * frame, and the exit restores only what C code may change (the
+	 * light exit, from 8:) */
 	ld	a0, HART_TRACE_AT(sp)
 	mv	a1, sp
 	csrr	a2, mcause
 	call	trace_trap_enter
-	li	t0, TRACE_TRAP_OTHER
-	bltu	a0, t0, 5f             /* DONE: 0, LIGHT: 1 */
-	mv	a2, a0
-	ld	a0, HART_TRACE_AT(sp)
-	mv	a1, sp
-	call	trap_handler_traced
-5:
 .if \counted
 	beqz	a0, 7f
 	COUNT_TRAP_EXIT TRAP_UNCOUNTED_LIGHT

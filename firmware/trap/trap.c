@@ -113,14 +113,14 @@ enum trap_result trap_handler(struct trap_regs *regs)
 	return TRAP_REDIRECTED;
 }
 
-/* A traced trap the engine left to the ordinary handling (trap.S, after
- * trace_trap_enter() said `claim`): false, the full exit. */
-bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int claim)
+/* A traced trap the engine left to the ordinary handling (through the
+ * vectors: trace_trap_enter() does not know the trap entry): false, the
+ * full exit. */
+static bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs)
 {
 	unsigned long cause = csr_read(mcause);
 	unsigned long epc = regs->mepc;
 
-	(void)claim;   /* TRACE_TRAP_OTHER */
 	if (trap_handler(regs) == TRAP_REDIRECTED)
 		trace_trap_redirected(th, regs, epc, cause);
 	trace_trap_done(th, regs);
@@ -138,6 +138,7 @@ void trap_vectors_init(void)
 		.traced_counted = (unsigned long)trap_entry_traced_counted,
 		.traced_fast = (unsigned long)trap_entry_traced_fast,
 		.traced_fast_full = (unsigned long)trap_entry_traced_fast_full,
+		.traced_other = trap_handler_traced,
 	};
 
 	trap_vectors_register(&entries);

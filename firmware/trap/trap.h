@@ -12,10 +12,6 @@ void trap_entry(void);
  * or delivered to S-mode (trap_redirect). */
 enum trap_result { TRAP_HANDLED, TRAP_REDIRECTED };
 enum trap_result trap_handler(struct trap_regs *regs);
-/* A traced trap the engine left to the ordinary handling (claim:
- * TRACE_TRAP_OTHER, trace_trap_enter()). */
-struct trace_hart;
-bool trap_handler_traced(struct trace_hart *th, struct trap_regs *regs, int claim);
 
 /* Registers the trap entries with the core (core/trap_vector.h), at cold
  * boot before any hart sets mtvec. */

@@ -1937,7 +1937,7 @@ out:
  * counter_stop of one counter (base = the counter, mask 1), the call a
  * kernel makes on every context switch, with each flag combination, on
  * the last hardware counter (the end of the hardware range): tracesbi
- * serves it in assembly (sbi/pmu_fast.S) and everything unusual in C, with
+ * serves it in assembly (sbi/ecall_pmu_fast.S) and everything unusual in C, with
  * the same results.  Each stop writes the counter's slot and the whole
  * bitmap word and nothing else; RESET frees the counter and, on tracesbi,
  * clears its mhpmevent.
