@@ -66,11 +66,7 @@ void clint_mswi_at(uint64_t base)
 	ipi_device_register(&mswi_device);
 }
 
-static const struct dt_driver aclint_mswi_driver = { "riscv,aclint-mswi", aclint_mswi_probe };
-static const struct dt_driver sifive_clint_mswi_driver = { "sifive,clint0", aclint_mswi_probe };
-static const struct dt_driver riscv_clint_mswi_driver = { "riscv,clint0", aclint_mswi_probe };
-static const struct dt_driver thead_clint_mswi_driver = { "thead,c900-clint", aclint_mswi_probe };
-DT_DRIVER(10, aclint_mswi_driver);
-DT_DRIVER(12, sifive_clint_mswi_driver);
-DT_DRIVER(14, riscv_clint_mswi_driver);
-DT_DRIVER(16, thead_clint_mswi_driver);
+DT_DRIVER(10, aclint_mswi_driver, "riscv,aclint-mswi", aclint_mswi_probe);
+DT_DRIVER(12, sifive_clint_mswi_driver, "sifive,clint0", aclint_mswi_probe);
+DT_DRIVER(14, riscv_clint_mswi_driver, "riscv,clint0", aclint_mswi_probe);
+DT_DRIVER(16, thead_clint_mswi_driver, "thead,c900-clint", aclint_mswi_probe);

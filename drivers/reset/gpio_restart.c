@@ -113,7 +113,5 @@ static int gpio_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-static const struct dt_driver gpio_restart_driver = { "gpio-restart", gpio_restart_probe };
-static const struct dt_driver gpio_poweroff_driver = { "gpio-poweroff", gpio_poweroff_probe };
-DT_DRIVER(21, gpio_restart_driver);
-DT_DRIVER(22, gpio_poweroff_driver);
+DT_DRIVER(21, gpio_restart_driver, "gpio-restart", gpio_restart_probe);
+DT_DRIVER(22, gpio_poweroff_driver, "gpio-poweroff", gpio_poweroff_probe);

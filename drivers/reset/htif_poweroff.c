@@ -25,5 +25,4 @@ static int htif_poweroff_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-static const struct dt_driver htif_poweroff_driver = { "ucb,htif0", htif_poweroff_probe };
-DT_DRIVER(23, htif_poweroff_driver);
+DT_DRIVER(23, htif_poweroff_driver, "ucb,htif0", htif_poweroff_probe);

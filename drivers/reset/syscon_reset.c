@@ -76,9 +76,6 @@ static int sifive_test_probe(const struct fdt *fdt, int node, int parent)
 	return 0;
 }
 
-static const struct dt_driver sifive_test_driver = { "sifive,test0", sifive_test_probe };
-static const struct dt_driver syscon_poweroff_driver = { "syscon-poweroff", syscon_poweroff_probe };
-static const struct dt_driver syscon_reboot_driver = { "syscon-reboot", syscon_reboot_probe };
-DT_DRIVER(18, sifive_test_driver);
-DT_DRIVER(19, syscon_poweroff_driver);
-DT_DRIVER(20, syscon_reboot_driver);
+DT_DRIVER(18, sifive_test_driver, "sifive,test0", sifive_test_probe);
+DT_DRIVER(19, syscon_poweroff_driver, "syscon-poweroff", syscon_poweroff_probe);
+DT_DRIVER(20, syscon_reboot_driver, "syscon-reboot", syscon_reboot_probe);

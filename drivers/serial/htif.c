@@ -127,5 +127,4 @@ void htif_exit(uint32_t code)
 	htif_send(htif_word(HTIF_DEV_SYSCALL, 0, (uint64_t)code << 1 | 1));
 }
 
-static const struct console_driver htif_console_driver = { "ucb,htif0", htif_console_probe };
-CONSOLE_DRIVER(14, htif_console_driver);
+CONSOLE_DRIVER(14, htif_console_driver, "ucb,htif0", htif_console_probe);

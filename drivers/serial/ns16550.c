@@ -95,9 +95,6 @@ static int ns16550_probe(const struct fdt *fdt, int node)
 	return 0;
 }
 
-static const struct console_driver ns16550a_console_driver = { "ns16550a", ns16550_probe };
-static const struct console_driver ns16550_console_driver = { "ns16550", ns16550_probe };
-static const struct console_driver dw_apb_uart_console_driver = { "snps,dw-apb-uart", ns16550_probe };
-CONSOLE_DRIVER(10, ns16550a_console_driver);
-CONSOLE_DRIVER(11, ns16550_console_driver);
-CONSOLE_DRIVER(12, dw_apb_uart_console_driver);
+CONSOLE_DRIVER(10, ns16550a_console_driver, "ns16550a", ns16550_probe);
+CONSOLE_DRIVER(11, ns16550_console_driver, "ns16550", ns16550_probe);
+CONSOLE_DRIVER(12, dw_apb_uart_console_driver, "snps,dw-apb-uart", ns16550_probe);

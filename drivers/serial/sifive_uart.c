@@ -63,5 +63,4 @@ static int sifive_uart_probe(const struct fdt *fdt, int node)
 	return 0;
 }
 
-static const struct console_driver sifive_uart_console_driver = { "sifive,uart0", sifive_uart_probe };
-CONSOLE_DRIVER(13, sifive_uart_console_driver);
+CONSOLE_DRIVER(13, sifive_uart_console_driver, "sifive,uart0", sifive_uart_probe);

@@ -86,12 +86,7 @@ void clint_mtimer_at(uint64_t base)
 				(base + CLINT_MTIMECMP_OFFSET + 8UL * hart_ids[i]);
 }
 
-static const struct dt_driver aclint_mtimer_driver = { "riscv,aclint-mtimer", aclint_mtimer_probe };
-static const struct dt_driver sifive_clint_mtimer_driver = { "sifive,clint0", clint_mtimer_probe };
-static const struct dt_driver riscv_clint_mtimer_driver = { "riscv,clint0", clint_mtimer_probe };
-static const struct dt_driver thead_clint_mtimer_driver = { "thead,c900-clint",
-							    thead_clint_mtimer_probe };
-DT_DRIVER(11, aclint_mtimer_driver);
-DT_DRIVER(13, sifive_clint_mtimer_driver);
-DT_DRIVER(15, riscv_clint_mtimer_driver);
-DT_DRIVER(17, thead_clint_mtimer_driver);
+DT_DRIVER(11, aclint_mtimer_driver, "riscv,aclint-mtimer", aclint_mtimer_probe);
+DT_DRIVER(13, sifive_clint_mtimer_driver, "sifive,clint0", clint_mtimer_probe);
+DT_DRIVER(15, riscv_clint_mtimer_driver, "riscv,clint0", clint_mtimer_probe);
+DT_DRIVER(17, thead_clint_mtimer_driver, "thead,c900-clint", thead_clint_mtimer_probe);

@@ -39,8 +39,13 @@ struct console_driver {
 	int (*probe)(const struct fdt *fdt, int node);
 };
 
-#define DT_DRIVER(order, item) HOOK_REGISTER(dt_driver, order, const struct dt_driver, item)
-#define CONSOLE_DRIVER(order, item) \
-	HOOK_REGISTER(console_driver, order, const struct console_driver, item)
+/* Defines the descriptor `name` (compatible string, probe) and registers
+ * it at `order` (two digits: the order of the tables' walks). */
+#define DT_DRIVER(order, name, compatible, probe)                          \
+	static const struct dt_driver name = { compatible, probe };        \
+	HOOK_REGISTER(dt_driver, order, const struct dt_driver, name)
+#define CONSOLE_DRIVER(order, name, compatible, probe)                     \
+	static const struct console_driver name = { compatible, probe };   \
+	HOOK_REGISTER(console_driver, order, const struct console_driver, name)
 
 #endif
