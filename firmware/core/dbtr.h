@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SBI Debug Triggers (ext-debug-triggers.adoc): S-mode's use of the hart's
- * Sdtrig triggers, behind sbi/dbtr.c.  Logical trigger i is hardware
+ * Sdtrig triggers, behind sbi/ecall_dbtr.c.  Logical trigger i is hardware
  * trigger i (so a chain is contiguous in both).  All state is per hart.
  */
 #ifndef FIRMWARE_DBTR_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * SBI Firmware Features (ext-firmware-features.adoc): the per-hart feature
- * values and locks behind sbi/fwft.c.  Every feature of the spec is local.
+ * values and locks behind sbi/ecall_fwft.c.  Every feature of the spec is local.
  */
 #ifndef FIRMWARE_FWFT_H
 #define FIRMWARE_FWFT_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Hart state management: the subsystem behind sbi/hsm.c. */
+/* Hart state management: the subsystem behind sbi/ecall_hsm.c. */
 #ifndef FIRMWARE_HSM_H
 #define FIRMWARE_HSM_H
 

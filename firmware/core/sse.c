@@ -7,7 +7,7 @@
  * or higher priority runs there; the events running on a hart form a
  * stack, highest priority on top (a higher one preempts a lower one, and
  * priorities cannot change while an event is enabled).  Delivery happens
- * on the way back to S/U-mode: at the end of an SSE call (sbi/sse.c) and
+ * on the way back to S/U-mode: at the end of an SSE call (sbi/ecall_sse.c) and
  * after an M-mode interrupt (trap.c: the IPI another hart's inject sent,
  * or LCOFI).
  */

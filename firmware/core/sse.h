@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SBI Supervisor Software Events (ext-sse.adoc), behind sbi/sse.c: the
+ * SBI Supervisor Software Events (ext-sse.adoc), behind sbi/ecall_sse.c: the
  * event state machine, per-hart local events, the one global event,
  * priorities, delivery into S-mode and completion (sse.c).
  *
@@ -32,7 +32,7 @@ long sse_hart_mask(struct hart *self);
 /*
  * Completion and delivery work on a frame whose mepc/mstatus are those of
  * the context the hart returns to, and whose x[16]/x[17] are its a6/a7
- * (the slow path's frame as is; sbi/sse.c builds that view for an ecall).
+ * (the slow path's frame as is; sbi/ecall_sse.c builds that view for an ecall).
  * sse_complete: whether a running event was completed (the frame now
  * holds the interrupted context).  sse_deliver: whether an event's handler
  * was entered (the frame now holds the handler's entry).

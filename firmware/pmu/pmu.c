@@ -959,7 +959,7 @@ stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsign
 }
 
 /* counter_stop of a mask that is not one counter (several bits, or
- * none); sbi/pmu_fast.S comes here directly for such a mask. */
+ * none); sbi/ecall_pmu_fast.S comes here directly for such a mask. */
 struct sbiret pmu_counter_stop_several(unsigned long base, unsigned long mask,
 				       unsigned long flags, struct pmu_hart *p)
 {
@@ -1028,7 +1028,7 @@ static __attribute__((noinline)) void cold_event_write(unsigned int n, uint64_t 
 }
 
 /*
- * tracesbi's own extension (sbi/tracesbi.c): the mhpmevent value behind a
+ * tracesbi's own extension (sbi/ecall_tracesbi.c): the mhpmevent value behind a
  * logical counter, OF and the filter bits included, so S-mode can check
  * what config_matching programmed (S-mode cannot read mhpmevent).
  */

@@ -105,7 +105,7 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 void pmu_hart_suspend(struct pmu_hart *p);
 void pmu_hart_resume(struct pmu_hart *p);
 
-/* The SBI functions, every argument checked (sbi/pmu.c decodes the call).
+/* The SBI functions, every argument checked (sbi/ecall_pmu.c decodes the call).
  * The hart's state comes last, so a0.. stay where the ecall put them. */
 struct sbiret pmu_num_counters(struct pmu_hart *p);
 struct sbiret pmu_counter_get_info(unsigned long idx, struct pmu_hart *p);
@@ -125,7 +125,7 @@ struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
 				     unsigned long flags, struct pmu_hart *p);
 struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 				 unsigned long num_entries, unsigned long flags, struct pmu_hart *p);
-/* Not SBI PMU: the mhpmevent of a logical HPM counter (sbi/tracesbi.c). */
+/* Not SBI PMU: the mhpmevent of a logical HPM counter (sbi/ecall_tracesbi.c). */
 struct sbiret pmu_counter_event_csr(unsigned long idx, struct pmu_hart *p);
 
 /* Flags of config_matching, counter_start and counter_stop. */

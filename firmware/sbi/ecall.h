@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * SBI extensions are data: each firmware/sbi/<ext>.c defines one
+ * SBI extensions are data: each firmware/sbi/ecall_<ext>.c defines one
  * struct sbi_extension and registers it with SBI_EXTENSION(); the linker
  * collects them (section .sbi_ext) and sbi_ecall_init() builds the hashed
  * EID table that sbi_ecall_handle() dispatches through.
@@ -65,12 +65,12 @@ static inline bool sbi_extension_available(unsigned long eid)
 /* Names of the available extensions, for the banner. */
 void sbi_ecall_print_extensions(void);
 
-/* What the extension files share with the legacy calls (sbi/legacy.c),
+/* What the extension files share with the legacy calls (sbi/ecall_legacy.c),
  * which do the same with other argument conventions. */
 struct fence_request;
-/* sbi/ipi.c: raise SSIP on target (self: the calling hart); a hart_mask_fn. */
+/* sbi/ecall_ipi.c: raise SSIP on target (self: the calling hart); a hart_mask_fn. */
 long sbi_ipi_send_ssip(struct hart *target, void *self);
-/* sbi/rfence.c: the ASID/VMID and address-range checks of a fence request. */
+/* sbi/ecall_rfence.c: the ASID/VMID and address-range checks of a fence request. */
 long sbi_rfence_check(const struct fence_request *req, const struct hart *self);
 
 #endif /* __ASSEMBLER__ */

@@ -4,7 +4,7 @@
  * argument.  The calling hart's own PMU state is the one used: the SBI PMU
  * counters are per hart.
  *
- * eid_table holds pmu_fast_handle (sbi/pmu_fast.S): it serves the
+ * eid_table holds pmu_fast_handle (sbi/ecall_pmu_fast.S): it serves the
  * single-counter stop of a running hardware counter itself and sends
  * counter_start, counter_fw_read and every other stop straight to their
  * functions in pmu.c; the remaining functions come here.
