@@ -14,7 +14,7 @@ instruction at a, read from the executable segments of the ELF:
 * and only a trap enters the trap vector (the corpus never jumps there).
 
 ECALL, EBREAK and C.EBREAK always trap, so they must be marked `exc` (they
-retire, then trap: see scripts/qemu-log-to-pcs.py); the all-zero illegal
+retire, then trap: see scripts/tsbi/qemulog.py); the all-zero illegal
 encoding never retires and must not appear at all.  Exit status 0 when the whole
 trace is explained, 1 with the first unexplained line otherwise.
 """
