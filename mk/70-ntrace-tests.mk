@@ -49,7 +49,7 @@ endef
 $(foreach x,$(NT_XLENS),$(eval $(call nt_corpus_rule,$(x))))
 
 $(NT_BUILD)/%.pcs: $(NT_BUILD)/%.elf $(NT_DIR)/gen-trace.sh scripts/qemu-log-to-pcs.py \
-		$(NT_DIR)/check-pcs.py
+		scripts/tsbi/qemulog.py scripts/tsbi/elf.py $(NT_DIR)/check-pcs.py
 	$(call quiet,TRACE)$(NT_DIR)/gen-trace.sh $< $@
 
 .PHONY: ntrace-corpus suite-ntrace

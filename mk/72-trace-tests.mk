@@ -2,7 +2,10 @@
 # The software trace encoder against QEMU (tests/trace/README.md).
 #
 #   make test-trace   the ground-truth self-test (tests/trace/selftest-
-#                     ground-truth.sh), then tests/trace/run-suite.py: the
+#                     ground-truth.sh) and the unit test of the QEMU-log
+#                     parser (tests/trace/qemulog-test.py: scripts/tsbi/
+#                     qemulog.py on synthetic snippets), then
+#                     tests/trace/run-suite.py: the
 #                     traced-program payload under every configuration,
 #                     each hart's buffer decoded and compared exactly with
 #                     QEMU's execution log, and byte for byte with the host
@@ -51,6 +54,7 @@ TEST_SUITES += trace
 # buffers of a traced boot while it runs.
 suite-trace: $(TRACE_TEST_DEPS) linux-kernel
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
+	python3 tests/trace/qemulog-test.py || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--tv-records $(BUILD)/tools/tv-records --tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \

@@ -139,6 +139,8 @@ import subprocess
 import sys
 import time
 
+from tsbi import elf as rvelf
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 RUN = os.path.join(ROOT, 'tests', 'trace', 'linux-run.py')
 WHOLE = 'buf=0x8c000000:0x1000000'
@@ -238,8 +240,6 @@ SEGMENT_RE = re.compile(r'^# segment \d+: .*?, (\d+) bytes')
 
 def kernel_text(vmlinux):
     """[_start, _etext) of vmlinux: what the user+kernel run's filter keeps."""
-    sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-    import rvelf
     images = rvelf.Images([rvelf.Elf(vmlinux)])
     return images.symbol('_start'), images.symbol('_etext')
 

@@ -52,8 +52,7 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import rvelf  # noqa: E402
+from tsbi import elf as rvelf
 
 PROG = 'trace-compare'
 CONTEXT = 3

@@ -20,7 +20,7 @@ summary goes to stderr; any inconsistency is reported as
 file is left behind).
 
 --elf FILE@ADDR: FILE's code also where its load image was placed
-(scripts/rvelf.py: a kernel that runs at its physical load address before
+(scripts/tsbi/elf.py: a kernel that runs at its physical load address before
 its MMU is on, then at its virtual addresses).
 
 --stop-after N: the log is cut once K harts (--stop-harts, default 1) have
@@ -53,7 +53,8 @@ instructions only.
 
 This docstring is the specification of the ground truth.
 
-LOG LINES (QEMU 7.2, -singlestep: one instruction per translation block)
+LOG LINES (QEMU 7.2, -singlestep: one instruction per translation block;
+parsed, and L3/L4 applied, by scripts/tsbi/qemulog.py)
   L1 `Trace N: 0xHOST [CSBASE/PC/FLAGS/CFLAGS] ...`: cpu N *entered* the
      instruction at PC.  FLAGS bits 1:0 are the privilege it runs in
      (0 U, 1 S, 3 M).
@@ -116,7 +117,7 @@ last line was S/U) is classified by what comes next for that hart:
      Likewise an emulated instruction: illegal instruction (cause 2), logged,
      R = epc + its length (the CTR CSRs and SCTRCLR, docs/CTR.md; rdtime).
   R3 SBI call: an ecall from S (cause 9), logged, into M.  The ecall retires
-     and carries `exc` (rc7 convention, see scripts/qemu-log-to-pcs.py; with
+     and carries `exc` (rc7 convention, see scripts/tsbi/qemulog.py; with
      --ecall-no-retire, the ratified 1.0 convention: the ecall's line is
      dropped and the previous retired instruction carries `exc`).  The
      first M-mode instruction of the excursion follows it as an M line (the
@@ -212,37 +213,21 @@ VERIFIED IN QEMU 7.2 (qemu-system-riscv64 7.2.22, Debian 1:7.2+dfsg-7+deb12u18)
 
 import argparse
 import os
-import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import rvelf  # noqa: E402
-
-TRACE_RE = re.compile(r'Trace (\d+): 0x[0-9a-f]+ '
-                      r'\[[0-9a-f]+/([0-9a-f]+)/([0-9a-f]+)/[0-9a-f]+\]')
-TRAP_RE = re.compile(r'riscv_cpu_do_interrupt: hart:(\d+), async:([01]), '
-                     r'cause:([0-9a-f]+), epc:0x([0-9a-f]+), ')
-STOPPED_RE = re.compile(
-    r'Stopped execution of TB chain before 0x[0-9a-f]+ \[([0-9a-f]+)\]')
-RECOMPILE_RE = re.compile(
-    r'cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)\s*$')
+from tsbi import elf as rvelf
+from tsbi import qemulog
+from tsbi.qemulog import BREAKPOINT, FETCH_FAULTS, LogError
 
 BOOT, SU, TRAP, MEXC = range(4)     # hart states
 SLOW, FAST_M, FAST_SU = range(3)    # Hart.fast: see Extractor.run()
 # FLAGS' last hex digit -> privilege of an S/U line (bits 1:0 = 0 or 1)
 SU_PRIV = {c: 'USUSUSUS'[i] for i, c in enumerate('014589cd')}
-FETCH_FAULTS = (1, 12, 20)
-ECALLS = (8, 9, 10, 11)
-BREAKPOINT = 3
 SBI_ECALL = 9
 EMULATED_ACCESS = (4, 5, 6, 7)
 ILLEGAL_INSN = 2
 FLUSH_AT = 256                      # tail length that triggers a write
 KEEP = 8                            # records kept after a write
-
-
-class LogError(Exception):
-    pass
 
 
 class Trap:
@@ -262,7 +247,7 @@ class Trap:
 
 class Hart:
     __slots__ = ('cpu', 'state', 'fast', 'tail', 'entered', 'trap', 'keep_m',
-                 'priv', 'unresolved', 'io_pc', 'out', 'path', 'written',
+                 'priv', 'unresolved', 'out', 'path', 'written',
                  'm_lines', 'no_prev', 'unknown_end', 'unlogged')
 
     def __init__(self, cpu):
@@ -275,7 +260,6 @@ class Hart:
         self.keep_m = False     # R3: record the next M Trace line
         self.priv = None        # privilege of emulated instructions
         self.unresolved = []    # records whose privilege is not known yet
-        self.io_pc = None       # cpu_io_recompile: pc to be entered again
         self.out = None
         self.path = None
         self.written = 0
@@ -304,8 +288,7 @@ class Extractor:
         self.finishing = False  # finish(): writes no longer cut
         self.harts = {}
         self.lineno = 0
-        self.last_hart = None   # hart of the most recent Trace line
-        self.last_pcs = None    # its pc (as logged), None after its trap
+        self.undo = qemulog.Undo()  # L3/L4: the most recent Trace line
 
     # ---- helpers ------------------------------------------------------------
     def fail(self, msg):
@@ -490,20 +473,29 @@ class Extractor:
             self.append(h, epc, h.priv)
 
     # ---- line handlers ------------------------------------------------------
-    def on_trace(self, line):
-        m = TRACE_RE.match(line)
-        if not m:
-            self.fail(f'malformed Trace line: {line[:100]!r}')
-        cpu, pcs, flags = m.groups()
+    def on_line(self, line):
+        """One log line, through the shared parser (scripts/tsbi)."""
+        try:
+            event = qemulog.parse(line)
+        except LogError as e:
+            self.fail(str(e))
+        if event is None:
+            return
+        kind = event[0]
+        if kind == qemulog.TRACE:
+            self.on_trace(*event[1:])
+        elif kind == qemulog.TRAP:
+            self.on_trap(*event[1:])
+        else:
+            self.on_undo(kind, event[1])
+
+    def on_trace(self, cpu, pcs, flags):
         h = self.hart(cpu)
-        self.last_hart = h
-        self.last_pcs = pcs
+        try:
+            self.undo.entered(cpu, pcs)
+        except LogError as e:
+            self.fail(str(e))
         pc = int(pcs, 16)
-        if h.io_pc is not None:
-            if pc != h.io_pc:
-                self.fail(f'cpu {cpu}: after cpu_io_recompile of '
-                          f'{h.io_pc:x} expected it again, got {pc:x}')
-            h.io_pc = None
         if self.in_fw(pc):
             priv = 'M'
         else:
@@ -541,16 +533,9 @@ class Extractor:
         h.priv = priv
         h.fast = FAST_SU
 
-    def on_trap(self, line):
-        m = TRAP_RE.match(line)
-        if not m:
-            self.fail(f'malformed trap line: {line[:100]!r}')
-        cpu = m.group(1)
-        asynchronous = m.group(2) == '1'
-        cause, epc = int(m.group(3), 16), int(m.group(4), 16)
+    def on_trap(self, cpu, asynchronous, cause, epc):
         h = self.hart(cpu)
-        if self.last_hart is h:
-            self.last_pcs = None
+        self.undo.trapped(cpu)
         entered, h.entered = h.entered, None
         in_fw = self.in_fw(epc)
         if h.state == BOOT:
@@ -597,28 +582,23 @@ class Extractor:
                               f'{epc:x}, but the last logged pc of the hart '
                               f'is {last}')
                 logged = True
-                retires = cause in ECALLS
+                retires = qemulog.retires(cause)
         h.trap = Trap(asynchronous, cause, epc, logged, retires, self.lineno)
         h.state = TRAP
         h.fast = SLOW
 
-    def on_undo(self, pcs, why):
-        """L3/L4: undo the most recent Trace line."""
-        h = self.last_hart
-        pc = int(pcs, 16)
-        if h is None or self.last_pcs is None:
-            self.fail(f'{why} of {pc:x} does not follow a Trace line')
-        if int(self.last_pcs, 16) != pc:
-            self.fail(f'{why} of {pc:x}, but the last Trace line (cpu '
-                      f'{h.cpu}) is {self.last_pcs.lstrip("0") or "0"}')
+    def on_undo(self, kind, pcs):
+        """L3/L4: undo the most recent Trace line (qemulog.Undo finds it)."""
+        try:
+            h = self.harts[self.undo.undo(kind, pcs)]
+        except LogError as e:
+            self.fail(str(e))
         rec, h.entered = h.entered, None
         if rec is not None:
-            self.drop_last(h, pc, why)
+            self.drop_last(h, int(pcs, 16), qemulog.UNDO_NAMES[kind])
             if rec[2] == 'M':
                 h.keep_m = True
         h.fast = SLOW
-        self.last_pcs = None
-        return h
 
     # ---- main loop ----------------------------------------------------------
     def run(self, f):
@@ -626,8 +606,11 @@ class Extractor:
         state change (Hart.fast), skip on_trace(): a firmware line of a hart
         in an excursion (or booting) with no M line to keep, and an S/U line
         of a hart running S/U code.  Both compare the fixed-width hex pc as a
-        string against the firmware range."""
+        string against the firmware range, with the field widths of the
+        first Trace line that qemulog.parse() accepted; every other line
+        goes through on_line()."""
         harts = self.harts
+        undo = self.undo
         known = False           # field widths known (first Trace line)
         a = b = 0               # pc field: line[i + a:i + b], i = '['
         lo = hi = ''            # firmware range, as pc field strings
@@ -635,7 +618,7 @@ class Extractor:
         su_priv = SU_PRIV
         for line in f:
             lineno += 1
-            if line.startswith('Trace '):
+            if line.startswith(qemulog.TRACE_PREFIX):
                 if known:
                     j = line.find(':', 6)
                     h = harts.get(line[6:j])
@@ -646,8 +629,8 @@ class Extractor:
                                 and line[i + a - 1] == '/':
                             if lo <= pcs < hi:
                                 if h.fast == FAST_M:
-                                    self.last_hart = h
-                                    self.last_pcs = pcs
+                                    undo.cpu = h.cpu
+                                    undo.pcs = pcs
                                     continue
                             elif h.fast == FAST_SU:
                                 priv = su_priv.get(line[line.find('/', i + b + 1) - 1])
@@ -659,31 +642,17 @@ class Extractor:
                                     h.priv = priv
                                     if len(tail) >= FLUSH_AT:
                                         self.write(h, len(tail) - KEEP)
-                                    self.last_hart = h
-                                    self.last_pcs = pcs
+                                    undo.cpu = h.cpu
+                                    undo.pcs = pcs
                                     continue
                 self.lineno = lineno
-                self.on_trace(line)
+                self.on_line(line)
                 if not known:
                     a, b, lo, hi = self.field_widths(line)
                     known = True
                 continue
             self.lineno = lineno
-            if line.startswith('riscv_cpu_do_interrupt: '):
-                self.on_trap(line)
-            elif line.startswith('Stopped execution of TB chain'):
-                m = STOPPED_RE.match(line)
-                if not m:
-                    self.fail(f'malformed line: {line[:100]!r}')
-                self.on_undo(m.group(1), 'Stopped execution')
-            elif line.startswith('cpu_io_recompile: '):
-                m = RECOMPILE_RE.match(line)
-                if not m:
-                    self.fail(f'malformed line: {line[:100]!r}')
-                h = self.on_undo(m.group(1), 'cpu_io_recompile')
-                h.io_pc = int(m.group(1), 16)
-            elif line.strip():
-                self.fail(f'unrecognised line: {line.rstrip()[:100]!r}')
+            self.on_line(line)
         self.lineno = lineno
 
     def field_widths(self, line):
@@ -703,9 +672,11 @@ class Extractor:
                 # not known yet; those records are the tail's last.
                 del h.tail[len(h.tail) - len(h.unresolved):]
                 h.unresolved.clear()
-            if h.io_pc is not None and not self.cut:
-                self.fail(f'log ends inside a cpu_io_recompile pair (cpu '
-                          f'{h.cpu}, {h.io_pc:x})')
+            if not self.cut:
+                try:
+                    self.undo.check_closed(h.cpu)
+                except LogError as e:
+                    self.fail(str(e))
             t = h.trap
             if t is not None and not t.sbi:
                 h.unknown_end = t

@@ -11,7 +11,7 @@ The payload runs under QEMU (tests/trace/trace-run.py --no-ground-truth: no
 execution log, so it is fast); it must follow the protocol of the
 traced-program payload (tests/target/trace): configure the trace itself,
 print a TRACEBUF line per traced hart and then TRACE-DONE, and hold the
-machine.  Its boot arguments are DEFAULT_ARGS merged with --append: a word
+machine.  Its boot arguments are bootargs.DEFAULT merged with --append: a word
 of --append replaces the default of the same name (`tick=500` the default
 tick), the others are added (`only=recurse` keeps tick=3000).
 
@@ -36,20 +36,11 @@ import shlex
 import subprocess
 import sys
 
+from tsbi import bootargs
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 
-# The payload's default timer period (400) makes TV mode, ~1600 M-mode
-# instructions per traced one, spend its time in the tick handler.
-DEFAULT_ARGS = 'tick=3000'
 TSBI_INGRESS_TV = 1 << 2        # tsbiTeIngress bit 2 (docs/TRACE.md)
-
-
-def merge_boot_args(defaults, given):
-    """Words of `defaults` not named in `given`, then `given`'s words.  A
-    word's name is what comes before its `=` (all of a flag)."""
-    name = lambda w: w.split('=', 1)[0]  # noqa: E731
-    named = {name(w) for w in given.split()}
-    return ' '.join([w for w in defaults.split() if name(w) not in named] + given.split())
 
 
 def rel(path):
@@ -102,7 +93,7 @@ def main():
     ap.add_argument('--ntrace', default='build/tools/ntrace')
     ap.add_argument('--tvtrace', default='build/tools/tvtrace')
     ap.add_argument('--append', default='',
-                    help=f'boot arguments, merged with the defaults ({DEFAULT_ARGS})')
+                    help=f'boot arguments, merged with the defaults ({bootargs.DEFAULT})')
     ap.add_argument('--smp', type=int, default=1)
     ap.add_argument('--outdir', default='build/trace')
     ap.add_argument('--lines', type=int, default=40)
@@ -113,7 +104,7 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     name = 'trace'
     base = os.path.join(args.outdir, name)
-    boot = merge_boot_args(DEFAULT_ARGS, args.append)
+    boot = bootargs.merge(bootargs.DEFAULT, args.append)
     print(f'trace: {rel(args.payload)} on {args.smp} hart(s), boot args "{boot}"', flush=True)
     r = subprocess.run([sys.executable, os.path.join(ROOT, 'tests/trace/trace-run.py'),
                         '--no-ground-truth', '--fw', args.fw, '--payload', args.payload,

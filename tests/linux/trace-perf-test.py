@@ -64,8 +64,9 @@ import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-import rvelf  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
 
 TRACED_RANGE = (0x2000000000, 0x2001000000)
 # Per item of --list: the recordings it makes and the CPU each is pinned to

@@ -14,155 +14,51 @@ instruction at a, read from the executable segments of the ELF:
 * and only a trap enters the trap vector (the corpus never jumps there).
 
 ECALL, EBREAK and C.EBREAK always trap, so they must be marked `exc` (they
-retire, then trap: see scripts/qemu-log-to-pcs.py); the all-zero illegal
+retire, then trap: see scripts/tsbi/qemulog.py); the all-zero illegal
 encoding never retires and must not appear at all.  Exit status 0 when the whole
 trace is explained, 1 with the first unexplained line otherwise.
 """
 
 import argparse
-import struct
+import os
 import sys
 
-PT_LOAD = 1
-PF_X = 1
-SHT_SYMTAB = 2
-
-MRET = 0x30200073
-SRET = 0x10200073
-ECALL = 0x00000073
-EBREAK = 0x00100073
-
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
 
 class CheckError(Exception):
     pass
 
 
-class Image:
-    """Executable segments and symbols of a little-endian ELF32/ELF64."""
+class Image(rvelf.Elf):
+    """The program's ELF (tsbi.elf), with what the checker asks of it."""
 
     def __init__(self, path):
-        with open(path, 'rb') as f:
-            data = f.read()
-        if data[:4] != b'\x7fELF' or data[5] != 1:
-            raise CheckError(f'{path}: not a little-endian ELF file')
-        self.xlen = {1: 32, 2: 64}.get(data[4])
-        if self.xlen is None:
-            raise CheckError(f'{path}: bad ELF class')
-        is64 = self.xlen == 64
-        hdr = '<HHIQQQIHHHHHH' if is64 else '<HHIIIIIHHHHHH'
-        (_, _, _, self.entry, phoff, shoff, _, _, phentsize, phnum,
-         shentsize, shnum, _) = struct.unpack_from(hdr, data, 16)
-        self.segments = []
-        for i in range(phnum):
-            off = phoff + i * phentsize
-            if is64:
-                p_type, p_flags, p_offset, p_vaddr, _, p_filesz = \
-                    struct.unpack_from('<IIQQQQ', data, off)
-            else:
-                p_type, p_offset, p_vaddr, _, p_filesz, _, p_flags = \
-                    struct.unpack_from('<IIIIIII', data, off)
-            if p_type == PT_LOAD and p_flags & PF_X:
-                self.segments.append(
-                    (p_vaddr, data[p_offset:p_offset + p_filesz]))
+        super().__init__(path)
         if not self.segments:
             raise CheckError(f'{path}: no executable segment')
-        self.symbols = self._read_symbols(data, is64, shoff, shentsize, shnum)
-
-    @staticmethod
-    def _read_symbols(data, is64, shoff, shentsize, shnum):
-        shdr = '<IIQQQQIIQQ' if is64 else '<IIIIIIIIII'
-        sections = [struct.unpack_from(shdr, data, shoff + i * shentsize)
-                    for i in range(shnum)]
-        symbols = {}
-        for sh in sections:
-            if sh[1] != SHT_SYMTAB:
-                continue
-            strtab = sections[sh[6]]
-            str_off = strtab[4]
-            entsize = 24 if is64 else 16
-            for off in range(sh[4], sh[4] + sh[5], entsize):
-                if is64:
-                    name, _, _, _, value, _ = \
-                        struct.unpack_from('<IBBHQQ', data, off)
-                else:
-                    name, value, _, _, _, _ = \
-                        struct.unpack_from('<IIIBBH', data, off)
-                end = data.index(b'\0', str_off + name)
-                symbols[data[str_off + name:end].decode()] = value
-        return symbols
 
     def is_code(self, addr):
-        return any(base <= addr < base + len(seg) - 1
-                   for base, seg in self.segments)
+        """addr is inside an executable segment (with a halfword there)."""
+        return any(start <= addr < end - 1 for start, end, _ in self.segments)
 
-    def halfword(self, addr):
-        for base, seg in self.segments:
-            if base <= addr and addr + 2 <= base + len(seg):
-                return struct.unpack_from('<H', seg, addr - base)[0]
-        return None
-
-    def fetch(self, addr):
-        """(encoding, length) of the instruction at addr, or None."""
-        lo = self.halfword(addr)
-        if lo is None:
-            return None
-        if lo & 3 != 3:
-            return lo, 2
-        hi = self.halfword(addr + 2)
-        if hi is None or (lo & 0x1c) == 0x1c:
-            return None     # truncated, or a >32-bit encoding
-        return lo | (hi << 16), 4
+    def trap_vector(self):
+        """Symbol trap_entry, or None when the ELF has none."""
+        values = self.symbols.get('trap_entry')
+        return values[-1] if values else None
 
 
-def sext(value, bits):
-    return value - (1 << bits) if value & (1 << (bits - 1)) else value
+# tsbi.elf's instruction kinds, as the checker sees them: MRET/SRET may go
+# anywhere, ECALL/EBREAK always trap, the all-zero encoding never retires.
+CHECK_KINDS = {'mret': 'indirect', 'sret': 'indirect', 'ecall': 'trap',
+               'ebreak': 'trap', 'zero': 'never'}
 
 
-def bits(x, hi, lo):
-    return (x >> lo) & ((1 << (hi - lo + 1)) - 1)
-
-
-def classify32(insn, pc):
-    """('seq'|'branch'|'jump'|'indirect'|'trap'|'never', target) of a 32-bit insn."""
-    opcode = insn & 0x7f
-    if opcode == 0x63:
-        imm = (bits(insn, 31, 31) << 12 | bits(insn, 7, 7) << 11 |
-               bits(insn, 30, 25) << 5 | bits(insn, 11, 8) << 1)
-        return 'branch', pc + sext(imm, 13)
-    if opcode == 0x6f:
-        imm = (bits(insn, 31, 31) << 20 | bits(insn, 19, 12) << 12 |
-               bits(insn, 20, 20) << 11 | bits(insn, 30, 21) << 1)
-        return 'jump', pc + sext(imm, 21)
-    if opcode == 0x67:
-        return 'indirect', None
-    if insn in (MRET, SRET):
-        return 'indirect', None
-    if insn in (ECALL, EBREAK):
-        return 'trap', None
-    return 'seq', None
-
-
-def classify16(insn, pc, xlen):
-    quadrant, funct3 = insn & 3, insn >> 13
-    if insn == 0:
-        return 'never', None
-    if quadrant == 1 and (funct3 == 5 or (funct3 == 1 and xlen == 32)):
-        imm = (bits(insn, 12, 12) << 11 | bits(insn, 8, 8) << 10 |
-               bits(insn, 10, 9) << 8 | bits(insn, 6, 6) << 7 |
-               bits(insn, 7, 7) << 6 | bits(insn, 2, 2) << 5 |
-               bits(insn, 11, 11) << 4 | bits(insn, 5, 3) << 1)
-        return 'jump', pc + sext(imm, 12)
-    if quadrant == 1 and funct3 in (6, 7):
-        imm = (bits(insn, 12, 12) << 8 | bits(insn, 6, 5) << 6 |
-               bits(insn, 2, 2) << 5 | bits(insn, 11, 10) << 3 |
-               bits(insn, 4, 3) << 1)
-        return 'branch', pc + sext(imm, 9)
-    if quadrant == 2 and funct3 == 4 and bits(insn, 6, 2) == 0:
-        if bits(insn, 11, 7) != 0:
-            return 'indirect', None         # C.JR / C.JALR
-        if bits(insn, 12, 12):
-            return 'trap', None             # C.EBREAK
-    return 'seq', None
+def classify(insn, length, pc, xlen):
+    """('seq'|'branch'|'jump'|'indirect'|'trap'|'never', target)."""
+    kind, target = rvelf.classify(insn, length, pc, xlen)
+    return CHECK_KINDS.get(kind, kind), target
 
 
 def read_pcs(path):
@@ -186,7 +82,7 @@ def read_pcs(path):
 
 
 def check(image, recs, path):
-    vector = image.symbols.get('trap_entry')
+    vector = image.trap_vector()
     stats = {'exc': 0, 'int': 0, 'branch': 0, 'jump': 0, 'indirect': 0}
     for (lineno, pc, mark), (_, nxt, _) in zip(recs, recs[1:] + [(0, None, '')]):
         where = f'{path}:{lineno}: {pc:x}'
@@ -194,8 +90,7 @@ def check(image, recs, path):
         if fetched is None:
             raise CheckError(f'{where}: not in an executable segment')
         insn, length = fetched
-        kind, target = (classify32(insn, pc) if length == 4
-                        else classify16(insn, pc, image.xlen))
+        kind, target = classify(insn, length, pc, image.xlen)
         if kind == 'never':
             raise CheckError(f'{where}: instruction {insn:#x} never retires')
         if kind == 'trap' and mark != 'exc':
@@ -246,7 +141,7 @@ def main():
             raise CheckError(f'{args.pcs}: {len(recs)} instructions, fewer '
                              f'than {args.min}')
         stats = check(image, recs, args.pcs)
-    except (CheckError, OSError) as e:
+    except (CheckError, rvelf.ElfError, OSError) as e:
         print(f'check-pcs: {e}', file=sys.stderr)
         return 1
     print(f'{args.pcs}: {len(recs)} instructions, ' +

@@ -16,9 +16,10 @@ elf=$1
 out=$2
 cache=${NT_CACHE:-build/ntrace/cache}
 conv=scripts/qemu-log-to-pcs.py
+conv_lib=(scripts/tsbi/qemulog.py scripts/tsbi/elf.py)    # its parser
 check=tests/ntrace/check-pcs.py
 
-key=$(cat "$elf" "$conv" "$check" | sha256sum | cut -c1-32)
+key=$(cat "$elf" "$conv" "${conv_lib[@]}" "$check" | sha256sum | cut -c1-32)
 cached=$cache/$key.pcs
 mkdir -p "$cache" "$(dirname "$out")"
 if [ -f "$cached" ]; then

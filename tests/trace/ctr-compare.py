@@ -36,9 +36,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
-                                'scripts'))
-import rvelf  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
 
 ENTRY_RE = re.compile(r'^CTRENTRY prog=(\S+) src=0x([0-9a-f]+) tgt=0x([0-9a-f]+) type=(\d+)')
 NAMES = {1: 'exception', 2: 'interrupt', 3: 'trap return', 4: 'not-taken branch',

@@ -58,7 +58,6 @@ instruction counts do not depend on the host's speed.
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -68,20 +67,11 @@ import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-import rvelf  # noqa: E402
-from qemu_monitor import monitor, MonitorError  # noqa: E402
-
-
-def _trace_save():
-    spec = importlib.util.spec_from_file_location(
-        'trace_save', os.path.join(ROOT, 'scripts', 'trace-save.py'))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-trace_save = _trace_save()
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
+from tsbi.qemu_monitor import monitor, MonitorError  # noqa: E402
+from tsbi import trace_save  # noqa: E402
 
 HOLD_LINE = 'tracesbi: trace captured, holding'
 NEXT_RE = re.compile(r'^Next +: (0x[0-9a-f]+) in S-mode', re.M)

@@ -19,12 +19,15 @@ One PASS:/FAIL: line per check; exit status 1 when one failed.
 """
 
 import argparse
-import importlib.util
 import os
 import re
 import shlex
 import subprocess
 import sys
+
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import bootargs  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 failed = False
@@ -42,13 +45,7 @@ def run(cmd, **kw):
 
 
 def check_merge():
-    path = os.path.join(ROOT, 'scripts/trace-listing.py')
-    spec = importlib.util.spec_from_file_location('trace_listing', path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    merge = getattr(mod, 'merge_boot_args', None)
-    if merge is None:
-        return report(False, 'boot args merge with the defaults', 'no merge_boot_args()')
+    merge = bootargs.merge
     cases = [('tick=3000', '', 'tick=3000'),
              ('tick=3000', 'only=recurse', 'tick=3000 only=recurse'),
              ('tick=3000', 'tv tick=500', 'tv tick=500'),
@@ -56,8 +53,8 @@ def check_merge():
     bad = [f'{d!r} + {g!r} -> {merge(d, g)!r}, not {w!r}' for d, g, w in cases
            if merge(d, g) != w]
     report(not bad, 'boot args merge with the defaults', '; '.join(bad))
-    report(getattr(mod, 'DEFAULT_ARGS', '') == 'tick=3000', 'default boot args are tick=3000',
-           repr(getattr(mod, 'DEFAULT_ARGS', None)))
+    report(bootargs.DEFAULT == 'tick=3000', 'default boot args are tick=3000',
+           repr(bootargs.DEFAULT))
 
 
 def listing(args, outdir, append):

@@ -74,8 +74,9 @@ import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-import rvelf  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
 
 # Program sets of the payload (tests/target/trace/kernel.c, programs[]).
 # sort, filtered and u-compute cost the most (each several million

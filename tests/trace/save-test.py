@@ -27,8 +27,9 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-sys.path.insert(0, os.path.join(ROOT, 'scripts'))
-from qemu_monitor import monitor  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi.qemu_monitor import monitor  # noqa: E402
 
 failed = False
 # The settings a decoder takes from a sidecar (control's state bits,

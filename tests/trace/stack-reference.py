@@ -57,9 +57,9 @@ import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
-                                'scripts'))
-import rvelf  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi import elf as rvelf  # noqa: E402
 
 MAX_DEPTH = 1024        # frames of all segments
 MAX_SEGMENTS = 16

@@ -40,10 +40,10 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
-                                'scripts'))
-from qemu_monitor import monitor  # noqa: E402
-import rvelf  # noqa: E402
+# The tsbi package (scripts/tsbi) of this checkout.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
+from tsbi.qemu_monitor import monitor  # noqa: E402
+from tsbi import elf as rvelf  # noqa: E402
 
 TRACEBUF_RE = re.compile(r'^TRACEBUF (.*)$')
 

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Little-endian RISC-V ELF32/ELF64 images and instruction classification.
 
-Shared by scripts/trace-ground-truth.py and scripts/trace-compare.py.
-Python 3 standard library only.
+Part of the tsbi package (scripts/tsbi): the ELF reading of the trace
+scripts and tests.  Python 3 standard library only.
+
+entry_point(path) is the entry point of an ELF file (header only).
 
 Elf(path) reads:
   * the executable PT_LOAD segments (their file bytes): fetch(addr) returns
@@ -39,6 +41,21 @@ C_EBREAK = 0x9002
 
 class ElfError(Exception):
     pass
+
+
+def entry_point(path):
+    """Entry point of a little-endian ELF32/ELF64 file, from its header."""
+    with open(path, 'rb') as f:
+        ident = f.read(64)
+    if len(ident) < 64 or ident[:4] != b'\x7fELF':
+        raise ElfError(f'{path}: not an ELF file')
+    if ident[5] != 1:
+        raise ElfError(f'{path}: not little-endian')
+    if ident[4] == 1:
+        return struct.unpack_from('<I', ident, 24)[0]
+    if ident[4] == 2:
+        return struct.unpack_from('<Q', ident, 24)[0]
+    raise ElfError(f'{path}: bad ELF class {ident[4]}')
 
 
 class Elf:

@@ -2,7 +2,8 @@
 """QEMU's human monitor (HMP) over a unix socket (`-monitor
 unix:PATH,server,nowait`): commands one by one, each after the prompt.
 
-Shared by tests/trace/trace-run.py and scripts/trace-save.py.
+Part of the tsbi package: shared by tests/trace/trace-run.py,
+scripts/trace-save.py and the trace tests.
 """
 
 import socket
