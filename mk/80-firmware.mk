@@ -46,6 +46,13 @@ FW_RELAX := -mrelax -Wl,--relax
 %/lib/ntrace/ntrace_enc.o: FW_FILE_FLAGS := -fno-move-loop-invariants
 # LR/SC sequences (a decoder and an evaluator, off every hot path) for size.
 %/firmware/trace/lrsc.o: FW_FILE_FLAGS := -Os
+# What runs only at boot (DT parsing and fix-up, feature probing, the
+# banner) for size too: the 1 MiB region is full (docs/ARCHITECTURE.md
+# "Memory").
+FW_BOOT_ONLY_OBJS := $(addsuffix .o,$(basename $(wildcard firmware/boot/*.c) \
+                     lib/fdt/fdt_rw.c platform/cpu_smode.c \
+                     firmware/core/features.c firmware/core/fdt_irq.c))
+$(addprefix %/,$(FW_BOOT_ONLY_OBJS)): FW_FILE_FLAGS := -Os
 
 # One firmware image: its objects in a build directory of their own, then
 # two links: the first with an empty symbol table, from which
