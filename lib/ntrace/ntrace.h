@@ -369,8 +369,8 @@ struct ntrace_encoder {
 	 * write as the encoder does: they add a run to I-CNT and HIST when
 	 * nothing is due (slow 0, icnt below icnt_check, hist below
 	 * hist_limit), and resolve a pending IndirectBranch whose message
-	 * is plain (ntrace_enc_inline_end()).  Everything else is the
-	 * encoder's alone. */
+	 * is plain (ntrace_enc_inline_end()).  Apart from it they only
+	 * count stats.records; everything else is the encoder's alone. */
 	struct ntrace_enc_run {
 		uint32_t icnt;          /* accumulated I-CNT                  */
 		uint32_t icnt_check;    /* slow path when icnt >= icnt_check  */
