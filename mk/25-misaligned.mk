@@ -31,8 +31,8 @@ $(BUILD)/host/misaligned-rv64.o: $(MISALIGNED_SRCS) $(MISALIGNED_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,CC)for s in $(MISALIGNED_SRCS); do $(CC_RV) $(RV_CFLAGS) -I. -c -o $@ $$s || exit 1; done
 
-# -iquote, not -I: firmware/include has names (features.h) that would hide
-# the host C library's own headers.
+# -iquote: the repository root is the include root of "..." includes only,
+# so no name of ours hides a host C library header.
 $(BUILD)/host/test_misaligned: $(MISALIGNED_TEST) $(MISALIGNED_SRCS) \
 		$(MISALIGNED_HDRS) $(BUILD)/host/misaligned_asm.inc \
 		$(BUILD)/host/misaligned-rv64.o

@@ -7,8 +7,8 @@
 PMU_HOST_HDRS := firmware/pmu/pmu.h firmware/pmu/pmu_hw.h \
                  drivers/pmu/pmu_map.h firmware/core/platform.h \
                  firmware/sbi/ecall.h firmware/core/sbi_spec.h $(FDT_HEADERS)
-# -iquote, not -I: firmware/include has names (features.h) that would hide
-# the host C library's own headers.
+# -iquote: the repository root is the include root of "..." includes only,
+# so no name of ours hides a host C library header.
 PMU_HOST_INC  := -iquote . -iquote lib/fdt
 
 $(BUILD)/host/test_pmu_map: tests/host/test_pmu_map.c $(MOD_PMU_MAP_SRCS) $(FDT_SRCS) \

@@ -18,8 +18,8 @@
 # of mk/30 links neither ntrace_ingress.c nor tci_filter.c.)
 
 TRACE_HOST_HDRS := $(wildcard firmware/trace/tci_*.h lib/tci/*.h) $(NTRACE_LIB_HDRS)
-# -iquote, not -I, for firmware/include: it has names (features.h) that
-# would hide the host C library's own headers.
+# -iquote: the repository root is the include root of "..." includes only,
+# so no name of ours hides a host C library header.
 TRACE_HOST_INC  := -Ilib/tci -Ilib/ntrace -Ilib/rvinsn -iquote .
 
 $(BUILD)/host/test_tci_encoder: tests/host/test_tci_encoder.c $(MOD_TCI_ENC_SRCS) \

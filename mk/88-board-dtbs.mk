@@ -12,8 +12,8 @@ $(BOARD_DTB_LIST): scripts/board-dtbs.sh $(wildcard tests/data/boards/*.dts)
 
 BOARD_HOST_SRCS = $(MOD_BOARD_SRCS)
 
-# -iquote, not -I: firmware/include has names (features.h) that would hide
-# the host C library's own headers.
+# -iquote: the repository root is the include root of "..." includes only,
+# so no name of ours hides a host C library header.
 $(BUILD)/host/test_board_dtbs: tests/host/test_board_dtbs.c $(BOARD_HOST_SRCS) \
 		$(wildcard firmware/*/*.h drivers/*/*.h) $(FDT_HEADERS) $(BOARD_DTB_LIST) $(HOST_HOOKS_LD)
 	@mkdir -p $(@D)

@@ -9,8 +9,8 @@
 #                against a fake CSR file (CTR_HW_FAKE)
 
 CTR_HOST_HDRS := $(wildcard firmware/ctr/ctr_*.h drivers/ctr/*.h) $(NTRACE_LIB_HDRS)
-# -iquote, not -I, for firmware/include: it has names (features.h) that
-# would hide the host C library's own headers.
+# -iquote: the repository root is the include root of "..." includes only,
+# so no name of ours hides a host C library header.
 CTR_HOST_INC  := -Idrivers/ctr -Ilib/rvinsn -Ilib/ntrace -iquote .
 
 $(BUILD)/host/test_ctr: tests/host/test_ctr.c $(MOD_CTR_SRCS) $(CTR_HOST_HDRS)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Guarded access to numbered CSRs (include/guard.h: csr_read_num,
+ * Guarded access to numbered CSRs (guard.h: csr_read_num,
  * csr_write_num).  A CSR number is an immediate of the instruction, so
  * each supported number has its own two-instruction slot, 8 bytes:
  *     csrr a4, N / csrw N, a1
