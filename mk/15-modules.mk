@@ -30,3 +30,7 @@ MOD_BOARD_SRCS      = $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)
                       firmware/core/hart.c firmware/core/platform.c firmware/core/fdt_irq.c \
                       $(wildcard drivers/serial/*.c drivers/timer/*.c drivers/ipi/*.c \
                                  drivers/reset/*.c drivers/gpio/*.c) $(FDT_SRCS)
+# Block stepping on the host (tests/host/test_stepper.c: the test models the
+# hart's CSRs, memory and the engine; riscv_csr.h's TSBI_HOST_CSR).
+MOD_STEPPER_SRCS    = firmware/trace/stepper.c $(MOD_LRSC_SRCS) $(NTRACE_SRCS) \
+                      $(NTRACE_INGRESS_SRCS)

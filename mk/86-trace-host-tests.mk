@@ -14,6 +14,9 @@
 #   test_lrsc          firmware/trace/lrsc.c, the constrained LR/SC sequences
 #                      lrsc_scan() takes or refuses (ISA "Zalrsc") over a fake
 #                      memory, and the path lrsc_replay() finds from registers
+#   test_stepper       firmware/trace/stepper.c, block stepping's visits on a
+#                      model hart running random programs, against the
+#                      per-record path (the same bytes as `ntrace encode`)
 # (test_ntrace_ingress has its own rule below: the test_ntrace_% pattern rule
 # of mk/30 links neither ntrace_ingress.c nor tci_filter.c.)
 
@@ -58,6 +61,13 @@ $(BUILD)/host/test_lrsc: tests/host/test_lrsc.c $(MOD_LRSC_SRCS) firmware/trace/
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -Ilib/rvinsn -o $@ \
 		tests/host/test_lrsc.c $(MOD_LRSC_SRCS) $(CMOCKA_LIBS)
 
+$(BUILD)/host/test_stepper: tests/host/test_stepper.c $(MOD_STEPPER_SRCS) \
+		$(wildcard firmware/trace/*.h firmware/core/*.h) $(NTRACE_LIB_HDRS)
+	@mkdir -p $(@D)
+	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -DTSBI_HOST_CSR -o $@ \
+		tests/host/test_stepper.c $(MOD_STEPPER_SRCS) $(CMOCKA_LIBS)
+
 HOST_TESTS += $(BUILD)/host/test_tci_encoder $(BUILD)/host/test_tci_ramsink \
               $(BUILD)/host/test_tci_filter $(BUILD)/host/test_ntrace_ingress \
-              $(BUILD)/host/test_tv_decode $(BUILD)/host/test_lrsc
+              $(BUILD)/host/test_tv_decode $(BUILD)/host/test_lrsc \
+              $(BUILD)/host/test_stepper

@@ -146,6 +146,17 @@ unsigned long cppcheck_csr_write(const char *csr, unsigned long val);
 #define __csr_set(csr, val)   cppcheck_csr_write(#csr, (unsigned long)(val))
 #define __csr_clear(csr, val) cppcheck_csr_write(#csr, (unsigned long)(val))
 #define __csr_swap(csr, val)  cppcheck_csr_write(#csr, (unsigned long)(val))
+#elif defined(TSBI_HOST_CSR)
+/* Host tests of firmware code (tests/host/test_stepper.c): the test's
+ * model of the hart's CSRs, by name or number as written at the call. */
+enum host_csr_op { HOST_CSR_WRITE, HOST_CSR_SET, HOST_CSR_CLEAR };
+unsigned long host_csr_read(const char *csr);
+unsigned long host_csr_update(const char *csr, enum host_csr_op op, unsigned long val);
+#define __csr_read(csr)       host_csr_read(#csr)
+#define __csr_write(csr, val) host_csr_update(#csr, HOST_CSR_WRITE, (unsigned long)(val))
+#define __csr_set(csr, val)   host_csr_update(#csr, HOST_CSR_SET, (unsigned long)(val))
+#define __csr_clear(csr, val) host_csr_update(#csr, HOST_CSR_CLEAR, (unsigned long)(val))
+#define __csr_swap(csr, val)  host_csr_update(#csr, HOST_CSR_WRITE, (unsigned long)(val))
 #else
 #define __csr_read(csr) ({ unsigned long __v; \
 	__asm__ __volatile__("csrr %0, " #csr : "=r"(__v) :: "memory"); __v; })

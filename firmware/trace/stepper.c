@@ -1350,6 +1350,13 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	}
 	if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs &&
 	    outcome(s, regs, b, &q, &rec, &priv)) {
+		if (q == pc && priv == s->priv && !at_vector) {
+			/* A transfer to itself (`j .`): with T0 on its target
+			 * the hart could never run it, so T0 stays on it and
+			 * every visit there emulates one turn (end_transfer()). */
+			run_block(s, b);
+			return;
+		}
 		run_predicted(s, &rec, priv, pc, q, lookup(s, q, priv), at_vector);
 		return;
 	}
