@@ -32,5 +32,5 @@ MOD_BOARD_SRCS      = $(filter-out platform/pmu_event.c,$(wildcard platform/*.c)
                                  drivers/reset/*.c drivers/gpio/*.c) $(FDT_SRCS)
 # Block stepping on the host (tests/host/test_stepper.c: the test models the
 # hart's CSRs, memory and the engine; riscv_csr.h's TSBI_HOST_CSR).
-MOD_STEPPER_SRCS    = firmware/trace/stepper.c $(MOD_LRSC_SRCS) $(NTRACE_SRCS) \
+MOD_STEPPER_SRCS    = $(wildcard firmware/trace/stepper.c firmware/trace/step_*.c) $(MOD_LRSC_SRCS) $(NTRACE_SRCS) \
                       $(NTRACE_INGRESS_SRCS)

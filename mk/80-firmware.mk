@@ -38,8 +38,12 @@ FW_RELAX := -mrelax -Wl,--relax
 # allocator spills more in: one region for the whole function, with
 # register pressure weighed for its loops, saves about 1.3 % of the
 # traced run's M-mode instructions (make bench-trace, HTM 78.0 -> 77.0;
-# docs/TRACE.md "Cost").  Measured with Debian 12's GCC 12.
-%/firmware/trace/stepper.o: FW_FILE_FLAGS := -fira-region=one -fira-loop-pressure
+# docs/TRACE.md "Cost").  Measured with Debian 12's GCC 12.  Its parts
+# too: the block decoder costs 6 % more a decode without (773.7 against
+# 728.1 instructions, scripts/profile-fw.py on u-pagefault).
+STEPPER_OBJS := $(addsuffix .o,$(basename $(wildcard firmware/trace/stepper.c \
+                                                     firmware/trace/step_*.c)))
+$(addprefix %/,$(STEPPER_OBJS)): FW_FILE_FLAGS := -fira-region=one -fira-loop-pressure
 # The encoder's hot functions hoist loop invariants into registers that
 # its common paths then save and restore: HTM 77.0 -> 76.9, BTM 115.0 ->
 # 113.6 without that.

@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
+#include "firmware/trace/step_cache.h"
+#include "firmware/trace/step_chain.h"
+#include "firmware/trace/step_outcome.h"
+#include "firmware/trace/step_trigger.h"
 #include "firmware/trace/lrsc.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/umem.h"
@@ -22,476 +26,11 @@
 #include "firmware/core/redirect.h"
 #include "firmware/core/trigger.h"
 
-#define ADDR_NONE 1UL   /* odd: never an instruction address */
 _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE without an exit");
 
-#define INSN_SRET   0x10200073u
 #define INSN_ECALL  0x00000073u
 
-/* ---- Triggers ------------------------------------------------------- */
-
-/* (core/trigger.h: execute, S/U and VS/VU when following a guest) */
-static unsigned long trigger_armed(const struct stepper *s)
-{
-	return trigger_exec_on(s->trig_type, s->follow_virt);
-}
-
-static unsigned long trigger_off(const struct stepper *s)
-{
-	return trigger_exec_off(s->trig_type);
-}
-
-/* T0 is trigger 0 and tselect stays 0 while a hart steps; T1 (trigger 1)
- * is moved rarely and puts tselect back. */
-static void t0_arm(struct stepper *s, uint64_t addr)
-{
-	if (s->t0 == addr)
-		return;
-	csr_write(CSR_TDATA2, addr);
-	if (s->t0 == ADDR_NONE)
-		csr_write(CSR_TDATA1, trigger_armed(s));
-	s->t0 = addr;
-}
-
-static void t0_off(struct stepper *s)
-{
-	if (s->t0 == ADDR_NONE)
-		return;
-	csr_write(CSR_TDATA1, trigger_off(s));
-	s->t0 = ADDR_NONE;
-}
-
-static void t1_set(struct stepper *s, bool on, uint64_t addr)
-{
-	csr_write(CSR_TSELECT, 1);
-	if (on) {
-		csr_write(CSR_TDATA1, trigger_off(s));
-		csr_write(CSR_TDATA2, addr);
-		csr_write(CSR_TDATA1, trigger_armed(s));
-	} else {
-		csr_write(CSR_TDATA1, trigger_off(s));
-	}
-	csr_write(CSR_TSELECT, 0);
-	s->t1_on = on;
-	s->t1 = on ? addr : ADDR_NONE;
-}
-
-/* The trap CSRs of the mode a trap from the current privilege is
- * delivered to by the hardware: S (HS), or VS when the hart runs V=1. */
-static bool in_virt(const struct stepper *s)
-{
-	return s->priv & STEP_V;
-}
-
-static unsigned long trap_cause(const struct stepper *s)
-{
-	return in_virt(s) ? csr_read(CSR_VSCAUSE) : csr_read(scause);
-}
-
-static unsigned long trap_epc(const struct stepper *s)
-{
-	return in_virt(s) ? csr_read(CSR_VSEPC) : csr_read(sepc);
-}
-
-/* T1 follows stvec (vstvec while the hart runs V=1).  Direct mode: every
- * trap enters at BASE.  Vectored mode: exceptions still enter at BASE,
- * interrupts at BASE + 4 * cause are not seen (docs/TRACE.md). */
-static void t1_follow_stvec(struct stepper *s)
-{
-	uint64_t base = (in_virt(s) ? csr_read(CSR_VSTVEC) : csr_read(stvec)) & ~3UL;
-
-	s->t1_virt = in_virt(s);
-	if (!s->t1_on || s->t1 != base)
-		t1_set(s, true, base);
-}
-
-/*
- * T1 and medeleg for the mode the hart runs in.  In V=1, T1 is on vstvec
- * (traps the hardware delivers to VS), and the exceptions HS-mode would
- * take from V=1 come to M-mode first (medeleg keeps only the causes
- * hedeleg gives VS), where stepper_delegated_trap() delivers and reports
- * them.  Back in HS, T1 on stvec and medeleg as it was.  Interrupts into
- * HS while V=1 are not seen (docs/CTR.md "Limits").
- */
-static void follow_mode(struct stepper *s)
-{
-	if (s->t1_virt == in_virt(s))
-		return;
-	if (in_virt(s)) {
-		s->medeleg_hs = csr_read(medeleg);
-		csr_write(medeleg, s->medeleg_hs & csr_read(CSR_HEDELEG));
-	} else {
-		csr_write(medeleg, s->medeleg_hs);
-	}
-	t1_follow_stvec(s);
-}
-
-/* ---- Decoding forward: the block cache --------------------------------- */
-
-void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned int slots)
-{
-	s->cache = cache;
-	s->cache_mask = slots - 1;
-	s->cache_gen = 0;
-	s->fast = 0;          /* (RAM held anything before) */
-	s->lrsc.on = false;
-	s->lrsc.at = ADDR_NONE;
-	s->fast_allowed = false;
-}
-
-/* A new generation: every block decoded before misses.  The slots are
- * cleared only the first time (they may hold blocks of an earlier boot)
- * and when the generation wraps. */
-void stepper_flush_cache(struct stepper *s)
-{
-	unsigned int i;
-
-	stepper_fast_leave(s);   /* its blocks are read, and may be cleared */
-	s->cache_gen += STEP_CACHE_GEN;
-	if (s->cache_gen != STEP_CACHE_GEN)
-		return;
-	for (i = 0; i <= s->cache_mask; i++)
-		s->cache[i].start = ADDR_NONE;
-}
-
-/* mstatus for fetching code of privilege priv (STEP_V: V=1, through
- * both translation stages) through MPRV. */
-static unsigned long fetch_context(unsigned int priv)
-{
-	return (csr_read(mstatus) & ~(MSTATUS_MPP | MSTATUS_MPV)) | step_priv_mstatus(priv);
-}
-
-/* CSR instructions (SYSTEM, funct3 != 0) name their CSR in bits 31:20. */
-static bool csr_insn_on(uint32_t raw, unsigned int csr)
-{
-	return (raw & 0x7f) == 0x73 && ((raw >> 12) & 7) != 0 && (raw >> 20) == csr;
-}
-
-/* Instructions after which the block is split so the firmware can follow
- * a change: stvec (T1), satp / sfence.vma / fence.i (the cached code). */
-static uint8_t watch_flags(uint32_t raw)
-{
-	if ((raw & 3) != 3)
-		return 0;
-	/* stvec (in V=1: vstvec), vstvec from HS */
-	if (csr_insn_on(raw, 0x105) || csr_insn_on(raw, 0x205))
-		return BLOCK_WATCH_STVEC;
-	/* satp (in V=1: vsatp), vsatp and hgatp from HS, the fences that
-	 * change what an address fetches (sfence.vma, hfence.vvma/gvma,
-	 * fence.i) */
-	if (csr_insn_on(raw, 0x180) || csr_insn_on(raw, 0x280) || csr_insn_on(raw, 0x680) ||
-	    (raw & 0xfe007fff) == 0x12000073 ||       /* sfence.vma */
-	    (raw & 0xbe007fff) == 0x22000073 ||       /* hfence.vvma, hfence.gvma */
-	    (raw & 0x707f) == 0x100f)                 /* fence.i */
-		return BLOCK_WATCH_CODE;
-	return 0;
-}
-
-/* funct3 of a compare: c.beqz / c.bnez compare rs1' with x0. */
-static uint8_t branch_cond(uint32_t raw)
-{
-	if ((raw & 3) != 3)
-		return ((raw >> 13) & 7) == 6 ? 0 : 1;   /* beq / bne */
-	return (uint8_t)((raw >> 12) & 7);
-}
-
-static uint8_t branch_rs1(uint32_t raw)
-{
-	return (raw & 3) != 3 ? (uint8_t)(8 + ((raw >> 7) & 7)) : (uint8_t)((raw >> 15) & 31);
-}
-
-static uint8_t branch_rs2(uint32_t raw)
-{
-	return (raw & 3) != 3 ? 0 : (uint8_t)((raw >> 20) & 31);
-}
-
-/*
- * The integer registers a linear instruction may write (bit n: xn), from
- * its rd field; more is harmless (a chain stops earlier), less is not.
- * Writes to f registers count as writes to the same number.
- */
-static uint32_t written_regs(uint32_t raw)
-{
-	unsigned int f3 = (raw >> 13) & 7, rd = (raw >> 7) & 31, rdc = 8 + ((raw >> 2) & 7);
-
-	switch (raw & 3) {
-	case 0:   /* c.addi4spn, loads: rd'; stores: none */
-		return f3 >= 5 ? 0 : 1u << rdc;
-	case 1:   /* c.addi(w), c.li, c.lui/c.addi16sp: rd; arithmetic: rd' */
-		if (f3 <= 3)
-			return 1u << rd;
-		return f3 == 4 ? 1u << (8 + ((raw >> 7) & 7)) : ~0u;
-	case 2:   /* c.slli, sp loads, c.mv/c.add: rd; sp stores: none */
-		return f3 >= 5 ? 0 : 1u << rd;
-	default:
-		switch ((raw >> 2) & 31) {
-		case 0x08: case 0x09: case 0x18: case 0x03:   /* stores, branches, fences */
-			return 0;
-		case 0x1c:                                     /* SYSTEM: CSR ops write rd */
-			return (raw >> 12) & 7 ? 1u << rd : 0;
-		default:
-			return 1u << rd;
-		}
-	}
-}
-
-/* What ends the block at `in` (and how to emulate it), from rvinsn. */
-static void classify_end(const struct stepper *s, struct step_block *b, const struct rv_insn *in,
-			 uint32_t raw)
-{
-	b->kind = BLOCK_END_EMULATE;
-	b->raw = raw;
-	b->size = in->size;
-	b->rd = in->rd;
-	b->rs1 = in->rs1;
-	b->itype_taken = (uint8_t)rv_insn_itype(in, true, s->itype4, s->all_jumps);
-	switch (in->kind) {
-	case RV_INSN_BRANCH:
-		b->op = EMU_BRANCH;
-		b->cond = branch_cond(raw);
-		b->rs1 = branch_rs1(raw);
-		b->rs2 = branch_rs2(raw);
-		b->target = rv_insn_direct_target(in, b->end, 64);
-		break;
-	case RV_INSN_JUMP:
-		b->op = EMU_JAL;
-		b->target = rv_insn_direct_target(in, b->end, 64);
-		break;
-	case RV_INSN_JUMP_REG:
-		b->op = EMU_JALR;
-		b->target = (uint64_t)in->imm;
-		break;
-	case RV_INSN_TRAP_RETURN:
-		b->op = EMU_SRET;
-		if (raw != INSN_SRET)
-			b->kind = BLOCK_END_NATIVE;   /* mret, dret, ...: they trap */
-		break;
-	default:
-		b->kind = BLOCK_END_NATIVE;           /* ecall, ebreak, table jumps */
-		break;
-	}
-	/* A direct target off IALIGN: the hart raises the misaligned fetch. */
-	if ((b->op == EMU_BRANCH || b->op == EMU_JAL) && s->align4 && (b->target & 2))
-		b->kind = BLOCK_END_NATIVE;
-}
-
-/*
- * Fetching ahead for scan_block(): one aligned doubleword read through
- * MPRV serves the two to four instructions in it.  An instruction that
- * straddles two doublewords, or a doubleword that cannot be read whole,
- * is fetched on its own (umem_fetch_insn() says exactly what faults).
- */
-struct fetch_window {
-	uint64_t base;           /* of word; bit 0: it could not be read */
-	uint64_t word;
-};
-
-static int fetch_ahead(unsigned long ctx, struct fetch_window *w, uint64_t addr, uint32_t *raw,
-		       struct trap_info *fault)
-{
-	uint64_t base = addr & ~7ULL;
-	unsigned int shift = (unsigned int)(addr & 6) * 8;
-	uint32_t v;
-
-	if ((w->base & ~1ULL) != base)
-		w->base = umem_fetch_u64(ctx, base, &w->word, fault) ? base | 1 : base;
-	if (w->base & 1)
-		return umem_fetch_insn(ctx, addr, raw, fault);
-	v = (uint32_t)(w->word >> shift);
-	if ((v & 3) != 3) {
-		*raw = v & 0xffff;
-		return 0;
-	}
-	if (shift == 48)
-		return umem_fetch_insn(ctx, addr, raw, fault);
-	*raw = v;
-	return 0;
-}
-
-/*
- * A jalr right after the lui/auipc that wrote its base (9.1): the run
- * leaves the base at a value known from the code, so the target is
- * (the hart runs the pair in a row, or the block is not run from its
- * start), and the jump is emulated and predicted as a direct one.  Its
- * record is the jalr's, flagged sequentially inferable.
- */
-static void seq_jump_static(const struct stepper *s, struct step_block *b, uint64_t target)
-{
-	b->flags |= BLOCK_SEQ_INFERABLE;
-	if (b->kind != BLOCK_END_EMULATE || (s->align4 && (target & 2)))
-		return;   /* misaligned: the hart raises it */
-	b->op = EMU_JAL;
-	b->target = target;
-}
-
-static bool reg_written(const struct step_block *b, unsigned int r)
-{
-	return r && ((b->wmask >> r) & 1);
-}
-
-/* Whether a chain stops at b whatever the registers (chain_from()): its
- * end is not a transfer the firmware predicts, or its run writes the
- * transfer's sources, which no register known at a visit then gives. */
-static bool ends_chain(const struct step_block *b)
-{
-	if (b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET)
-		return true;
-	if (b->op == EMU_BRANCH)
-		return reg_written(b, b->rs1) || reg_written(b, b->rs2);
-	return b->op == EMU_JALR && reg_written(b, b->rs1);
-}
-
-/* How the fast visit takes b's end (step_fast.S): a branch, a jump or a
- * jalr it predicts as t0_common_hit() does; not an sret, and not a jalr
- * with no run before it when 9.1 is on (outcome() looks at the held
- * instruction then). */
-static uint8_t fast_op_of(const struct stepper *s, const struct step_block *b)
-{
-	if (b->kind != BLOCK_END_EMULATE)
-		return 0;
-	switch (b->op) {
-	case EMU_BRANCH:
-		return STEP_FAST_BRANCH;
-	case EMU_JAL:
-		return STEP_FAST_JAL;
-	case EMU_JALR:
-		return !b->count && s->seq_jump ? 0 : STEP_FAST_JALR;
-	default:
-		return 0;
-	}
-}
-
-/* The run so far goes on with the constrained LR/SC sequence at lr, when
- * lrsc_scan() takes it: b ends after its SC (STEP_TAG_LRSC, stepper.h).
- * Out of line: its frame holds the decoded sequence. */
-static __attribute__((noinline)) bool lrsc_block(const struct stepper *s, struct step_block *b,
-						 uint64_t lr, unsigned long ctx)
-{
-	struct lrsc_seq seq;
-
-	if (lrsc_scan(lrsc_fetch_mprv, &ctx, lr, !s->align4, &seq) != LRSC_OK)
-		return false;
-	b->end = seq.end;
-	b->target = seq.exit;
-	b->kind = BLOCK_END_SPLIT;
-	b->tag |= STEP_TAG_LRSC;
-	return true;
-}
-
-static bool is_lrsc(const struct step_block *b)
-{
-	return b->tag & STEP_TAG_LRSC;
-}
-
-/* Decode forward from pc to the next instruction that may change the flow. */
-static __attribute__((noinline)) void scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
-{
-	unsigned long ctx = fetch_context(priv);
-	unsigned int ext = s->align4 ? 0 : RV_EXT_C, n = 0;
-	uint64_t addr = pc, mask = 0;
-	struct rv_insn prev, in;
-	struct fetch_window fw = { .base = 1 };
-	bool prev_ok = false;
-
-	b->start = pc;
-	b->tag = s->cache_gen | (priv & STEP_V);
-	b->flags = 0;
-	b->raw = 0;
-	b->size = 0;
-	b->wmask = 0;
-	b->kind = BLOCK_END_SPLIT;
-	for (;;) {
-		struct trap_info fault;
-		uint32_t raw;
-		unsigned int len;
-
-		b->end = addr;
-		if (n == s->max_block)
-			break;
-		if (fetch_ahead(ctx, &fw, addr, &raw, &fault)) {
-			b->kind = BLOCK_END_FAULT;
-			break;
-		}
-		if (lrsc_is_lr(raw) && lrsc_block(s, b, addr, ctx))
-			break;
-		len = rv_insn_plain_length(raw, ext);
-		if (len) {
-			prev_ok = false;   /* not lui/auipc: 9.1 does not apply */
-			goto linear;
-		}
-		len = rv_insn_length((uint16_t)raw, ext);
-		if (!rv_insn_decode(raw, 64, ext, &in) || (len != 2 && len != 4)) {
-			/* Unknown to rvinsn: the hart runs it, T0 after it. */
-			b->kind = BLOCK_END_NATIVE;
-			b->raw = raw;
-			b->size = (uint8_t)(len ? len : 2);
-			break;
-		}
-		if (in.kind != RV_INSN_LINEAR) {
-			classify_end(s, b, &in, raw);
-			if (prev_ok && in.kind == RV_INSN_JUMP_REG && rv_insn_seq_inferable(&prev, &in))
-				seq_jump_static(s, b, rv_insn_seq_target(&prev, addr - prev.size, &in, 64));
-			break;
-		}
-		prev = in;
-		prev_ok = true;
-linear:
-		if (len == 2)
-			mask |= 1ULL << n;
-		b->wmask |= written_regs(raw);
-		n++;
-		addr += len;
-		b->flags = watch_flags(raw);
-		if (b->flags) {
-			b->end = addr;
-			break;
-		}
-	}
-	b->count = (uint8_t)n;
-	b->rvc_mask = mask;
-	if (ends_chain(b))
-		b->flags |= BLOCK_CHAIN_STOP;
-	b->fast_op = fast_op_of(s, b);
-	b->fast_h = (uint8_t)(((b->end - b->start) >> 1) + (b->size >> 1));
-}
-
-static inline __attribute__((always_inline)) uint64_t cache_slot(const struct stepper *s, uint64_t pc)
-{
-	return ((pc >> 1) ^ (pc >> 13)) & s->cache_mask;   /* (no 32-bit truncation to pay) */
-}
-
-/* The slot of the block at pc.  A cached block sits in its own slot, so
- * two addresses share a slot when their slot pointers are equal. */
-static inline __attribute__((always_inline)) struct step_block *cache_at(struct stepper *s,
-									 uint64_t pc)
-{
-	return &s->cache[cache_slot(s, pc)];
-}
-
-/* The block at pc (b = its slot), decoded (on a miss) as code of
- * privilege priv. */
-static inline __attribute__((always_inline)) struct step_block *
-lookup_in(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
-{
-	uint32_t tag = s->cache_gen | (priv & STEP_V);
-
-	/* (the second compare only on a miss of the first) */
-	if (b->start != pc || (b->tag != tag && b->tag != (tag | STEP_TAG_LRSC)))
-		scan_block(s, b, pc, priv);
-	return b;
-}
-
-static inline __attribute__((always_inline)) struct step_block *lookup(struct stepper *s, uint64_t pc, unsigned int priv)
-{
-	return lookup_in(s, cache_at(s, pc), pc, priv);
-}
-
 /* ---- Records ---------------------------------------------------------- */
-
-static unsigned int size_at(uint64_t mask, unsigned int i)
-{
-	return (mask >> i) & 1 ? 2 : 4;
-}
 
 /*
  * Lazy held run.  In the common visit the held records are a whole run
@@ -967,156 +506,6 @@ static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 	s->in_m = true;
 }
 
-/* ---- The outcome of a transfer ------------------------------------------ */
-
-/*
- * 9.1 for a block that starts at its indirect jump (a split, a single
- * step, a block entered at the jump): the instruction before it in
- * execution is the held one when it is the one right before in memory
- * and did not trap.
- */
-static bool seq_inferable_after_held(const struct stepper *s, const struct step_block *b)
-{
-	const struct ntrace_retired *h = &s->held_end;
-	unsigned int ext = s->align4 ? 0 : RV_EXT_C;
-	struct rv_insn prev, jump;
-	struct trap_info fault;
-	uint32_t raw;
-
-	if (!s->seq_jump || !s->held_end_valid || h->itype || h->priv != s->priv ||
-	    h->addr + h->size != b->end)
-		return false;
-	if (umem_fetch_insn(fetch_context(s->priv), h->addr, &raw, &fault))
-		return false;
-	return rv_insn_decode(raw, 64, ext, &prev) && rv_insn_decode(b->raw, 64, ext, &jump) &&
-	       rv_insn_seq_inferable(&prev, &jump);
-}
-
-/*
- * Where the branch or jump ending b goes with x[rs1] = a and x[rs2] = c,
- * and the itype it retires with.  False for a jalr whose target is off
- * IALIGN (the hart raises the misaligned fetch).
- */
-static inline __attribute__((always_inline)) bool
-jump_target(const struct stepper *s, const struct step_block *b, uint64_t a, uint64_t c,
-	    uint64_t *next, uint8_t *itype)
-{
-	*itype = b->itype_taken;
-	switch (b->op) {
-	case EMU_BRANCH:
-		if (rv_branch_taken(b->cond, a, c)) {
-			*next = b->target;
-		} else {
-			*next = b->end + b->size;
-			*itype = RV_ITYPE_NOT_TAKEN_BRANCH;
-		}
-		return true;
-	case EMU_JAL:
-		*next = b->target;
-		return true;
-	default:
-		*next = (a + b->target) & ~1UL;
-		return !(s->align4 && (*next & 2));
-	}
-}
-
-/*
- * sret (H extension, "Hypervisor and Virtual Supervisor CSRs"): from HS it
- * goes to sepc in SPP's privilege, with V = hstatus.SPV; from VS to vsepc
- * in vsstatus.SPP's privilege, V staying 1.  Anything else (from U or VU,
- * TSR or VTSR set, into V=1 when the stepper does not follow it) is not
- * predicted.
- */
-static bool sret_outcome(const struct stepper *s, const struct trap_regs *regs, uint64_t *next,
-			 unsigned int *priv)
-{
-	unsigned long m = regs->mstatus;
-
-	if ((m & MSTATUS_MPP) >> MSTATUS_MPP_SHIFT != PRV_S)
-		return false;
-	if (in_virt(s)) {
-		unsigned long vs = csr_read(CSR_VSSTATUS);
-
-		if (csr_read(CSR_HSTATUS) & HSTATUS_VTSR)
-			return false;
-		*next = csr_read(CSR_VSEPC);
-		*priv = (vs & MSTATUS_SPP ? PRV_S : PRV_U) | STEP_V;
-		return true;
-	}
-	if (m & MSTATUS_TSR)
-		return false;
-	*priv = m & MSTATUS_SPP ? PRV_S : PRV_U;
-	if (hart_self()->feat.h && (csr_read(CSR_HSTATUS) & HSTATUS_SPV)) {
-		if (!s->follow_virt)
-			return false;
-		*priv |= STEP_V;
-	}
-	*next = csr_read(sepc);
-	return true;
-}
-
-/*
- * Where the transfer at b->end goes from these registers (*next), its
- * record (*rec) and the privilege after it (*priv).  False: not predicted
- * (it traps: a misaligned target, an sret that is illegal or leaves V=0);
- * the hart then runs it with T0 right after it.
- */
-static bool outcome(const struct stepper *s, const struct trap_regs *regs,
-		    const struct step_block *b, uint64_t *next, struct ntrace_retired *rec,
-		    unsigned int *priv)
-{
-	uint8_t itype = b->itype_taken;
-
-	*priv = s->priv;
-	if (b->op == EMU_SRET) {
-		if (!sret_outcome(s, regs, next, priv))
-			return false;
-	} else if (!jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], next, &itype)) {
-		return false;
-	}
-	rec->addr = b->end;
-	rec->tstamp = s->tstamp;
-	rec->context = 0;
-	rec->size = b->size;
-	rec->itype = itype;
-	rec->priv = s->priv;
-	rec->flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
-	if (b->op == EMU_JALR && !b->count && seq_inferable_after_held(s, b))
-		rec->flags = NTRACE_REC_SEQ_INFERABLE;
-	rec->retired_itype = 0;
-	return true;
-}
-
-/* xRET's status update: SIE = SPIE, SPIE = 1, SPP = U (privileged spec). */
-static unsigned long sret_status(unsigned long st)
-{
-	unsigned long m = st & ~(MSTATUS_SIE | MSTATUS_SPP);
-
-	if (st & MSTATUS_SPIE)
-		m |= MSTATUS_SIE;
-	return m | MSTATUS_SPIE;
-}
-
-/* Do what the transfer would: the link register, or sret's status (in VS:
- * vsstatus; from HS: mstatus, MPRV = 0, and V = SPV). */
-static void emulate(const struct stepper *s, const struct step_block *b, struct trap_regs *regs,
-		    uint64_t next, unsigned int priv)
-{
-	if (b->op == EMU_SRET) {
-		unsigned long m = regs->mstatus & ~(MSTATUS_MPP | MSTATUS_MPV);
-
-		if (in_virt(s))
-			csr_write(CSR_VSSTATUS, sret_status(csr_read(CSR_VSSTATUS)));
-		else
-			m = sret_status(m) & ~MSTATUS_MPRV;
-		regs->mstatus = m | step_priv_mstatus(priv);
-	} else if (b->op != EMU_BRANCH) {
-		regs->x[b->rd] = b->end + b->size;
-		regs->x[0] = 0;
-	}
-	regs->mepc = next;
-}
-
 /* ---- Where the hart goes next ----------------------------------------- */
 
 static void set_run(struct stepper *s, uint64_t start, unsigned int n, uint64_t mask, uint64_t end)
@@ -1137,9 +526,9 @@ static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned i
 	set_run(s, pc, 1, len == 2 ? 1 : 0, pc + len);
 	if (vector) {
 		/* T1 would fire at once: off for this one instruction. */
-		s->vec_scause = trap_cause(s);
-		s->vec_sepc = trap_epc(s);
-		t1_set(s, false, 0);
+		s->vec_scause = step_trap_cause(s);
+		s->vec_sepc = step_trap_epc(s);
+		step_t1_set(s, false, 0);
 	}
 	t0_arm(s, pc + len);
 }
@@ -1149,7 +538,7 @@ static void run_free(struct stepper *s, uint64_t pc)
 {
 	s->mode = STEP_FREE;
 	set_run(s, pc, 0, 0, pc);
-	t0_off(s);
+	step_t0_off(s);
 }
 
 /* The hart runs b from its start; T0 at its end. */
@@ -1171,7 +560,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
  * a constrained LR/SC loop ends when the hart traps), so no visit may
  * fall there: with T0 inside, the SC would fail at every try and a retry
  * loop never end.  A block's run goes on with the constrained sequence
- * (scan_block(), lrsc.h), which the hart runs natively:
+ * (step_scan_block(), lrsc.h), which the hart runs natively:
  *   - T0 after the SC (the block's end), T1 on the sequence's exit when it
  *     has one (a branch that leaves it, as a cmpxchg's compare does);
  *   - the guard: every interrupt masked in mie (an interrupt waits until
@@ -1192,7 +581,7 @@ static void lrsc_guard_begin(struct stepper *s, uint64_t exit)
 {
 	lrsc_guard_on(&s->lrsc, exit);
 	if (exit != ADDR_NONE)
-		t1_set(s, true, exit);
+		step_t1_set(s, true, exit);
 }
 
 static void lrsc_guard_end(struct stepper *s)
@@ -1201,7 +590,7 @@ static void lrsc_guard_end(struct stepper *s)
 		return;
 	lrsc_guard_off(&s->lrsc);
 	if (s->lrsc.exit != ADDR_NONE)
-		t1_follow_stvec(s);
+		step_t1_follow_stvec(s);
 }
 
 /* Bytes of b's run (before its LR/SC sequence). */
@@ -1259,7 +648,7 @@ static __attribute__((noinline)) bool retire_lrsc(struct trace_hart *th,
 						  uint64_t upto)
 {
 	struct stepper *s = &th->step;
-	unsigned long ctx = fetch_context(s->priv);
+	unsigned long ctx = step_fetch_context(s->priv);
 	struct lrsc_step steps[LRSC_MAX];
 	struct lrsc_seq seq;
 	int n, i;
@@ -1301,7 +690,7 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	s->pend = true;
 	s->pend_rec = *rec;
 	s->priv = (uint8_t)priv;
-	follow_mode(s);   /* an sret into or out of V=1 */
+	step_follow_mode(s);   /* an sret into or out of V=1 */
 	s->mode = STEP_RUN;
 	if (at_vector || bq->end == pc) {
 		s->blk = NULL;
@@ -1316,9 +705,9 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	if (at_vector) {
 		/* T1 stays off until the transfer ran (T0 at its target). */
 		s->single_is_vector = true;
-		s->vec_scause = trap_cause(s);
-		s->vec_sepc = trap_epc(s);
-		t1_set(s, false, 0);
+		s->vec_scause = step_trap_cause(s);
+		s->vec_sepc = step_trap_epc(s);
+		step_t1_set(s, false, 0);
 	}
 	t0_arm(s, s->run_end);
 }
@@ -1338,8 +727,8 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	bool at_vector;
 	uint64_t q;
 
-	held_materialize(s);   /* outcome() may look at held_end */
-	follow_mode(s);   /* V changed: the other trap vector */
+	held_materialize(s);   /* step_outcome() may look at held_end */
+	step_follow_mode(s);   /* V changed: the other trap vector */
 	at_vector = s->t1_on && pc == s->t1;
 	s->pend = false;
 	s->chain_len = 0;
@@ -1349,7 +738,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 		return;
 	}
 	if (b->count == 0 && b->kind == BLOCK_END_EMULATE && regs &&
-	    outcome(s, regs, b, &q, &rec, &priv)) {
+	    step_outcome(s, regs, b, &q, &rec, &priv)) {
 		if (q == pc && priv == s->priv && !at_vector) {
 			/* A transfer to itself (`j .`): with T0 on its target
 			 * the hart could never run it, so T0 stays on it and
@@ -1383,10 +772,10 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 static bool vector_window_done(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
-	bool clean = trap_cause(s) == s->vec_scause && trap_epc(s) == s->vec_sepc;
+	bool clean = step_trap_cause(s) == s->vec_scause && step_trap_epc(s) == s->vec_sepc;
 
 	s->single_is_vector = false;
-	t1_follow_stvec(s);
+	step_t1_follow_stvec(s);
 	if (!clean)
 		lost_track(th);
 	return clean;
@@ -1426,14 +815,14 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 	unsigned int priv;
 	uint64_t next;
 
-	held_materialize(s);   /* outcome() may look at held_end */
-	if (!outcome(s, regs, b, &next, &rec, &priv)) {
+	held_materialize(s);   /* step_outcome() may look at held_end */
+	if (!step_outcome(s, regs, b, &next, &rec, &priv)) {
 		single_step(s, b->end, b->raw, b->size, false);
 		return;
 	}
 	bn = lookup(s, next, priv);
 	if (next == b->end || bn->end == b->end) {
-		emulate(s, b, regs, next, priv);
+		step_emulate(s, b, regs, next, priv);
 		hold(th, &rec);
 		s->priv = (uint8_t)priv;
 		plan(th, regs, next);
@@ -1480,7 +869,7 @@ static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_
 		if (b->flags & BLOCK_WATCH_CODE)
 			stepper_flush_cache(s);
 		if (b->flags & BLOCK_WATCH_STVEC)
-			t1_follow_stvec(s);
+			step_t1_follow_stvec(s);
 		plan(th, regs, pc);
 		return;
 	default:   /* BLOCK_END_FAULT: decode again, the page may be there now */
@@ -1494,11 +883,11 @@ static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_
 static __attribute__((noinline)) void t1_hit(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
-	unsigned long cause = trap_cause(s);
+	unsigned long cause = step_trap_cause(s);
 	unsigned int to = PRV_S | (s->priv & STEP_V);
 
 	s->trap_to_vs = in_virt(s);
-	trap_at(th, regs, trap_epc(s), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
+	trap_at(th, regs, step_trap_epc(s), cause & ~MCAUSE_INTR, cause & MCAUSE_INTR);
 	s->trap_to_vs = false;
 	s->priv = (uint8_t)to;
 	plan(th, regs, regs->mepc);
@@ -1513,121 +902,6 @@ static __attribute__((noinline)) void own_ebreak(struct trace_hart *th, struct t
 
 	trap_redirect(regs, &trap);
 	stepper_redirected(th, regs, epc, CAUSE_BREAKPOINT);
-}
-
-/* ---- Chains ----------------------------------------------------------- */
-
-/*
- * After the visit's transfer, the runs that follow and their transfers are
- * predicted as far as the registers at the visit decide them: a direct
- * jump, or a branch or indirect jump whose source registers no run since
- * the visit may have written (a link written by a jump of the chain is
- * known).  The hart runs the whole chain natively with T0 at the end of its
- * last run: one visit for several transfers.  Segments never share an
- * address, so a trap inside the chain tells how far it ran (retire_upto()).
- */
-struct known_regs {
-	const struct trap_regs *regs;   /* at the visit                      */
-	uint32_t unknown;               /* bit n: xn written since           */
-	unsigned int link;              /* the last link written, or 0       */
-	uint64_t link_val;
-};
-
-static bool known_reg(const struct known_regs *k, unsigned int r, uint64_t *v)
-{
-	if (!r) {
-		*v = 0;
-		return true;
-	}
-	if ((k->unknown >> r) & 1)
-		return false;
-	*v = r == k->link ? k->link_val : k->regs->x[r];
-	return true;
-}
-
-static void write_link(struct known_regs *k, unsigned int rd, uint64_t v)
-{
-	if (!rd)
-		return;
-	if (k->link && k->link != rd)
-		k->unknown |= 1u << k->link;   /* one link is remembered */
-	k->link = rd;
-	k->link_val = v;
-	k->unknown &= ~(1u << rd);
-}
-
-static bool overlaps(uint64_t lo, uint64_t hi, uint64_t a, uint64_t z)
-{
-	return lo <= z && a <= hi;
-}
-
-/*
- * Extend the chain after the current segment (its run [s->start, cur->end),
- * after the transfer at visit_end whose link rd/link_val it wrote).  Returns
- * the block whose end T0 must mark.
- */
-static struct step_block *chain_from(struct stepper *s, const struct trap_regs *regs,
-				     uint64_t visit_end, unsigned int rd, uint64_t link_val,
-				     struct step_block *cur)
-{
-	struct known_regs k = { .regs = regs };
-	uint64_t lo[STEP_CHAIN_MAX + 1], hi[STEP_CHAIN_MAX + 1];
-	unsigned int nr = 1, i;
-
-	s->chain_len = 0;
-	s->chain_pos = 0;
-	/* (single-stepping stays one visit an instruction) */
-	if (s->max_block == 1 || (cur->flags & BLOCK_CHAIN_STOP))
-		return cur;
-	write_link(&k, rd, link_val);
-	lo[0] = s->start;
-	hi[0] = cur->end;
-	/* BLOCK_CHAIN_STOP: not a predicted transfer (ends_chain()), or one
-	 * whose sources the run writes (unknown below anyway) */
-	while (s->chain_len < STEP_CHAIN_MAX && !(cur->flags & BLOCK_CHAIN_STOP)) {
-		uint64_t xend = cur->end, a = 0, c = 0, nn;
-		uint8_t itype, size = cur->size;
-		struct step_segment *g;
-		struct step_block *nb;
-
-		k.unknown |= cur->wmask;
-		if (cur->op == EMU_BRANCH &&
-		    (!known_reg(&k, cur->rs1, &a) || !known_reg(&k, cur->rs2, &c)))
-			break;
-		/* (9.1 for a jalr with no run before it looks at the held
-		 * instruction: not predicted here) */
-		if (cur->op == EMU_JALR &&
-		    (!known_reg(&k, cur->rs1, &a) || (!cur->count && s->seq_jump)))
-			break;
-		if (!jump_target(s, cur, a, c, &nn, &itype))
-			break;
-		/* cur stays in the cache: T0 may have to mark its end */
-		nb = cache_at(s, nn);
-		if (nb == cur && nn != cur->start)
-			break;
-		nb = lookup_in(s, nb, nn, s->priv);
-		if (is_lrsc(nb) || overlaps(nn, nb->end, visit_end, visit_end) ||
-		    (s->t1_on && overlaps(nn, nb->end, s->t1, s->t1)))
-			break;
-		for (i = 0; i < nr && !overlaps(nn, nb->end, lo[i], hi[i]); i++)
-			;
-		if (i < nr)
-			break;
-		if (cur->op != EMU_BRANCH)
-			write_link(&k, cur->rd, xend + size);
-		g = &s->chain[s->chain_len++];
-		g->xfer = (struct ntrace_retired){
-			.addr = xend, .size = size, .itype = itype, .priv = s->priv,
-			.flags = cur->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
-		g->start = nn;
-		g->end = nb->end;
-		g->mask = nb->rvc_mask;
-		g->count = nb->count;
-		lo[nr] = nn;
-		hi[nr++] = nb->end;
-		cur = nb;
-	}
-	return cur;
 }
 
 /* ---- The fast visit ----------------------------------------------------- */
@@ -1663,7 +937,7 @@ static struct step_block *chain_from(struct stepper *s, const struct trap_regs *
  */
 
 /* The record of the transfer that ends q, which retired with itype: what
- * outcome() makes of it in a fast session (fast_op_of()). */
+ * step_outcome() makes of it in a fast session (fast_op_of()). */
 static struct ntrace_retired fast_record(const struct stepper *s, const struct step_block *q,
 					 uint8_t itype)
 {
@@ -1786,13 +1060,13 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	if (pc != s->run_end || !s->pend || s->pend_rec.addr == pc ||
 	    b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET || (s->t1_on && pc == s->t1))
 		return false;
-	/* Where the transfer goes (outcome()). */
+	/* Where the transfer goes (step_outcome()). */
 	end = b->end;
 	size = b->size;
 	rd = b->op == EMU_BRANCH ? 0 : b->rd;
 	flags = b->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0;
 	/* a jalr off IALIGN traps; with no run before it, 9.1 looks at the
-	 * held instruction (outcome()) */
+	 * held instruction (step_outcome()) */
 	if (!jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype) ||
 	    (b->op == EMU_JALR && !n && s->seq_jump))
 		return false;
@@ -1822,7 +1096,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 		t0_arm(s, bn->end);
 		return true;
 	}
-	bn = chain_from(s, regs, end, rd, end + size, bn);
+	bn = step_chain_from(s, regs, end, rd, end + size, bn);
 	s->blk = bn;
 	t0_arm(s, bn->end);
 	return true;
@@ -1832,7 +1106,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
  * A loop's visit, fused: T0 fired at the branch that ends the run it was
  * armed for (nothing predicted before that run: the previous visit ran
  * this branch in the hart's place), and the branch goes back to a block
- * that ends at it again.  The firmware runs the branch here (emulate():
+ * that ends at it again.  The firmware runs the branch here (step_emulate():
  * only mepc changes) and leaves what t0_hit() would (retire_upto(),
  * end_transfer(), hold(), plan()): what was held goes to the encoder, and
  * the run and this branch are held, as the lazy run with the branch as
@@ -1871,11 +1145,11 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 		feed_held(th);
 	lazy_hold_run(s, n);
 	s->lazy_xfer = true;
-	/* outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
+	/* step_outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
 	 * blocks only: no flags) */
 	s->lazy_rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
 					       .priv = s->priv };
-	/* emulate(), then plan(): the block at next, T0 at its end (here) */
+	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
 	regs->mepc = next;
 	s->blk = bn;
 	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
@@ -2044,9 +1318,9 @@ void stepper_start(struct trace_hart *th, struct trap_regs *regs, uint64_t pc, u
 	csr_write(CSR_TDATA1, trigger_off(s));
 	s->t1_virt = false;
 	if (in_virt(s))
-		follow_mode(s);
+		step_follow_mode(s);
 	else
-		t1_follow_stvec(s);
+		step_t1_follow_stvec(s);
 	plan(th, regs, pc);
 }
 
@@ -2058,13 +1332,13 @@ void stepper_off(struct trace_hart *th)
 	lrsc_guard_end(s);
 	if (s->mode == STEP_OFF && !s->t1_on)
 		return;
-	t0_off(s);
+	step_t0_off(s);
 	if (s->t1_on)
-		t1_set(s, false, 0);
+		step_t1_set(s, false, 0);
 	s->mode = STEP_OFF;
 	drop_held(s);
 	if (s->t1_virt) {
-		csr_write(medeleg, s->medeleg_hs);   /* follow_mode() cut it */
+		csr_write(medeleg, s->medeleg_hs);   /* step_follow_mode() cut it */
 		s->t1_virt = false;
 	}
 	/* tracesbi delegates breakpoints whenever the hart does not step. */

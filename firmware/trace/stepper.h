@@ -246,7 +246,7 @@ void stepper_enter_m(struct trace_hart *th);
 void stepper_off(struct trace_hart *th);
 
 /* An exception that came to M-mode only because the hart steps in V=1
- * (delegated to HS, see follow_mode()): delivered to HS as delegation
+ * (delegated to HS, see step_follow_mode()): delivered to HS as delegation
  * would, and reported.  False when cause is not such a trap. */
 bool stepper_delegated_trap(struct trace_hart *th, struct trap_regs *regs, unsigned long cause);
 
