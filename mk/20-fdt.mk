@@ -23,13 +23,15 @@ fdt_trim_to_totalsize = head -c $$(od -An -tu4 --endian=big -j4 -N4 $(1)) $(1) >
 
 $(FDT_TEST_DIR)/qemu-virt.dtb:
 	@mkdir -p $(@D)
-	$(call quiet,DUMPDTB)$(QEMU) -M virt -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
+	$(call quiet,DUMPDTB)QEMU=$(QEMU) scripts/qemu-run.sh --bios none --cpu '' --smp 4 \
+		--console none -- -machine dumpdtb=$@.full >/dev/null 2>&1
 	@$(call fdt_trim_to_totalsize,$@.full,$@)
 	@rm -f $@.full
 
 $(FDT_TEST_DIR)/qemu-virt-aclint.dtb:
 	@mkdir -p $(@D)
-	$(call quiet,DUMPDTB)$(QEMU) -M virt,aclint=on -smp 4 -m 256M -display none -machine dumpdtb=$@.full 2>/dev/null
+	$(call quiet,DUMPDTB)QEMU=$(QEMU) scripts/qemu-run.sh --machine virt-aclint --bios none \
+		--cpu '' --smp 4 --console none -- -machine dumpdtb=$@.full >/dev/null 2>&1
 	@$(call fdt_trim_to_totalsize,$@.full,$@)
 	@rm -f $@.full
 

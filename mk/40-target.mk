@@ -80,18 +80,17 @@ ALL_TARGETS += $(PAYLOAD_DIR)/demo.elf
 # KERNEL= replaces the demo (any -kernel image), INITRD= and APPEND= are
 # passed through, SMP= sets the hart count.
 RUN_KERNEL = $(if $(KERNEL),$(KERNEL),$(PAYLOAD_DIR)/demo.elf)
-RUN_QEMU_ARGS = -M virt -m 256M -smp $(SMP) -cpu rv64,sscofpmf=true -nographic \
-                -bios $(BUILD)/tracesbi.elf -kernel $(RUN_KERNEL) \
-                $(if $(INITRD),-initrd $(INITRD)) $(if $(APPEND),-append "$(APPEND)")
+RUN_QEMU_ARGS = --smp $(SMP) --bios $(BUILD)/tracesbi.elf --kernel $(RUN_KERNEL) \
+                $(if $(INITRD),--initrd $(INITRD)) $(if $(APPEND),--append "$(APPEND)")
 
 .PHONY: run debug
 run: $(BUILD)/tracesbi.elf $(RUN_KERNEL)
-	$(QEMU) $(RUN_QEMU_ARGS)
+	QEMU=$(QEMU) scripts/qemu-run.sh $(RUN_QEMU_ARGS) --timeout 0 --stdin
 
 # QEMU waits for gdb (-s -S) in the background, its console on this terminal
 # (no console input); it is killed when gdb exits.
 debug: $(BUILD)/tracesbi.elf $(RUN_KERNEL)
-	@$(QEMU) $(RUN_QEMU_ARGS) -s -S </dev/null & qemu=$$!; \
+	@QEMU=$(QEMU) scripts/qemu-run.sh $(RUN_QEMU_ARGS) --timeout 0 -- -s -S & qemu=$$!; \
 	trap 'kill $$qemu 2>/dev/null' EXIT INT TERM; \
 	gdb-multiarch -q $(BUILD)/tracesbi.elf -ex 'target remote :1234'; \
 	kill $$qemu 2>/dev/null; wait $$qemu 2>/dev/null; true

@@ -4,7 +4,9 @@
 #   make test-trace   the ground-truth self-test (tests/trace/selftest-
 #                     ground-truth.sh) and the unit test of the QEMU-log
 #                     parser (tests/trace/qemulog-test.py: scripts/tsbi/
-#                     qemulog.py on synthetic snippets), then
+#                     qemulog.py on synthetic snippets) and of the QEMU
+#                     runner (tests/trace/qemu-runner-test.py: scripts/
+#                     tsbi/qemu.py and qemu-run.sh with stand-ins), then
 #                     tests/trace/run-suite.py: the
 #                     traced-program payload under every configuration,
 #                     each hart's buffer decoded and compared exactly with
@@ -55,6 +57,7 @@ TEST_SUITES += trace
 suite-trace: $(TRACE_TEST_DEPS) linux-kernel
 	@rc=0; tests/trace/selftest-ground-truth.sh || rc=1; \
 	python3 tests/trace/qemulog-test.py || rc=1; \
+	python3 tests/trace/qemu-runner-test.py || rc=1; \
 	python3 tests/trace/run-suite.py --fw $(BUILD)/tracesbi.elf \
 		--payload $(PAYLOAD_DIR)/trace-prog.elf --ntrace $(BUILD)/tools/ntrace \
 		--tv-records $(BUILD)/tools/tv-records --tvtrace $(BUILD)/tools/tvtrace --workdir $(BUILD)/trace-tests -j $(TRACE_JOBS) $(TRACE_CONFIGS) || rc=1; \

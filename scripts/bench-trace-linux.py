@@ -140,6 +140,7 @@ import sys
 import time
 
 from tsbi import elf as rvelf
+from tsbi.qemu import command as qemu_command
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 RUN = os.path.join(ROOT, 'tests', 'trace', 'linux-run.py')
@@ -249,11 +250,9 @@ def console_lines(args, append, path):
     its console's lines, each with the host time it arrived.  The console
     is a file, followed as it grows: on a pipe QEMU's serial port waits on
     the reader, and the guest's counts with it."""
-    cmd = ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
-           '-cpu', 'rv64,sscofpmf=true', '-display', 'none', '-no-reboot', '-monitor', 'none',
-           '-serial', f'file:{path}', '-bios', args.fw, '-kernel', args.kernel,
-           '-initrd', args.initrd, '-append', append,
-           '-icount', 'shift=0,align=off,sleep=off']
+    cmd = qemu_command(args.fw, args.kernel, smp=args.smp, console='none', initrd=args.initrd,
+                       append=append, icount='exact',
+                       extra=['-no-reboot', '-monitor', 'none', '-serial', f'file:{path}'])
     open(path, 'w').close()
     qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=open(path + '.qemu.log', 'w'))

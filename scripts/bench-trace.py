@@ -40,6 +40,8 @@ import subprocess
 import sys
 import time
 
+from tsbi.qemu import command as qemu_command
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 TARGET = 40     # M-mode instructions per traced instruction
 # Programs measured but kept out of the set's figures: the LR/SC programs
@@ -56,10 +58,9 @@ def icount_run(args, extra, timeout=1800):
     if os.path.exists(out):
         os.unlink(out)
     qemu = subprocess.Popen(
-        ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '1',
-         '-cpu', 'rv64,sscofpmf=true', '-display', 'none', '-monitor', 'none',
-         '-serial', 'file:' + out, '-bios', args.fw, '-kernel', args.payload,
-         '-icount', 'shift=0', '-append', f'tick={args.tick} {extra}'.strip()],
+        qemu_command(args.fw, args.payload, smp=1, console='none', icount='bench',
+                     append=f'tick={args.tick} {extra}'.strip(),
+                     extra=['-monitor', 'none', '-serial', 'file:' + out]),
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + timeout
     text = ''

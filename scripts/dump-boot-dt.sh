@@ -13,8 +13,8 @@ set -u
 fw=$1 kernel=$2 out=$3 smp=${4:-4} cpu=${5:-rv64,sscofpmf=true}
 port=$((20000 + RANDOM % 20000))
 
-qemu-system-riscv64 -M virt -m 256M -smp "$smp" -cpu "$cpu" -nographic -bios "$fw" \
-    -kernel "$kernel" -seed 1 -S -gdb "tcp::$port" -monitor none -serial null &
+"$(dirname "$0")/qemu-run.sh" --smp "$smp" --cpu "$cpu" --bios "$fw" --kernel "$kernel" \
+    --timeout 90 -- -seed 1 -S -gdb "tcp::$port" -monitor none -serial null &
 qemu=$!
 sleep 0.5
 timeout 60 gdb-multiarch -q -batch -ex "set architecture riscv:rv64" \

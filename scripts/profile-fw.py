@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 
+from tsbi.qemu import command as qemu_command
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 FW_LO, FW_HI = 0x80000000, 0x80200000
 
@@ -74,11 +76,10 @@ def run(args, counts, watch=frozenset(), calls=None):
                                         else collections.Counter()))
         reader.start()
         qemu = subprocess.Popen(
-            ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '1',
-             '-cpu', 'rv64,sscofpmf=true', '-display', 'none', '-monitor', 'none',
-             '-serial', 'file:' + serial, '-bios', args.fw, '-kernel', args.payload,
-             '-icount', 'shift=0', '-singlestep', '-d', 'exec,nochain', '-D', fifo,
-             '-append', f'tick=3000 only={args.prog} {args.append}'.strip()],
+            qemu_command(args.fw, args.payload, smp=1, console='none', icount='bench',
+                         append=f'tick=3000 only={args.prog} {args.append}'.strip(),
+                         extra=['-monitor', 'none', '-serial', 'file:' + serial,
+                                '-singlestep', '-d', 'exec,nochain', '-D', fifo]),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         text, deadline = '', time.time() + args.timeout
         try:

@@ -49,9 +49,8 @@ done
 boot() {
     local name=$1 machine=$2 smp=$3 append=$4
     shift 4
-    timeout --foreground -k 5 "$TIMEOUT" qemu-system-riscv64 -M "$machine" -smp "$smp" \
-        -nographic -bios "$fw" -kernel "$kernel" -append "$append" "$@" \
-        </dev/null >"$logdir/$name.raw" 2>&1
+    scripts/qemu-run.sh --machine "$machine" --smp "$smp" --bios "$fw" --kernel "$kernel" \
+        --append "$append" --timeout "$TIMEOUT" -- "$@" >"$logdir/$name.raw" 2>&1
     rc=$?
     tr -d '\r' <"$logdir/$name.raw" >"$logdir/$name.log"
     rm -f "$logdir/$name.raw"
@@ -102,8 +101,8 @@ results sifive_u-tci "DONE: target-tests u54"
 # QEMU is stopped once the kernel says it is done (its last shutdown turns
 # into a reboot again on this board).
 reboot_log=$logdir/sifive_u-reboot.log
-qemu-system-riscv64 -M sifive_u -smp 3 -nographic -bios "$fw" -kernel "$kernel" \
-    -append "mode=reboot" </dev/null >"$reboot_log.raw" 2>&1 &
+scripts/qemu-run.sh --machine sifive_u --smp 3 --bios "$fw" --kernel "$kernel" \
+    --append "mode=reboot" --timeout $((TIMEOUT + 30)) >"$reboot_log.raw" 2>&1 &
 qemu=$!
 for _ in $(seq 1 $((TIMEOUT * 5))); do
     grep -aq '^DONE: reboot-test' "$reboot_log.raw" && break

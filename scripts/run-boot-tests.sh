@@ -20,8 +20,7 @@ fail() { echo "FAIL: boot/$1: $2"; fails=$((fails + 1)); }
 boot() {
     local name=$1 t=$2
     shift 2
-    timeout "$t" qemu-system-riscv64 -M virt -m 256M -nographic -bios "$fw" "$@" \
-        </dev/null >"$logdir/$name.log" 2>&1
+    scripts/qemu-run.sh --bios "$fw" --cpu '' --timeout "$t" -- "$@" >"$logdir/$name.log" 2>&1
     rc=$?
     tr -d '\r' <"$logdir/$name.log" >"$logdir/$name.txt"
 }
@@ -86,8 +85,8 @@ grep -q '^Harts *: 32:' "$logdir/many-harts.txt" && pass many-harts/serves-32 ||
 # boot lottery: one STARTED, the other STOPPED).
 grep -q '^  hart 1: STOPPED' "$logdir/default.txt" && grep -q '^  2 harts served' "$logdir/default.txt" &&
     pass demo/lists-harts || fail demo/lists-harts "hart list: $(grep '^  hart\|harts served' "$logdir/default.txt" | tr '\n' '|')"
-timeout 20 qemu-system-riscv64 -M sifive_u -smp 3 -nographic -no-reboot -bios "$fw" -kernel "$demo" \
-    </dev/null >"$logdir/sifive_u-demo.log" 2>&1
+scripts/qemu-run.sh --machine sifive_u --smp 3 --bios "$fw" --kernel "$demo" --timeout 20 \
+    -- -no-reboot >"$logdir/sifive_u-demo.log" 2>&1
 tr -d '\r' <"$logdir/sifive_u-demo.log" >"$logdir/sifive_u-demo.txt"
 if grep -q '^  hart 0: not served' "$logdir/sifive_u-demo.txt" &&
    grep -Eq '^  hart 1: (STARTED|STOPPED)$' "$logdir/sifive_u-demo.txt" &&
@@ -103,8 +102,8 @@ fi
 dt_handed_over() {   # dt_handed_over NAME QEMU-ARGS... -> $logdir/NAME.dts
     local name=$1 port=$((20000 + RANDOM % 20000))
     shift
-    qemu-system-riscv64 -M virt -m 256M -nographic -bios "$fw" -kernel "$demo" "$@" \
-        -gdb tcp::$port -S </dev/null >"$logdir/$name-qemu.log" 2>&1 &
+    scripts/qemu-run.sh --bios "$fw" --kernel "$demo" --cpu '' --timeout 120 -- "$@" \
+        -gdb tcp::$port -S >"$logdir/$name-qemu.log" 2>&1 &
     local qpid=$!
     sleep 1
     timeout 60 gdb-multiarch -batch -ex "set architecture riscv:rv64" \
@@ -146,7 +145,7 @@ fi
 # Sparse hart IDs: a DTB that lists only harts 0 and 2 of four.  The
 # firmware serves exactly those (the unlisted harts park), and the whole
 # on-target test kernel passes on them.
-qemu-system-riscv64 -M virt -m 256M -smp 4 -machine dumpdtb="$logdir/four.dtb" >/dev/null 2>&1
+scripts/qemu-run.sh --bios none --cpu '' --smp 4 -- -machine dumpdtb="$logdir/four.dtb" >/dev/null 2>&1
 dtc -I dtb -O dts -o "$logdir/four.dts" "$logdir/four.dtb" 2>/dev/null
 python3 - "$logdir/four.dts" "$logdir/sparse.dts" <<'PY'
 import re, sys
@@ -171,7 +170,7 @@ fi
 
 # A DTB whose structure block is corrupt: a clear error, no crash.  The
 # firmware stops there, so the run ends by timeout.
-qemu-system-riscv64 -M virt -m 256M -smp 2 -machine dumpdtb="$logdir/good.dtb" >/dev/null 2>&1
+scripts/qemu-run.sh --bios none --cpu '' --smp 2 -- -machine dumpdtb="$logdir/good.dtb" >/dev/null 2>&1
 python3 - "$logdir/good.dtb" "$logdir/bad.dtb" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())

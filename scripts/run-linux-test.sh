@@ -70,6 +70,7 @@ SMP=${SMP:-4}
 case "$timer" in perf-tool) TIMEOUT=${TIMEOUT:-240} ;; *) TIMEOUT=${TIMEOUT:-60} ;; esac
 KERNEL=${KERNEL:-$BUILD/linux/Image}
 QEMU_EXTRA=${QEMU_EXTRA:-}
+ICOUNT=()
 usage() { echo "usage: [MACHINE=virt|sifive_u|spike] $0 [NAME [sstc|sbi|perf-tool]]" >&2; exit 2; }
 
 # Per machine: QEMU's options, the CPUs Linux gets, its console, the
@@ -87,10 +88,10 @@ virt)
     # asserted under tracesbi, only reported under another firmware.
     perf-tool)
           QEMU_CPU=rv64,sscofpmf=true,sstc=true; prefix=perf-tool/; name=$name-perf-tool
-          QEMU_EXTRA="$QEMU_EXTRA -icount shift=0,align=off,sleep=off" ;;
+          ICOUNT=(--icount exact) ;;
     *)    usage ;;
     esac
-    MACHINE_ARGS="-M virt -m 256M -smp $SMP -cpu $QEMU_CPU"
+    MACHINE_ARGS=(--machine virt --smp "$SMP" --cpu "$QEMU_CPU")
     CPUS=$SMP CONSOLE=ttyS0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND='' END=poweroff
     # The perf tool: the whole set in its own boot, the TLB-miss events
     # (which QEMU 7.2 cannot overflow under -icount) in the Sstc boot.
@@ -102,12 +103,12 @@ virt)
     esac ;;
 sifive_u)
     [ "$timer" = sbi ] || usage
-    MACHINE_ARGS="-M sifive_u -smp 3" prefix=sifive_u/ name=$name-sifive_u
+    MACHINE_ARGS=(--machine sifive_u --smp 3) prefix=sifive_u/ name=$name-sifive_u
     CPUS=2 CONSOLE=ttySIF0 TRACESBI_PMU_COUNTERS="32 0"
     PMU_APPEND="tracesbi.sscofpmf=0 tracesbi.hwcounters=0 tracesbi.end=reboot" END=reboot ;;
 spike)
     [ "$timer" = sbi ] || usage
-    MACHINE_ARGS="-M spike -smp 2" prefix=spike/ name=$name-spike
+    MACHINE_ARGS=(--machine spike --smp 2) prefix=spike/ name=$name-spike
     CPUS=2 CONSOLE=hvc0 TRACESBI_PMU_COUNTERS="32 18" PMU_APPEND="tracesbi.sscofpmf=0" END=poweroff ;;
 *)  usage ;;
 esac
@@ -132,12 +133,11 @@ for f in "$FW" "$KERNEL"; do
     fi
 done
 
-echo "INFO: linux: booting $KERNEL under $FW ($MACHINE_ARGS, timeout ${TIMEOUT}s, log $log)"
+echo "INFO: linux: booting $KERNEL under $FW (${MACHINE_ARGS[*]} ${ICOUNT[*]}, timeout ${TIMEOUT}s, log $log)"
 start=$(date +%s.%N)
-# shellcheck disable=SC2086 # MACHINE_ARGS and QEMU_EXTRA are option lists
-timeout -k 5 "$TIMEOUT" "$QEMU" $MACHINE_ARGS $QEMU_EXTRA \
-    -nographic -no-reboot -bios "$FW" -kernel "$KERNEL" -append "$APPEND" \
-    </dev/null >"$raw_log" 2>&1
+# shellcheck disable=SC2086 # QEMU_EXTRA is an option list
+QEMU=$QEMU scripts/qemu-run.sh "${MACHINE_ARGS[@]}" "${ICOUNT[@]}" --bios "$FW" --kernel "$KERNEL" \
+    --append "$APPEND" --timeout "$TIMEOUT" -- -no-reboot $QEMU_EXTRA >"$raw_log" 2>&1
 qemu_rc=$?
 elapsed=$(printf "%.1f" "$(echo "$(date +%s.%N) - $start" | bc)")
 # The 8250 tty ends lines with CR LF.

@@ -128,7 +128,7 @@ run tci-icount 4 "$CPU_SSTC" "$fwarg groups=tci icount=1 variant=icount" \
 # firmware boots without it after a second, its components answer all the
 # same.
 absent_dtb=$logdir/target-three-harts.dtb
-qemu-system-riscv64 -M virt -m 256M -smp 3 -cpu "$CPU_SSTC" -machine dumpdtb="$absent_dtb" \
+scripts/qemu-run.sh --bios none --smp 3 --cpu "$CPU_SSTC" -- -machine dumpdtb="$absent_dtb" \
     >/dev/null 2>&1
 run tci-absent 2 "$CPU_SSTC" "$fwarg groups=tci tests=absent_hart absent-hart=2 variant=absent" \
     "DONE: target-tests absent" -- -dtb "$absent_dtb"

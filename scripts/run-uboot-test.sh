@@ -52,8 +52,8 @@ echo "INFO: uboot: booting $UBOOT under $FW ($SMP harts, timeout ${TIMEOUT}s, lo
 rm -f "$fifo"
 mkfifo "$fifo"
 : >"$raw_log"
-timeout -k 5 "$TIMEOUT" "$QEMU" -M virt -m 256M -smp "$SMP" -nographic -no-reboot \
-    -net none -bios "$FW" -kernel "$UBOOT" <"$fifo" >"$raw_log" 2>&1 &
+QEMU=$QEMU scripts/qemu-run.sh --smp "$SMP" --cpu '' --bios "$FW" --kernel "$UBOOT" \
+    --timeout "$TIMEOUT" --stdin -- -no-reboot -net none <"$fifo" >"$raw_log" 2>&1 &
 qemu_pid=$!
 # Opened read-write so that this open does not wait for QEMU's.
 exec 3<>"$fifo"

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """tsbi: the Python library of tracesbi's scripts and tests.
 
+  qemu          the one place that starts QEMU (scripts/qemu-run.sh for shells)
+  suite         PASS:/FAIL: result lines of a suite written in Python
   elf           little-endian RISC-V ELF images, instruction classification
   qemulog       the one parser of QEMU's -singlestep -d exec,nochain,int log
   qemu_monitor  QEMU's human monitor over a socket

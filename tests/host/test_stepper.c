@@ -5,7 +5,8 @@
  *
  * A random program (linear addi/c.addi runs ending in branches, jumps,
  * calls, indirect calls and returns; leaf functions; an S-mode trap
- * handler) runs on a model hart: an interpreter of those instructions with
+ * handler that returns with sret or jumps away) runs on a model hart: an
+ * interpreter of those instructions with
  * the two execute triggers of the debug spec (fire before the instruction
  * at tdata2 executes, in S-mode) and interrupts delivered to S-mode at
  * random instruction boundaries (sepc, scause, then stvec).  When a trigger
@@ -109,7 +110,7 @@ static bool trigger_fires(unsigned int t, uint64_t pc)
 
 /* ---- The program: memory, and what each instruction does ------------ */
 
-enum op { OP_NONE, OP_ADDI, OP_BRANCH, OP_JAL, OP_JALR };
+enum op { OP_NONE, OP_ADDI, OP_BRANCH, OP_JAL, OP_JALR, OP_SRET };
 
 struct insn {
 	uint8_t op, size, rd, rs1, rs2, cond;
@@ -266,6 +267,7 @@ struct layout {
 	uint64_t funcs[4];
 	unsigned int nfuncs;
 	uint64_t handler;
+	bool handler_sret;       /* the handler returns (sret), or jumps away */
 };
 
 static void put(struct layout *l, uint32_t raw, const struct insn *in)
@@ -438,12 +440,17 @@ static void gen_program(struct layout *l, struct rng *r, bool rvc)
 		l->funcs[i] = l->at;
 		emit_function(l, r);
 	}
-	/* The S-mode trap handler: a few instructions, back to block 0. */
+	/* The S-mode trap handler: a few instructions, then back where the
+	 * interrupt came (sret) or to block 0. */
 	l->at = (l->at + 3) & ~3ull;   /* stvec's BASE: 4-byte aligned */
 	l->handler = l->at;
 	emit_run(l, r, 3);
 	emit_addi(l, r);
-	emit_jal(l, 0, l->blocks[0]);
+	l->handler_sret = below(r, 2);
+	if (l->handler_sret)
+		put(l, 0x10200073u, &(struct insn){ .op = OP_SRET, .size = 4 });
+	else
+		emit_jal(l, 0, l->blocks[0]);
 	/* The ends of the main blocks (4 bytes each). */
 	for (i = 0; i < nb; i++) {
 		struct layout at = *l;
@@ -475,6 +482,8 @@ struct model {
 	uint64_t pc;
 	bool rvc;
 	bool itype4, all_jumps;
+	bool sret_handler;           /* interrupts wait for sstatus.SIE */
+	unsigned long sstatus;       /* SIE, SPIE, SPP: what sret restores */
 	struct ntrace_ingress *ref;
 	struct ntrace_retired held;  /* the last retired record, until it is
 					known whether a trap follows it */
@@ -549,6 +558,11 @@ static void execute(struct model *m)
 		m->x[in->rd] = next;
 		next = in->target;
 		break;
+	case OP_SRET:
+		/* from S to S (SPP): SIE = SPIE, SPIE = 1, SPP = U */
+		next = csr_file[0x141];
+		m->sstatus = (m->sstatus & MSTATUS_SPIE ? MSTATUS_SIE : 0) | MSTATUS_SPIE;
+		break;
 	default: {
 		uint64_t t = (m->x[in->rs1] + (unsigned long)in->imm) & ~1ull;
 
@@ -575,6 +589,7 @@ static void interrupt(struct model *m)
 	m->held_valid = false;
 	csr_file[0x141] = m->pc;                    /* sepc */
 	csr_file[0x142] = MCAUSE_INTR | 5;          /* scause: S timer */
+	m->sstatus = (m->sstatus & MSTATUS_SIE ? MSTATUS_SPIE : 0) | MSTATUS_SPP;
 	m->pc = csr_file[0x105] & ~3ul;             /* stvec */
 	m->since_trap = 0;
 	m->interrupts++;
@@ -586,9 +601,11 @@ static struct trap_regs frame_of(const struct model *m)
 
 	memcpy(regs.x, m->x, sizeof(regs.x));
 	regs.mepc = m->pc;
-	regs.mstatus = PRV_S << MSTATUS_MPP_SHIFT | MSTATUS_MPIE;
+	regs.mstatus = PRV_S << MSTATUS_MPP_SHIFT | MSTATUS_MPIE | m->sstatus;
 	return regs;
 }
+
+#define S_BITS (MSTATUS_SIE | MSTATUS_SPIE | MSTATUS_SPP)
 
 /* The stepper reports only what retired (it holds the rest). */
 static void check_reported(const struct model *m, uint64_t at)
@@ -620,13 +637,14 @@ static void visit(struct model *m)
 		 * (emulate()): it retired, and left what the hart would. */
 		execute(m);
 		check_reported(m, at);
-		if (m->pc != regs.mepc || memcmp(m->x, regs.x, sizeof(m->x)))
+		if (m->pc != regs.mepc || memcmp(m->x, regs.x, sizeof(m->x)) ||
+		    (regs.mstatus & S_BITS) != m->sstatus)
 			fail_msg("the transfer at %#llx emulated to %#llx, not as the hart runs it",
 				 (unsigned long long)at, (unsigned long long)regs.mepc);
 		return;
 	}
 	check_reported(m, at);
-	if (memcmp(m->x, regs.x, sizeof(m->x)))
+	if (memcmp(m->x, regs.x, sizeof(m->x)) || (regs.mstatus & S_BITS) != m->sstatus)
 		fail_msg("a visit at %#llx changed registers without emulating",
 			 (unsigned long long)at);
 }
@@ -748,11 +766,14 @@ static void run_one(const struct variant *v, uint64_t seed)
 		m.x[data_regs[i]] = below(&r, 16);
 	m.x[REG_S1] = l.funcs[0];
 	m.x[REG_RA] = l.blocks[0];
+	m.sret_handler = l.handler_sret;
+	m.sstatus = MSTATUS_SIE;
 	session_start(v, &m, l.handler);
 
 	limit = 200 + below(&r, 3000);
 	while (m.retired < limit) {
-		if (m.held_valid && m.since_trap >= 3 && below(&r, 1000) < v->int_permille) {
+		if (m.held_valid && m.since_trap >= 3 && below(&r, 1000) < v->int_permille &&
+		    (!m.sret_handler || (m.sstatus & MSTATUS_SIE))) {
 			interrupt(&m);
 			continue;
 		}

@@ -19,9 +19,8 @@ result() {   # name status detail
 }
 
 rm -f "$log"
-timeout 60 qemu-system-riscv64 -M virt -m 256M -smp 1 -cpu rv64,sscofpmf=true -nographic \
-    -bios "$fw" -kernel "$bin" -singlestep -d cpu,nochain -dfilter 0x80200000..0x80201000 \
-    -D "$log" -icount shift=0,align=off,sleep=off >"$out/smode.out" 2>&1
+scripts/qemu-run.sh --smp 1 --bios "$fw" --kernel "$bin" --icount exact --timeout 60 -- \
+    -singlestep -d cpu,nochain -dfilter 0x80200000..0x80201000 -D "$log" >"$out/smode.out" 2>&1
 result qemu-run $? "QEMU did not power off (see $out/smode.out)"
 
 python3 tools/tvtrace/qemu-log-to-tv.py --elf "$elf" "$log" "$tv" 2>"$out/convert.err"

@@ -67,6 +67,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 # The tsbi package (scripts/tsbi) of this checkout.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
 from tsbi import elf as rvelf  # noqa: E402
+from tsbi.qemu import command as qemu_command  # noqa: E402
 
 TRACED_RANGE = (0x2000000000, 0x2001000000)
 # Per item of --list: the recordings it makes and the CPU each is pinned to
@@ -221,14 +222,13 @@ def boot(args, append, base, ranges):
                           ['--out-prefix', base + '.gt', fifo],
                           stdout=subprocess.DEVNULL, stderr=open(base + '.gt.log', 'w'))
     console = Console(base + '.con', monitor_path)
-    cmd = ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '2',
-           '-cpu', 'rv64,sscofpmf=true', '-display', 'none', '-no-reboot',
-           '-chardev', f'pipe,id=con,path={base}.con', '-serial', 'chardev:con',
-           '-monitor', f'unix:{monitor_path},server=on,wait=off',
-           '-bios', args.fw, '-kernel', args.kernel,
-           '-initrd', args.initrd, '-append', append,
-           '-singlestep', '-d', 'nochain', '-dfilter', dfilter(args.fw, ranges), '-D', fifo,
-           '-icount', 'shift=0,align=off,sleep=off']
+    cmd = qemu_command(args.fw, args.kernel, smp=2, console='none', initrd=args.initrd,
+                       append=append, icount='exact', extra=[
+                           '-no-reboot', '-chardev', f'pipe,id=con,path={base}.con',
+                           '-serial', 'chardev:con',
+                           '-monitor', f'unix:{monitor_path},server=on,wait=off',
+                           '-singlestep', '-d', 'nochain', '-dfilter', dfilter(args.fw, ranges),
+                           '-D', fifo])
     qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=open(base + '.qemu.log', 'w'))
     console.start(base + '.out', 60)

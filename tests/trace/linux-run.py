@@ -72,6 +72,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from tsbi import elf as rvelf  # noqa: E402
 from tsbi.qemu_monitor import monitor, MonitorError  # noqa: E402
 from tsbi import trace_save  # noqa: E402
+from tsbi import qemu as runner  # noqa: E402
 
 HOLD_LINE = 'tracesbi: trace captured, holding'
 NEXT_RE = re.compile(r'^Next +: (0x[0-9a-f]+) in S-mode', re.M)
@@ -118,16 +119,15 @@ def console_facts(text):
 
 
 def qemu_command(args, cmdline, out, sock, fifo):
-    cmd = ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
-           '-cpu', 'rv64,sscofpmf=true', '-display', 'none',
-           '-serial', 'file:' + out, '-monitor', f'unix:{sock},server,nowait',
-           '-bios', args.fw, '-kernel', args.kernel, '-append', cmdline]
+    extra = ['-serial', 'file:' + out, '-monitor', f'unix:{sock},server,nowait']
     if fifo:
-        cmd += ['-singlestep', '-d', 'exec,nochain,int', '-dfilter',
-                dfilter_ranges(args.fw), '-D', fifo]
+        extra += ['-singlestep', '-d', 'exec,nochain,int', '-dfilter',
+                  dfilter_ranges(args.fw), '-D', fifo]
+    icount = None
     if args.icount or fifo:
-        cmd += ['-icount', f'shift=0,align=off,sleep={"off" if args.no_hold else "on"}']
-    return cmd
+        icount = 'exact' if args.no_hold else 'held'
+    return runner.command(args.fw, args.kernel, smp=args.smp, console='none', append=cmdline,
+                          icount=icount, extra=extra)
 
 
 def save_buffers(args, sock, base):

@@ -19,17 +19,10 @@ import sys
 # The tsbi package (scripts/tsbi) of this checkout.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
 from tsbi import qemulog  # noqa: E402
+from tsbi import suite  # noqa: E402
 
-failed = False
-
-
-def report(ok, name, detail=''):
-    global failed
-    if ok:
-        print(f'PASS: qemulog: {name}')
-    else:
-        failed = True
-        print(f'FAIL: qemulog: {name}: {detail}')
+results = suite.Results('qemulog')
+report = results.report
 
 
 # ---- synthetic log lines ----------------------------------------------------
@@ -214,7 +207,7 @@ def main():
     check_rules()
     check_errors()
     check_retires()
-    return 1 if failed else 0
+    return results.status()
 
 
 if __name__ == '__main__':

@@ -30,6 +30,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 # The tsbi package (scripts/tsbi) of this checkout.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
 from tsbi.qemu_monitor import monitor  # noqa: E402
+from tsbi.qemu import command as qemu_command  # noqa: E402
 
 failed = False
 # The settings a decoder takes from a sidecar (control's state bits,
@@ -102,9 +103,8 @@ def linux_case(args):
     append = ('console=ttyS0 earlycon=sbi panic=-1 tracesbi.cpus=1 '
               'tracesbi.trace=htm,buf=0x8c000000:0x10000')
     qemu = subprocess.Popen(
-        ['qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', '1', '-cpu',
-         'rv64,sscofpmf=true', '-nographic', '-bios', args.fw, '-kernel', args.kernel,
-         '-append', append, '-monitor', f'unix:{sock},server,nowait'],
+        qemu_command(args.fw, args.kernel, smp=1, append=append,
+                     extra=['-monitor', f'unix:{sock},server,nowait']),
         stdin=subprocess.DEVNULL, stdout=open(os.path.join(out, 'console.log'), 'w'),
         stderr=subprocess.STDOUT)
     saves = []

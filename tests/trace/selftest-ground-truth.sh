@@ -383,9 +383,9 @@ if ! build "$s/payload.elf" 0x80200000 rv64imac_zicsr lp64 "$data/smoke-payload.
         ! build "$s/fw.elf" 0x80000000 rv64imac_zicsr lp64 "$data/smoke-fw.S" \
             -Wl,--just-symbols="$s/payload.elf"; then
     fail "ground truth smoke: build: $(head -3 "$tmp/cc.err")"
-elif ! timeout 60 "$QEMU" -M virt -smp 2 -nographic -bios "$s/fw.elf" \
-        -kernel "$s/payload.elf" -singlestep -d exec,nochain,int \
-        -icount shift=0,align=off,sleep=off -D "$s/log" </dev/null >"$s/qemu.out" 2>&1; then
+elif ! QEMU=$QEMU scripts/qemu-run.sh --smp 2 --cpu '' --mem '' --bios "$s/fw.elf" \
+        --kernel "$s/payload.elf" --icount exact --timeout 60 -- \
+        -singlestep -d exec,nochain,int -D "$s/log" >"$s/qemu.out" 2>&1; then
     fail "ground truth smoke: QEMU run failed: $(tail -3 "$s/qemu.out")"
 elif ! python3 "$gt" --firmware "$s/fw.elf" --elf "$s/payload.elf" \
         --out-prefix "$s/out" "$s/log" 2>"$s/err"; then

@@ -44,6 +44,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'scripts'))
 from tsbi.qemu_monitor import monitor  # noqa: E402
 from tsbi import elf as rvelf  # noqa: E402
+from tsbi.qemu import command as qemu_command  # noqa: E402
 
 TRACEBUF_RE = re.compile(r'^TRACEBUF (.*)$')
 
@@ -139,16 +140,15 @@ def main():
         logging = ['-singlestep', '-d', 'exec,nochain,int', '-D', fifo]
         if args.unlogged:
             logging += ['-dfilter', unlogged_filter(args.payload, args.unlogged)]
-    qemu = subprocess.Popen([
-        'qemu-system-riscv64', '-M', 'virt', '-m', '256M', '-smp', str(args.smp),
-        '-cpu', args.cpu, '-display', 'none', '-serial', 'file:' + out,
-        '-monitor', f'unix:{sock},server,nowait', '-bios', args.fw, '-kernel', args.payload,
-        '-append', args.append] + logging + [
-        # sleep=on: with sleep=off QEMU 7.2 stops serving its monitor once
-        # every hart is idle with no timer armed (the held machine).  Idle
-        # time then advances the clock in real time, so interrupt positions
-        # after a wfi vary between runs; the ground truth is from this run.
-        '-icount', 'shift=0,align=off,sleep=on'], stdin=subprocess.DEVNULL,
+    # icount 'held' (sleep=on): with sleep=off QEMU 7.2 stops serving its
+    # monitor once every hart is idle with no timer armed (the held
+    # machine).  Idle time then advances the clock in real time, so
+    # interrupt positions after a wfi vary between runs; the ground truth
+    # is from this run.
+    qemu = subprocess.Popen(qemu_command(
+        args.fw, args.payload, smp=args.smp, cpu=args.cpu, console='none', append=args.append,
+        icount='held', extra=['-serial', 'file:' + out, '-monitor', f'unix:{sock},server,nowait']
+        + logging), stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL, stderr=open(base + '.qemu.log', 'w'))
 
     def fail(msg):
