@@ -128,17 +128,21 @@ static struct insn *insn_at(uint64_t pc)
 	return &code[(pc - BASE) / 2];
 }
 
+/* Outside the program: the fetch page fault S-mode would take. */
+static int fetch_fault(struct trap_info *fault, unsigned long addr)
+{
+	*fault = (struct trap_info){ CAUSE_FETCH_PAGE_FAULT, addr };
+	return -1;
+}
+
 int umem_fetch_insn(unsigned long mstatus, unsigned long addr, uint32_t *insn,
 		    struct trap_info *fault)
 {
 	uint64_t i = (addr - BASE) / 2;
 
 	(void)mstatus;
-	if (addr < BASE || (addr & 1) || i + 1 >= MEM_HALVES) {
-		fault->cause = CAUSE_FETCH_PAGE_FAULT;
-		fault->tval = addr;
-		return -1;
-	}
+	if (addr < BASE || (addr & 1) || i + 1 >= MEM_HALVES)
+		return fetch_fault(fault, addr);
 	*insn = mem[i] | (uint32_t)mem[i + 1] << 16;
 	return 0;
 }
@@ -150,11 +154,8 @@ int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
 	unsigned int k;
 
 	(void)mstatus;
-	if (addr < BASE || (addr & 7) || i + 4 > MEM_HALVES) {
-		fault->cause = CAUSE_FETCH_PAGE_FAULT;
-		fault->tval = addr;
-		return -1;
-	}
+	if (addr < BASE || (addr & 7) || i + 4 > MEM_HALVES)
+		return fetch_fault(fault, addr);
 	*val = 0;
 	for (k = 0; k < 4; k++)
 		*val |= (uint64_t)mem[i + k] << (16 * k);
