@@ -5,8 +5,8 @@
  *
  * A random program (linear addi/c.addi runs ending in branches, jumps,
  * calls, indirect calls and returns; leaf functions; an S-mode trap
- * handler that returns with sret or jumps away) runs on a model hart: an
- * interpreter of those instructions with
+ * handler that returns with sret or jumps away; a cmpxchg, Linux's LR/SC
+ * loop) runs on a model hart: an interpreter of those instructions with
  * the two execute triggers of the debug spec (fire before the instruction
  * at tdata2 executes, in S-mode) and interrupts delivered to S-mode at
  * random instruction boundaries (sepc, scause, then stvec).  When a trigger
@@ -20,8 +20,9 @@
  * one before an interrupt marked as interrupted.  Both go through the
  * qualified ingress into an N-Trace encoder with the same configuration;
  * their bytes must be equal, the stepper must never lose track, count
- * every retired instruction once, and never trap twice at one place
- * without the hart retiring anything in between.
+ * every retired instruction once, never trap twice at one place without
+ * the hart retiring anything in between, and never let a visit or an
+ * interrupt fall between an LR and its SC (every SC succeeds).
  *
  * This drives every C visit (the common visit, the loop visit, chains,
  * single steps, the trap vector's window) but not step_fast.S, which only
@@ -110,7 +111,7 @@ static bool trigger_fires(unsigned int t, uint64_t pc)
 
 /* ---- The program: memory, and what each instruction does ------------ */
 
-enum op { OP_NONE, OP_ADDI, OP_BRANCH, OP_JAL, OP_JALR, OP_SRET };
+enum op { OP_NONE, OP_ADDI, OP_BRANCH, OP_JAL, OP_JALR, OP_SRET, OP_LR, OP_SC };
 
 struct insn {
 	uint8_t op, size, rd, rs1, rs2, cond;
@@ -268,7 +269,8 @@ struct layout {
 	uint64_t funcs[4];
 	unsigned int nfuncs;
 	uint64_t handler;
-	bool handler_sret;       /* the handler returns (sret), or jumps away */
+	bool handler_sret;
+	unsigned int cmpxchg_block;  /* the main block with a cmpxchg, or nblocks */       /* the handler returns (sret), or jumps away */
 };
 
 static void put(struct layout *l, uint32_t raw, const struct insn *in)
@@ -373,6 +375,37 @@ static void emit_jalr(struct layout *l, struct rng *r, unsigned int rd, unsigned
 	put(l, enc_i(0x67, rd, rs1, 0), &in);
 }
 
+/*
+ * A compare-and-swap as Linux's cmpxchg is (a constrained LR/SC loop,
+ * lrsc.h): lr.w s4,(s0); bne s4,s2,out; sc.w s5,s3,(s0); bnez s5,retry;
+ * out: the next expected value and the next new one.  The registers are
+ * the sequence's own (s0 the word's address, never written).
+ */
+#define REG_S0 8
+#define LRSC_WORD 0x80100000ull
+
+static void emit_cmpxchg(struct layout *l)
+{
+	const struct insn lr = { .op = OP_LR, .size = 4, .rd = 20, .rs1 = REG_S0 };
+	const struct insn sc = { .op = OP_SC, .size = 4, .rd = 21, .rs1 = REG_S0, .rs2 = 19 };
+	uint64_t at = l->at, bne = at + 4, retry = at + 12;
+	struct insn b1 = { .op = OP_BRANCH, .size = 4, .rs1 = 20, .rs2 = 18, .cond = 1,
+			   .target = at + 16 };
+	struct insn b2 = { .op = OP_BRANCH, .size = 4, .rs1 = 21, .rs2 = 0, .cond = 1,
+			   .target = at };
+	const struct insn next = { .op = OP_ADDI, .size = 4, .rd = 18, .rs1 = 20, .imm = 0 };
+	const struct insn bump = { .op = OP_ADDI, .size = 4, .rd = 19, .rs1 = 19, .imm = 1 };
+
+	put(l, 0x1000202fu | REG_S0 << 15 | 20u << 7, &lr);
+	put(l, enc_b(1, 20, 18, (int64_t)(b1.target - bne)), &b1);
+	put(l, 0x1800202fu | 19u << 20 | REG_S0 << 15 | 21u << 7, &sc);
+	put(l, enc_b(1, 21, 0, (int64_t)(b2.target - retry)), &b2);
+	/* out: expected = what the word held (so the next one succeeds,
+	 * after a failed compare), new value + 1 */
+	put(l, enc_i(0x13, 18, 20, 0), &next);
+	put(l, enc_i(0x13, 19, 19, 1), &bump);
+}
+
 static void emit_run(struct layout *l, struct rng *r, unsigned int max)
 {
 	unsigned int n = below(r, max + 1);
@@ -429,9 +462,14 @@ static void gen_program(struct layout *l, struct rng *r, bool rvc)
 	/* Main blocks first, with room for their ends (patched below, 4
 	 * bytes each: every end is laid out as a 4-byte placeholder and
 	 * rewritten once every block's address is known). */
+	l->cmpxchg_block = below(r, 2) ? below(r, nb) : nb;
 	for (i = 0; i < nb; i++) {
 		l->blocks[i] = l->at;
 		emit_run(l, r, 6);
+		if (i == l->cmpxchg_block) {
+			emit_cmpxchg(l);
+			emit_run(l, r, 2);
+		}
 		ends[i] = l->at;
 		l->at += 4;
 	}
@@ -485,6 +523,10 @@ struct model {
 	bool itype4, all_jumps;
 	bool sret_handler;           /* interrupts wait for sstatus.SIE */
 	unsigned long sstatus;       /* SIE, SPIE, SPP: what sret restores */
+	uint32_t word;               /* the word at LRSC_WORD */
+	bool reserved;               /* an LR's reservation, until a trap or SC */
+	uint64_t lr_at;              /* the last LR run */
+	unsigned long sc_ok, sc_failed;
 	struct ntrace_ingress *ref;
 	struct ntrace_retired held;  /* the last retired record, until it is
 					known whether a trap follows it */
@@ -492,6 +534,13 @@ struct model {
 	unsigned long retired, visits, interrupts;
 	unsigned int since_trap;     /* retired since the last interrupt */
 };
+
+/* The hart is past an LR and not past its SC (emit_cmpxchg(): the SC is
+ * the third instruction; the compare's exit leaves the sequence). */
+static bool inside_lrsc(const struct model *m)
+{
+	return m->reserved && m->pc > m->lr_at && m->pc <= m->lr_at + 8;
+}
 
 /* The reference record of the instruction at pc (what `ntrace encode`
  * classifies from a log line), and a check of the generator's encoding. */
@@ -559,6 +608,21 @@ static void execute(struct model *m)
 		m->x[in->rd] = next;
 		next = in->target;
 		break;
+	case OP_LR:
+		taken = false;
+		m->x[in->rd] = (unsigned long)(int64_t)(int32_t)m->word;
+		m->reserved = true;
+		m->lr_at = m->pc;
+		break;
+	case OP_SC:
+		taken = false;
+		if (m->reserved)
+			m->word = (uint32_t)m->x[in->rs2];
+		m->x[in->rd] = !m->reserved;
+		m->sc_ok += m->reserved;
+		m->sc_failed += !m->reserved;
+		m->reserved = false;
+		break;
 	case OP_SRET:
 		/* from S to S (SPP): SIE = SPIE, SPIE = 1, SPP = U */
 		next = csr_file[0x141];
@@ -585,6 +649,10 @@ static void execute(struct model *m)
 /* An interrupt delivered to S-mode before the instruction at pc. */
 static void interrupt(struct model *m)
 {
+	if (inside_lrsc(m))
+		fail_msg("an interrupt at %#llx, between an LR and its SC: the guard did not mask it",
+			 (unsigned long long)m->pc);
+	m->reserved = false;
 	m->held.itype = RV_ITYPE_INTERRUPT;
 	ntrace_ingress_retire(m->ref, &m->held, 1);
 	m->held_valid = false;
@@ -623,9 +691,12 @@ static void check_reported(const struct model *m, uint64_t at)
 static void visit(struct model *m)
 {
 	struct trap_regs regs = frame_of(m);
-
 	uint64_t at = m->pc;
 
+	/* (a trap there loses the reservation: the SC fails every time) */
+	if (inside_lrsc(m))
+		fail_msg("a visit at %#llx, between an LR and its SC", (unsigned long long)at);
+	m->reserved = false;   /* (QEMU clears it at every privilege change) */
 	stepper_breakpoint(&th, &regs);
 	if (getenv("STEPPER_TRACE"))
 		fprintf(stderr, "visit %#llx -> %#llx mode %u t0 %#llx counted %llu retired %lu\n",
@@ -660,7 +731,7 @@ struct variant {
 };
 
 static struct step_block cache[128];
-static struct { unsigned long visits, retired, interrupts; } totals;
+static struct { unsigned long visits, retired, interrupts, sc_ok, sc_failed; } totals;
 
 static struct bytes fw_bytes, ref_bytes;   /* (static: no leak on a failure) */
 static struct ntrace_encoder ref_enc;
@@ -693,6 +764,7 @@ static void session_start(const struct variant *v, struct model *m, uint64_t stv
 	csr_file[0x305] = M_HANDLER;                         /* mtvec */
 	csr_file[0x105] = stvec;                             /* direct */
 	csr_file[0x302] = 1ul << CAUSE_BREAKPOINT;           /* medeleg */
+	csr_file[0x304] = MIP_STIP;                          /* mie: the S timer */
 
 	memset(&ref, 0, sizeof(ref));
 	assert_int_equal(ntrace_enc_init(&th.enc, &cfg, &fw_sink), 0);
@@ -768,13 +840,17 @@ static void run_one(const struct variant *v, uint64_t seed)
 	m.x[REG_S1] = l.funcs[0];
 	m.x[REG_RA] = l.blocks[0];
 	m.sret_handler = l.handler_sret;
+	m.x[REG_S0] = LRSC_WORD;
+	m.x[18] = below(&r, 2);
+	m.x[19] = below(&r, 4);
 	m.sstatus = MSTATUS_SIE;
 	session_start(v, &m, l.handler);
 
 	limit = 200 + below(&r, 3000);
 	while (m.retired < limit) {
 		if (m.held_valid && m.since_trap >= 3 && below(&r, 1000) < v->int_permille &&
-		    (!m.sret_handler || (m.sstatus & MSTATUS_SIE))) {
+		    (!m.sret_handler || (m.sstatus & MSTATUS_SIE)) &&
+		    (csr_file[0x304] & MIP_STIP)) {
 			interrupt(&m);
 			continue;
 		}
@@ -802,6 +878,8 @@ static void run_one(const struct variant *v, uint64_t seed)
 	totals.visits += m.visits;
 	totals.retired += m.retired;
 	totals.interrupts += m.interrupts;
+	totals.sc_ok += m.sc_ok;
+	totals.sc_failed += m.sc_failed;
 }
 
 /*
@@ -907,6 +985,10 @@ static void test_variant(void **state)
 	else
 		assert_true(2 * totals.visits < totals.retired);
 	assert_true(!v->int_permille || totals.interrupts > SEEDS);
+	/* cmpxchg loops ran, and every SC succeeded: no visit or interrupt
+	 * fell between an LR and its SC */
+	assert_true(totals.sc_ok > SEEDS / 4);
+	assert_int_equal(totals.sc_failed, 0);
 }
 
 int main(void)
