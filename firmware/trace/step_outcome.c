@@ -19,16 +19,16 @@
  */
 static bool seq_inferable_after_held(const struct stepper *s, const struct step_block *b)
 {
-	const struct ntrace_retired *h = &s->held_end;
 	unsigned int ext = s->align4 ? 0 : RV_EXT_C;
+	struct ntrace_retired h;
 	struct rv_insn prev, jump;
 	struct trap_info fault;
 	uint32_t raw;
 
-	if (!s->seq_jump || !s->held_end_valid || h->itype || h->priv != s->priv ||
-	    h->addr + h->size != b->end)
+	if (!s->seq_jump || !step_held_end(&s->held, &h) || h.itype || h.priv != s->priv ||
+	    h.addr + h.size != b->end)
 		return false;
-	if (umem_fetch_insn(step_fetch_context(s->priv), h->addr, &raw, &fault))
+	if (umem_fetch_insn(step_fetch_context(s->priv), h.addr, &raw, &fault))
 		return false;
 	return rv_insn_decode(raw, 64, ext, &prev) && rv_insn_decode(b->raw, 64, ext, &jump) &&
 	       rv_insn_seq_inferable(&prev, &jump);

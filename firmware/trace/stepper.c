@@ -5,7 +5,7 @@
  * Record model: every retired instruction becomes one Trace Ingress Port
  * record, the same record the host tool makes from a QEMU log line, so the
  * firmware and `ntrace encode` produce the same bytes.  The last retired
- * instruction is held back (held_end, with the run before it in held_run)
+ * instruction is held back (with the run before it: struct step_held)
  * until the next event says whether a trap follows it: then its itype
  * becomes 1 or 2, as the host tool marks the line before a trap.
  */
@@ -33,132 +33,149 @@ _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE 
 /* ---- Records ---------------------------------------------------------- */
 
 /*
- * Lazy held run.  In the common visit the held records are a whole run
- * [lazy_start, lazy_end) of lazy_count instructions (the last one is
- * held_end, the others held_run, as hold_run() would make them, with no
- * timestamp), and the next transfer only adds the run and itself to I-CNT
- * and HIST (engine_block_inline()).  Then the run is kept as its bounds
- * and nothing is built; the records are built (held_materialize()) before
- * anything else looks at them.  When a transfer follows with no run after
- * it (a call's return lands on a branch), the whole run is held_run and
- * the transfer held_end (lazy_xfer, lazy_rec), as hold() would leave them;
- * the next transfer sends both (retire_whole()).
+ * The held records (struct step_held).  The last retired instruction waits
+ * until the next event says whether a trap follows it; with it waits the
+ * run before it, so that the encoder gets runs whole.  One encoding:
+ * the run [start, end), and its end, which is the run's own last
+ * instruction (HELD_LAST: a plain one, as a run's records are) or a record
+ * after the run (HELD_RECORD: a transfer, a record of the LR/SC replay).
+ * `whole` says that the run is a block's whole run with no timestamp,
+ * which the next transfer may give the encoder inline, as I-CNT and HIST
+ * only (lazy_send(), engine_block_inline()): the common visit's case.
  */
-static __attribute__((noinline)) void held_build(struct stepper *s)
+
+/* A run is held, its last instruction the held end (field by field: a
+ * whole-struct assignment is a memset, a byte loop here). */
+static inline __attribute__((always_inline)) void
+held_run_set(struct step_held *h, uint64_t start, uint64_t end, uint64_t mask, unsigned int n,
+	     unsigned int priv, uint64_t tstamp, bool whole)
 {
-	unsigned int n = s->lazy_count;
-	uint64_t mask = s->lazy_mask;
-
-	s->lazy = false;
-	if (s->lazy_xfer) {
-		/* the whole run is held_run, the transfer after it held_end */
-		s->held_end = s->lazy_rec;
-		s->held_run_end = s->lazy_end;
-	} else {
-		/* the run's last instruction is held_end, the rest held_run */
-		unsigned int last = size_at(mask, --n);
-
-		mask &= ~(1ULL << n);
-		s->held_end = (struct ntrace_retired){ .addr = s->lazy_end - last,
-						       .size = (uint8_t)last, .priv = s->lazy_priv };
-		s->held_run_end = s->lazy_end - last;
-	}
-	s->held_run = (struct ntrace_block){ .addr = s->lazy_start, .rvc_mask = mask,
-					     .count = (uint8_t)n, .priv = s->lazy_priv };
-	s->held_end_valid = true;
+	h->start = start;
+	h->end = end;
+	h->mask = mask;
+	h->count = (uint8_t)n;
+	h->priv = (uint8_t)priv;
+	h->tstamp = tstamp;
+	h->kind = HELD_LAST;
+	h->whole = whole;
 }
 
-static inline __attribute__((always_inline)) void held_materialize(struct stepper *s)
+/* HELD_LAST becomes HELD_RECORD: the run without its last instruction, and
+ * that instruction's record (which a trap then marks). */
+static void split_last(struct step_held *h)
 {
-	if (s->lazy)
-		held_build(s);
+	h->rec = step_held_last(h);
+	h->count--;
+	h->mask &= ~(1ULL << h->count);
+	h->end = h->rec.addr;
+	h->kind = HELD_RECORD;
+	h->whole = false;
 }
 
+/* What is held goes to the encoder. */
 static inline __attribute__((always_inline)) void feed_held(struct trace_hart *th)
 {
-	struct stepper *s = &th->step;
+	struct step_held *h = &th->step.held;
+	struct ntrace_block run = { .addr = h->start, .rvc_mask = h->mask, .count = h->count,
+				    .tstamp = h->tstamp, .priv = h->priv };
+	struct ntrace_retired end;
 
-	held_materialize(s);
-	if (s->held_run.count || s->held_end_valid)
-		engine_block(th, &s->held_run, s->held_end_valid ? &s->held_end : NULL);
-	s->held_run.count = 0;
-	s->held_end_valid = false;
+	if (h->kind == HELD_NONE)
+		return;
+	if (h->kind == HELD_LAST) {
+		end = step_held_last(h);
+		run.count--;
+		run.rvc_mask &= ~(1ULL << run.count);
+	} else {
+		end = h->rec;
+	}
+	engine_block(th, &run, &end);
+	h->kind = HELD_NONE;
+	h->count = 0;
+	h->whole = false;
 }
 
 static void drop_held(struct stepper *s)
 {
 	s->lrsc.at = ADDR_NONE;
-	s->lazy = false;
-	s->held_run.count = 0;
-	s->held_end_valid = false;
+	s->held.kind = HELD_NONE;
+	s->held.count = 0;
+	s->held.whole = false;
 	s->pend = false;
 	s->chain_len = 0;
 }
 
-/* Whether the held instruction can join the held run: a plain
- * instruction right after it, in the same privilege (the records are the
- * same; lib/ntrace's block entry makes the same bytes). */
-static inline __attribute__((always_inline)) bool held_joins_run(const struct stepper *s)
+/* Whether a record joins a run as one of its instructions (lib/ntrace's
+ * block entry makes the same bytes as the record would; the stepper's
+ * records carry no context). */
+static inline __attribute__((always_inline)) bool joins_as_plain(const struct ntrace_retired *rec)
 {
-	const struct ntrace_retired *e = &s->held_end;
-	const struct ntrace_block *r = &s->held_run;
-
-	if (!s->held_end_valid || e->itype || e->flags || !e->size || e->retired_itype ||
-	    r->count >= NTRACE_BLOCK_MAX)
-		return false;
-	return !r->count || (e->priv == r->priv && e->tstamp == r->tstamp &&
-			     e->context == r->context && e->addr == s->held_run_end);
+	return !rec->itype && !rec->flags && rec->size && !rec->retired_itype;
 }
 
-/* A retired instruction's record becomes the held one.  The common case
+/* Whether the held end can join the held run: a plain instruction right
+ * after it, in the same privilege and with its timestamp (HELD_LAST is
+ * one already, when the run has room). */
+static inline __attribute__((always_inline)) bool held_joins_run(const struct step_held *h)
+{
+	const struct ntrace_retired *e = &h->rec;
+
+	if (h->kind == HELD_LAST)
+		return h->count <= NTRACE_BLOCK_MAX;
+	/* (rec is stale with HELD_NONE: tested after the common refusal, a
+	 * transfer's itype) */
+	if (!joins_as_plain(e) || h->kind == HELD_NONE || h->count >= NTRACE_BLOCK_MAX)
+		return false;
+	return !h->count || (e->priv == h->priv && e->tstamp == h->tstamp && e->addr == h->end);
+}
+
+/* A retired instruction's record becomes the held end.  The common case
  * (the run's last instruction, then the transfer after it) makes one
  * block with its end for the encoder. */
 static inline __attribute__((always_inline)) void
 hold(struct trace_hart *th, const struct ntrace_retired *rec)
 {
 	struct stepper *s = &th->step;
+	struct step_held *h = &s->held;
 
 	s->in_m = false;   /* something retired since an SBI call */
-	held_materialize(s);
-	if (held_joins_run(s)) {
-		struct ntrace_block *r = &s->held_run;
-		const struct ntrace_retired *e = &s->held_end;
-
-		if (!r->count)
-			*r = (struct ntrace_block){ .addr = e->addr, .tstamp = e->tstamp,
-						    .context = e->context, .priv = e->priv };
-		if (e->size == 2)
-			r->rvc_mask |= 1ULL << r->count;
-		r->count++;
-		s->held_run_end = e->addr + e->size;
-	} else {
+	if (!held_joins_run(h)) {
 		feed_held(th);
+	} else if (h->kind == HELD_RECORD) {
+		const struct ntrace_retired *e = &h->rec;
+
+		if (!h->count) {
+			h->start = e->addr;
+			h->mask = 0;
+			h->tstamp = e->tstamp;
+			h->priv = e->priv;
+		}
+		if (e->size == 2)
+			h->mask |= 1ULL << h->count;
+		h->count++;
+		h->end = e->addr + e->size;
 	}
-	s->held_end = *rec;
-	s->held_end_valid = true;
+	/* (after nothing held the run is empty: its bounds are not read
+	 * until the end joins it) */
+	h->kind = HELD_RECORD;
+	h->rec = *rec;
+	h->whole = false;
 }
 
 /*
  * The first n (>= 1) instructions of the run, ending at upto, retired:
- * what was held goes to the encoder, and they are held, the last one apart
- * (held_end), the rest in held_run.
+ * what was held goes to the encoder, and they are held, the last one the
+ * held end.
  */
 static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th, unsigned int n,
 							   uint64_t upto)
 {
 	struct stepper *s = &th->step;
-	uint64_t mask = s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1);
-	unsigned int last = size_at(mask, n - 1);
 
 	s->in_m = false;
 	feed_held(th);
-	s->held_run = (struct ntrace_block){ .addr = s->start, .rvc_mask = mask & ~(1ULL << (n - 1)),
-					     .tstamp = s->tstamp, .count = (uint8_t)(n - 1),
-					     .priv = s->priv };
-	s->held_end = (struct ntrace_retired){ .addr = upto - last, .size = (uint8_t)last,
-					       .tstamp = s->tstamp, .priv = s->priv };
-	s->held_end_valid = true;
-	s->held_run_end = upto - last;
+	held_run_set(&s->held, s->start, upto, s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1),
+		     n, s->priv, s->tstamp, false);
 	s->start = upto;
 	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
 	s->run_count = (uint8_t)(s->run_count - n);
@@ -206,50 +223,43 @@ static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, 
 	return to == upto || retire_lrsc(th, regs, lr, to);
 }
 
-/* Whether hold() would join a held rec to the run before it as a plain
- * instruction (held_joins_run()). */
-static inline __attribute__((always_inline)) bool joins_as_plain(const struct ntrace_retired *rec)
-{
-	return !rec->itype && !rec->flags && rec->size && !rec->retired_itype;
-}
-
 /* lazy_send() when the encoder has more to do than add to I-CNT and HIST
  * (out of line: the visit's common case does not come here). */
 static __attribute__((noinline)) void lazy_send_general(struct trace_hart *th,
 							const struct ntrace_retired *end)
 {
-	struct stepper *s = &th->step;
-	struct ntrace_block r = { .addr = s->lazy_start, .rvc_mask = s->lazy_mask,
-				  .count = s->lazy_count, .priv = s->lazy_priv };
+	const struct step_held *h = &th->step.held;
+	struct ntrace_block r = { .addr = h->start, .rvc_mask = h->mask, .count = h->count,
+				  .priv = h->priv };
 
 	engine_block(th, &r, end);
 }
 
-/* The lazy run goes to the encoder with end as its end. */
+/* The whole held run goes to the encoder with end as its end. */
 static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *th,
 							    const struct ntrace_retired *end)
 {
-	struct stepper *s = &th->step;
+	const struct step_held *h = &th->step.held;
 
-	if (!engine_block_inline(th, s->lazy_start, (uint32_t)((s->lazy_end - s->lazy_start) >> 1),
-				 s->lazy_count, s->lazy_priv, end))
+	if (!engine_block_inline(th, h->start, (uint32_t)((h->end - h->start) >> 1), h->count,
+				 h->priv, end))
 		lazy_send_general(th, end);
 }
 
-/* The held run and transfer (lazy_xfer) go to the encoder; the lazy run
- * is then the empty one before next, which is held. */
+/* The whole held run and its end (HELD_RECORD) go to the encoder; then
+ * next is held after an empty run. */
 static inline __attribute__((always_inline)) void lazy_send_xfer(struct trace_hart *th,
 						     const struct ntrace_retired *next)
 {
-	struct stepper *s = &th->step;
+	struct step_held *h = &th->step.held;
 
-	lazy_send(th, &s->lazy_rec);
-	s->lazy_start = next->addr;
-	s->lazy_end = next->addr;
-	s->lazy_count = 0;
-	s->lazy_mask = 0;
-	s->lazy_priv = next->priv;
-	s->lazy_rec = *next;
+	lazy_send(th, &h->rec);
+	h->start = next->addr;
+	h->end = next->addr;
+	h->count = 0;
+	h->mask = 0;
+	h->priv = next->priv;
+	h->rec = *next;
 }
 
 /* hold() out of line, for the paths the common visit does not take. */
@@ -258,7 +268,7 @@ static __attribute__((noinline)) void hold_record(struct trace_hart *th, struct 
 	hold(th, &rec);
 }
 
-/* retire_whole() without a lazy run to join: the transfer is held, and
+/* retire_whole() without a whole run to join: the transfer is held, and
  * what was held goes to the encoder when a run follows (out of line: the
  * visit's common case does not come here). */
 static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsigned int n)
@@ -268,28 +278,22 @@ static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsig
 		feed_held(th);
 }
 
-/* retire_whole() with a timestamp to keep: the run is held as records. */
+/* retire_whole() with a timestamp to keep, or a run longer than a block:
+ * the run is held as hold_run() holds it (what was held went out). */
 static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsigned int n)
 {
-	th->step.lazy = false;
+	th->step.held.kind = HELD_NONE;
 	hold_run(th, n, th->step.run_end);
 }
 
-/* The whole current run (n instructions, no timestamp) becomes the lazy
- * run, its last instruction the held end: what hold_run() holds when
- * nothing else is held. */
+/* The whole current run (n instructions, no timestamp) is held, its last
+ * instruction the held end: what hold_run() holds when nothing else is. */
 static inline __attribute__((always_inline)) void lazy_hold_run(struct stepper *s, unsigned int n)
 {
-	s->lazy = true;
-	s->lazy_xfer = false;
-	s->lazy_start = s->start;
-	s->lazy_end = s->run_end;
-	s->lazy_count = (uint8_t)n;
 	/* the whole run: run_mask holds its sizes and nothing past them
 	 * (set_run() takes a block's mask, hold_run() shifts out what it
 	 * retires), so it needs no masking */
-	s->lazy_mask = s->run_mask;
-	s->lazy_priv = s->priv;
+	held_run_set(&s->held, s->start, s->run_end, s->run_mask, n, s->priv, 0, true);
 	s->start = s->run_end;
 	s->run_mask = 0;
 	s->run_count = 0;
@@ -304,8 +308,8 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 
 	s->pend = false;
 	s->in_m = false;
-	if (s->lazy && (n || !joins_as_plain(&s->pend_rec))) {
-		if (s->lazy_xfer) {
+	if (s->held.whole && (n || !joins_as_plain(&s->pend_rec))) {
+		if (s->held.kind != HELD_LAST) {   /* (whole: HELD_RECORD) */
 			/* hold() would feed the held run and transfer, and
 			 * hold this one after no run; feed_held() would then
 			 * send it as an empty run's end when a run follows. */
@@ -313,13 +317,13 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 			if (!n)
 				return;
 		} else if (!n) {
-			/* hold() would join the lazy run's last record to the
-			 * rest and hold the transfer: held as the run's end. */
-			s->lazy_xfer = true;
-			s->lazy_rec = s->pend_rec;
+			/* hold() would join the run's last record to the rest
+			 * and hold the transfer: held as the run's end. */
+			s->held.kind = HELD_RECORD;
+			s->held.rec = s->pend_rec;
 			return;
 		}
-		/* hold() would join the lazy run's last record to the rest, and
+		/* hold() would join the run's last record to the rest, and
 		 * hold_run() send that run with the transfer as its end. */
 		lazy_send(th, &s->pend_rec);
 	} else {
@@ -327,9 +331,9 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		if (!n)
 			return;
 	}
-	/* The run is held: as its bounds (no timestamp to keep), or as
-	 * hold_run() makes it, with nothing else held (the lazy run went
-	 * out above: hold_run() must not send it again). */
+	/* The run is held, whole when no timestamp is to be kept, with
+	 * nothing else held (the whole run went out above: hold_run() must
+	 * not send it again). */
 	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
 		hold_whole_run(th, n);
 		return;
@@ -478,10 +482,11 @@ static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_
 		trap_after_m(th, epc, itype);
 		return;
 	}
-	held_materialize(s);
-	if (s->held_end_valid) {
-		s->held_end.itype = itype;
-		s->held_end.flags = 0;
+	if (s->held.kind != HELD_NONE) {
+		if (s->held.kind == HELD_LAST)
+			split_last(&s->held);
+		s->held.rec.itype = itype;
+		s->held.rec.flags = 0;
 		feed_held(th);
 	} else {
 		/* Nothing retired since the last trap: I-CNT 0 (Corner Cases,
@@ -727,7 +732,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	bool at_vector;
 	uint64_t q;
 
-	held_materialize(s);   /* step_outcome() may look at held_end */
+	s->held.whole = false;   /* (no longer the common visit's case) */
 	step_follow_mode(s);   /* V changed: the other trap vector */
 	at_vector = s->t1_on && pc == s->t1;
 	s->pend = false;
@@ -815,7 +820,7 @@ static void end_transfer(struct trace_hart *th, struct trap_regs *regs,
 	unsigned int priv;
 	uint64_t next;
 
-	held_materialize(s);   /* step_outcome() may look at held_end */
+	s->held.whole = false;   /* (no longer the common visit's case) */
 	if (!step_outcome(s, regs, b, &next, &rec, &priv)) {
 		single_step(s, b->end, b->raw, b->size, false);
 		return;
@@ -911,14 +916,16 @@ static __attribute__((noinline)) void own_ebreak(struct trace_hart *th, struct t
  * state: T0 at the end of block `blk`, whose run the hart ran, and before
  * it what t0_common_hit() holds and keeps pending, which the fast visit
  * keeps as the blocks it came from (struct stepper, `fast`):
- *   PENDING: the lazy run is fast_h1's run (not empty) and fast_h1's end,
- *            which retired with itype fast_it1, is the pending transfer;
- *   TWO:     the lazy run is fast_h1's run (maybe empty) with its end as
- *            its end (lazy_xfer), and the pending transfer is fast_h2's
- *            end, whose run is empty;
- *   RAN:     the lazy run is fast_h1's run with its end as its end, and
- *            nothing is pending: the firmware ran that end, a branch back
- *            into a block that ends at it again (a loop, t0_loop_hit()).
+ *   PENDING: the whole held run is fast_h1's run (not empty), and
+ *            fast_h1's end, which retired with itype fast_it1, is the
+ *            pending transfer;
+ *   TWO:     the whole held run is fast_h1's run (maybe empty) with its
+ *            end as its end (HELD_RECORD), and the pending transfer is
+ *            fast_h2's end, whose run is empty;
+ *   RAN:     the whole held run is fast_h1's run with its end as its end,
+ *            and nothing is pending: the firmware ran that end, a branch
+ *            back into a block that ends at it again (a loop,
+ *            t0_loop_hit()).
  * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
  * the encoder and holds the block (PENDING, or RAN for a loop); a visit at
  * a block without a run holds it as fast_h2 (TWO), sending fast_h1 first
@@ -950,16 +957,12 @@ void stepper_fast_unfold(struct stepper *s)
 {
 	const struct step_block *q = s->fast_h1, *b = s->blk;
 
-	s->lazy = true;
-	s->lazy_start = q->start;
-	s->lazy_end = q->end;
-	s->lazy_count = q->count;
-	s->lazy_mask = q->rvc_mask;
-	s->lazy_priv = s->priv;
-	s->lazy_xfer = s->fast != STEP_FAST_PENDING;
+	held_run_set(&s->held, q->start, q->end, q->rvc_mask, q->count, s->priv, 0, true);
+	if (s->fast != STEP_FAST_PENDING)
+		s->held.kind = HELD_RECORD;
 	s->pend = s->fast != STEP_FAST_RAN;
-	if (s->lazy_xfer)
-		s->lazy_rec = fast_record(s, q, s->fast_it1);
+	if (s->held.kind == HELD_RECORD)
+		s->held.rec = fast_record(s, q, s->fast_it1);
 	if (s->fast == STEP_FAST_TWO)
 		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
 	else if (s->fast == STEP_FAST_PENDING)
@@ -970,7 +973,7 @@ void stepper_fast_unfold(struct stepper *s)
 
 /* Whether the common visit just made (b's run and end held, and pending
  * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
- * where the fast visit takes over: the lazy run is b's whole run (with
+ * where the fast visit takes over: the held run is b's whole run (with
  * b's end as its end when that ran), the encoder's records are all
  * qualified by privilege, and nothing the fast visit does not look at is
  * pending. */
@@ -982,9 +985,9 @@ fast_enters(const struct trace_hart *th, const struct step_block *b, const struc
 
 	/* tracing, not paused, no overflow during this event, no CTR
 	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
-	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->lazy &&
-	       s->lazy_xfer == !s->pend && s->lazy_start == b->start && s->lazy_count == b->count &&
-	       s->lazy_count && !s->follow_virt && !(s->priv & STEP_V) &&
+	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
+	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
+	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
 	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
 	       bn->end != s->t1;
 }
@@ -1109,8 +1112,8 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
  * that ends at it again.  The firmware runs the branch here (step_emulate():
  * only mepc changes) and leaves what t0_hit() would (retire_upto(),
  * end_transfer(), hold(), plan()): what was held goes to the encoder, and
- * the run and this branch are held, as the lazy run with the branch as
- * its end (lazy_xfer).  False, with nothing changed, for anything else.
+ * the run and this branch are held, as a whole held run with the branch
+ * as its end (HELD_RECORD).  False, with nothing changed, for anything else.
  */
 static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct trap_regs *regs)
 {
@@ -1125,7 +1128,7 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	 * nothing pending, a run) */
 	if (pc != s->t0 || pc != s->run_end || s->chain_len || s->single_is_vector || s->tstamp ||
 	    tci_encoder_ts_enabled(&th->te) || n > NTRACE_BLOCK_MAX ||
-	    (s->lazy && !s->lazy_xfer) || (s->t1_on && pc == s->t1))
+	    (s->held.whole && s->held.kind == HELD_LAST) || (s->t1_on && pc == s->t1))
 		return false;
 	jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype);
 	/* the block at next must end at this branch again, not take b's slot
@@ -1139,15 +1142,15 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	size = b->size;
 	/* retire_segment(): the run retired; hold(): the branch joins it */
 	s->in_m = false;
-	if (s->lazy)
-		lazy_send(th, &s->lazy_rec);
+	if (s->held.whole)
+		lazy_send(th, &s->held.rec);   /* (HELD_RECORD: tested above) */
 	else
 		feed_held(th);
 	lazy_hold_run(s, n);
-	s->lazy_xfer = true;
 	/* step_outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
 	 * blocks only: no flags) */
-	s->lazy_rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
+	s->held.kind = HELD_RECORD;
+	s->held.rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
 					       .priv = s->priv };
 	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
 	regs->mepc = next;

@@ -96,14 +96,15 @@ struct step_block {
 /* What the fast visit holds (struct stepper, `fast`; 0: not in the
  * steady state). */
 enum step_fast_state {
-	STEP_FAST_PENDING = 1,   /* fast_h1's run and end are the lazy run and
-				    the pending transfer                     */
-	STEP_FAST_TWO = 2,       /* fast_h1's run and end are the lazy run and
-				    its end (lazy_xfer), and fast_h2's end
-				    (no run) is the pending transfer         */
-	STEP_FAST_RAN = 4,       /* fast_h1's run and end are the lazy run and
-				    its end, and nothing is pending: the
-				    firmware ran the end (a loop)            */
+	STEP_FAST_PENDING = 1,   /* fast_h1's run is the whole held run, its
+				    end the pending transfer                 */
+	STEP_FAST_TWO = 2,       /* fast_h1's run and end are the whole held
+				    run and its end (HELD_RECORD), and
+				    fast_h2's end (no run) is the pending
+				    transfer                                 */
+	STEP_FAST_RAN = 4,       /* fast_h1's run and end are the whole held
+				    run and its end, and nothing is pending:
+				    the firmware ran the end (a loop)        */
 };
 
 /* step_block.fast_op: an end transfer the fast visit predicts. */
@@ -135,6 +136,46 @@ struct step_segment {
 	uint64_t mask;           /* its instruction sizes                       */
 	uint8_t count;
 };
+
+/*
+ * The held records: the last retired instruction waits until it is known
+ * whether a trap follows it, with the run before it.  The run is
+ * [start, end) (count instructions, sizes in mask); its end is the run's
+ * last instruction (HELD_LAST) or `rec`, a record after it (HELD_RECORD).
+ * `whole`: the run is a block's whole run without a timestamp, which the
+ * encoder may take inline.
+ */
+enum held_kind {
+	HELD_LAST = 0,   /* (0: a whole run's end is one test on the common visit) */
+	HELD_RECORD = 1,
+	HELD_NONE = 2,
+};
+
+struct step_held {
+	uint64_t start, end, mask, tstamp;
+	uint8_t count, priv;
+	uint8_t kind;            /* enum held_kind                             */
+	bool whole;
+	struct ntrace_retired rec;
+};
+
+/* The record of the run's last instruction (HELD_LAST: the held end). */
+static inline struct ntrace_retired step_held_last(const struct step_held *h)
+{
+	unsigned int last = (h->mask >> (h->count - 1u)) & 1 ? 2 : 4;
+
+	return (struct ntrace_retired){ .addr = h->end - last, .size = (uint8_t)last,
+					.tstamp = h->tstamp, .priv = h->priv };
+}
+
+/* The held end's record, if anything is held. */
+static inline bool step_held_end(const struct step_held *h, struct ntrace_retired *rec)
+{
+	if (h->kind == HELD_NONE)
+		return false;
+	*rec = h->kind == HELD_LAST ? step_held_last(h) : h->rec;
+	return true;
+}
 
 enum step_mode {
 	STEP_OFF,      /* not stepping                                        */
@@ -185,20 +226,8 @@ struct stepper {
 	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
 	uint64_t tstamp;         /* timestamp of the event being handled       */
 	uint64_t m_handler;      /* where an SBI call enters M-mode (mtvec)    */
-	/* The last retired instruction waits (held_end) until it is known
-	 * whether a trap follows it, with the run before it (held_run). */
-	struct ntrace_block held_run;
-	struct ntrace_retired held_end;
-	bool held_end_valid;
-	uint64_t held_run_end;   /* address after held_run's last instruction */
-	/* Or, in the common case, held_run and held_end are one whole run
-	 * [lazy_start, lazy_end) kept as that (stepper.c, "Lazy held run"). */
-	bool lazy;
-	bool lazy_xfer;          /* held_end is lazy_rec, a transfer after the
-				    whole run (which may be empty)          */
-	uint8_t lazy_count, lazy_priv;
-	uint64_t lazy_start, lazy_end, lazy_mask;
-	struct ntrace_retired lazy_rec;
+	/* What retired and waits (stepper.c, "Held records"). */
+	struct step_held held;
 	/* The block cache: this hart's share of the pool.  A flush moves
 	 * cache_gen on (blocks of older generations miss) instead of
 	 * clearing every slot. */
@@ -209,7 +238,7 @@ struct stepper {
 	/*
 	 * The fast visit (step_fast.S, stepper.c "The fast visit"): while
 	 * `fast` is not 0, what was held and is pending is kept as the
-	 * blocks it came from, and the fields it stands for (lazy_*,
+	 * blocks it came from, and the fields it stands for (held,
 	 * pend_rec, start and run_*) are out of date until
 	 * stepper_fast_leave() writes them.
 	 */
