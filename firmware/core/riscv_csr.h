@@ -137,18 +137,11 @@
 #define HSTATUS_VTSR   (_UL(1) << 22)
 
 #ifndef __ASSEMBLER__
-#if defined(__CPPCHECK__)
-/* cppcheck (make lint) cannot parse the statement expressions below. */
-unsigned long cppcheck_csr_read(const char *csr);
-unsigned long cppcheck_csr_write(const char *csr, unsigned long val);
-#define __csr_read(csr)       cppcheck_csr_read(#csr)
-#define __csr_write(csr, val) cppcheck_csr_write(#csr, (unsigned long)(val))
-#define __csr_set(csr, val)   cppcheck_csr_write(#csr, (unsigned long)(val))
-#define __csr_clear(csr, val) cppcheck_csr_write(#csr, (unsigned long)(val))
-#define __csr_swap(csr, val)  cppcheck_csr_write(#csr, (unsigned long)(val))
-#elif defined(TSBI_HOST_CSR)
-/* Host tests of firmware code (tests/host/test_stepper.c): the test's
- * model of the hart's CSRs, by name or number as written at the call. */
+#if defined(__CPPCHECK__) || defined(TSBI_HOST_CSR)
+/* cppcheck (make lint), which cannot parse the statement expressions
+ * below, and host tests of firmware code (tests/host/test_stepper.c: the
+ * test's model of the hart's CSRs, by name or number as written at the
+ * call). */
 enum host_csr_op { HOST_CSR_WRITE, HOST_CSR_SET, HOST_CSR_CLEAR };
 unsigned long host_csr_read(const char *csr);
 unsigned long host_csr_update(const char *csr, enum host_csr_op op, unsigned long val);

@@ -12,12 +12,6 @@
 #include <stdint.h>
 #include "firmware/trace/stepper.h"
 
-/* The size of instruction i of a run whose sizes are mask (bit i: 2). */
-static inline unsigned int size_at(uint64_t mask, unsigned int i)
-{
-	return (mask >> i) & 1 ? 2 : 4;
-}
-
 static inline bool is_lrsc(const struct step_block *b)
 {
 	return b->tag & STEP_TAG_LRSC;

@@ -214,7 +214,7 @@ static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, 
 		n = s->run_count;   /* the whole run (run_end follows it) */
 	} else {
 		for (addr = s->start; addr < upto && n < s->run_count; )
-			addr += size_at(s->run_mask, n++);
+			addr += step_insn_size(s->run_mask, n++);
 		if (addr != upto)
 			return false;
 	}
@@ -470,7 +470,7 @@ static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_
 	}
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
 	    s->mode == STEP_SINGLE && epc == s->start)
-		upto = epc + size_at(s->run_mask, 0);
+		upto = epc + step_insn_size(s->run_mask, 0);
 	if (!retire_upto(th, regs, upto)) {
 		lost_track(th);
 		return;
@@ -605,7 +605,7 @@ static uint64_t run_bytes(const struct step_block *b)
 	unsigned int i;
 
 	for (i = 0; i < b->count; i++)
-		n += size_at(b->rvc_mask, i);
+		n += step_insn_size(b->rvc_mask, i);
 	return n;
 }
 
@@ -760,7 +760,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	}
 	if (at_vector && (b->count || is_lrsc(b))) {
 		/* The vector's first instruction, with T1 off. */
-		single_step(s, pc, 0, size_at(b->rvc_mask, 0), true);
+		single_step(s, pc, 0, step_insn_size(b->rvc_mask, 0), true);
 		return;
 	}
 	if (is_lrsc(b)) {

@@ -159,10 +159,16 @@ struct step_held {
 	struct ntrace_retired rec;
 };
 
+/* The size of instruction i of a run whose sizes are mask (bit i: 2). */
+static inline unsigned int step_insn_size(uint64_t mask, unsigned int i)
+{
+	return (mask >> i) & 1 ? 2 : 4;
+}
+
 /* The record of the run's last instruction (HELD_LAST: the held end). */
 static inline struct ntrace_retired step_held_last(const struct step_held *h)
 {
-	unsigned int last = (h->mask >> (h->count - 1u)) & 1 ? 2 : 4;
+	unsigned int last = step_insn_size(h->mask, h->count - 1u);
 
 	return (struct ntrace_retired){ .addr = h->end - last, .size = (uint8_t)last,
 					.tstamp = h->tstamp, .priv = h->priv };

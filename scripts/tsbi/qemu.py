@@ -103,11 +103,7 @@ def run(cmd, timeout, log=None, keep_stdin=False):
                 out.write(chunk)
                 sys.stdout.buffer.write(chunk)
                 sys.stdout.buffer.flush()
-    while True:
-        try:
-            return p.wait()
-        except InterruptedError:
-            continue
+    return p.wait()
 
 
 def main(argv=None):
