@@ -62,7 +62,7 @@ $(BUILD)/host/test_lrsc: tests/host/test_lrsc.c $(MOD_LRSC_SRCS) firmware/trace/
 		tests/host/test_lrsc.c $(MOD_LRSC_SRCS) $(CMOCKA_LIBS)
 
 $(BUILD)/host/test_stepper: tests/host/test_stepper.c $(MOD_STEPPER_SRCS) \
-		$(wildcard firmware/trace/*.h firmware/core/*.h) $(NTRACE_LIB_HDRS)
+		$(wildcard firmware/trace/*.h firmware/core/*.h firmware/service/*.h) $(NTRACE_LIB_HDRS)
 	@mkdir -p $(@D)
 	$(call quiet,HOSTCC)$(HOSTCC) $(HOST_CFLAGS) $(HOST_SAN) -DTSBI_HOST_CSR -o $@ \
 		tests/host/test_stepper.c $(MOD_STEPPER_SRCS) $(CMOCKA_LIBS)

@@ -198,7 +198,7 @@ grep -q '^tracesbi: boot failed: device tree: malformed structure block' "$logdi
 grep -q 'demo payload' "$logdir/bad-dtb.txt" && fail bad-dtb/no-handover "S-mode ran with a bad DTB" ||
     pass bad-dtb/no-handover
 
-# M-mode faults (firmware/core/panic.c), injected through tracesbi's extension in
+# M-mode faults (firmware/service/panic.c), injected through tracesbi's extension in
 # the fault-injection build: the report names hart, cause, pc and the
 # functions on the stack, the other harts stop, and QEMU ends with status 3
 # (a system-failure shutdown), each within the timeout (124: a hang).

@@ -7,7 +7,7 @@
  */
 #include "firmware/core/driver.h"
 #include "firmware/core/fdt_irq.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "drivers/ipi/aclint_mswi.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/riscv_csr.h"

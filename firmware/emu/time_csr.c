@@ -15,7 +15,7 @@
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/emu/time_csr.h"
 
 #define INSN_OPCODE_SYSTEM 0x73

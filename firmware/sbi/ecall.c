@@ -11,7 +11,7 @@
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"
-#include "firmware/core/panic.h"
+#include "firmware/service/panic.h"
 
 /* Read by trap.S; its layout (16 bytes a slot) is fixed there too. */
 struct eid_slot eid_table[EID_SLOTS];

@@ -2,7 +2,7 @@
 /* DBTR extension (ext-debug-triggers.adoc): unpacks the arguments for
  * dbtr.c. */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/dbtr.h"
+#include "firmware/service/dbtr.h"
 
 static struct sbiret dbtr_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,

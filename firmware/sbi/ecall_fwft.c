@@ -2,7 +2,7 @@
 /* FWFT extension (ext-firmware-features.adoc): unpacks the arguments for
  * fwft.c. */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/fwft.h"
+#include "firmware/service/fwft.h"
 
 static struct sbiret fwft_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,

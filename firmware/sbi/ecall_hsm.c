@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* HSM extension: unpacks the arguments for hsm.c. */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/hsm.h"
+#include "firmware/service/hsm.h"
 
 static struct sbiret hsm_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				unsigned long a3, unsigned long a4, unsigned long a5,

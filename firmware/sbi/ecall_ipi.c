@@ -2,7 +2,7 @@
 /* IPI extension: send_ipi raises a supervisor software interrupt on each
  * selected hart (this hart directly, the others through ipi.c). */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/fw_event.h"
 

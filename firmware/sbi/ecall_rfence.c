@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* RFENCE extension: validates the arguments, then tlb.c does the work. */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/core/tlb.h"
+#include "firmware/service/tlb.h"
 
 /* RFENCE: size 2^XLEN - 1 (or start and size both 0) is the whole address
  * space and an empty range is valid anywhere; otherwise [start, start + size)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * SRST extension: shutdown and reboot (core/reset.c).  Available only when
+ * SRST extension: shutdown and reboot (service/reset.c).  Available only when
  * the DTB has a reset device.
  */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/reset.h"
+#include "firmware/service/reset.h"
 
 static struct sbiret srst_handle(unsigned long a0, unsigned long a1, unsigned long a2,
 				 unsigned long a3, unsigned long a4, unsigned long a5,

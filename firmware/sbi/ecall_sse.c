@@ -6,7 +6,7 @@
  */
 #include "firmware/sbi/ecall.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/core/sse.h"
+#include "firmware/service/sse.h"
 #include "firmware/trace/trace.h"
 
 /*

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* TIME extension: set_timer, served by timer.c. */
 #include "firmware/sbi/ecall.h"
-#include "firmware/core/ipi.h"
-#include "firmware/core/timer.h"
+#include "firmware/service/ipi.h"
+#include "firmware/service/timer.h"
 #include "firmware/core/fw_event.h"
 
 static struct sbiret time_handle(unsigned long a0, unsigned long a1, unsigned long a2,

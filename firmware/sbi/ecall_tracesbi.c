@@ -12,7 +12,7 @@
 
 #ifdef TRACESBI_FAULT_INJECT
 #include "firmware/core/console.h"
-#include "firmware/core/panic.h"
+#include "firmware/service/panic.h"
 
 /* No device answers here on QEMU virt (between its MROM and test device):
  * a load is an access fault. */

@@ -25,16 +25,16 @@
  * nothing is encoded.
  */
 #include <string.h>
-#include "firmware/core/dbtr.h"
+#include "firmware/service/dbtr.h"
 #include "firmware/ctr/ctr_hart.h"
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/trace.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/emu/time_csr.h"
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/core/fw_hooks.h"
 #include "firmware/core/trigger.h"

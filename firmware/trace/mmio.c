@@ -39,7 +39,7 @@
 #include "firmware/trace/trace.h"
 #include "firmware/trace/components.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/umem.h"
 #include "firmware/emu/memaccess.h"
 #include "firmware/core/riscv_csr.h"

@@ -23,7 +23,7 @@
 #include "firmware/emu/memaccess.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/core/trigger.h"
 
 _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE without an exit");

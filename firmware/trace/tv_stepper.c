@@ -17,7 +17,7 @@
 #include "firmware/core/guard.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/emu/fpreg.h"
 #include "firmware/core/trigger.h"
 
@@ -152,7 +152,7 @@ static void emit_initial(struct trace_hart *th, const struct trap_regs *regs)
 
 /*
  * What an SBI call that returns elsewhere changed besides the pc: SSE
- * (firmware/core/sse.c) replaces a6/a7, sepc and sstatus.SPP/SPIE, and the
+ * (firmware/service/sse.c) replaces a6/a7, sepc and sstatus.SPP/SPIE, and the
  * handler or the resumed context may see any GPR as the call left it.
  * scause and stval stay as they were and are left out: a group that
  * writes scause is read as a trap into S-mode.

@@ -6,21 +6,21 @@
  * anything else, which goes back to S-mode exactly as delegation would have
  * delivered it.  S-mode ecalls take trap.S's fast path to sbi/ecall.c.
  */
-#include "firmware/core/panic.h"
+#include "firmware/service/panic.h"
 #include <stdbool.h>
 #include "firmware/trap/trap.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/console.h"
 #include "firmware/emu/misaligned.h"
 #include "firmware/trace/trace.h"
 #include "firmware/trace/ctr_access.h"
-#include "firmware/core/sse.h"
+#include "firmware/service/sse.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/core/trap_vector.h"
 #include "firmware/emu/time_csr.h"
-#include "firmware/core/timer.h"
+#include "firmware/service/timer.h"
 #include "firmware/core/fw_event.h"
 
 bool __attribute__((weak)) trap_emulate_illegal_insn(struct trap_regs *regs, unsigned long insn)

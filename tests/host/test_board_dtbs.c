@@ -28,7 +28,7 @@
 #include "firmware/core/hart.h"
 #include "firmware/core/console.h"
 #include "firmware/core/driver.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "drivers/gpio/sifive_gpio.h"
 
 /* generic.c takes the firmware's extent from the linker script. */
@@ -41,7 +41,7 @@ void console_register(const struct console_device *dev)
 	console = dev;
 }
 
-/* The IPI device the MSWI driver registers (firmware/core/ipi.c). */
+/* The IPI device the MSWI driver registers (firmware/service/ipi.c). */
 static const struct ipi_device *ipi_device;
 
 void ipi_device_register(const struct ipi_device *dev)

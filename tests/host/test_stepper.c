@@ -41,7 +41,7 @@
 #include "firmware/trace/stepper.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/umem.h"
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/core/trigger.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/ntrace/ntrace_ingress.h"

@@ -4,9 +4,9 @@
  * as delegation would have: the trap entry, the emulations and the trace
  * engine all end a trap they do not handle here.
  */
-#include "firmware/core/redirect.h"
+#include "firmware/service/redirect.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/panic.h"
+#include "firmware/service/panic.h"
 #include "firmware/core/riscv_csr.h"
 
 /* The causes whose tval is an address (GVA applies to them). */

@@ -5,15 +5,15 @@
  * hart_start claims it with a compare-and-swap (so two starters cannot both
  * win), fills in the entry point, publishes START_PENDING and sends an IPI.
  */
-#include "firmware/core/hsm.h"
+#include "firmware/service/hsm.h"
 #include "firmware/core/fw_hooks.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/core/fwft.h"
-#include "firmware/core/dbtr.h"
-#include "firmware/core/sse.h"
-#include "firmware/core/timer.h"
+#include "firmware/service/fwft.h"
+#include "firmware/service/dbtr.h"
+#include "firmware/service/sse.h"
+#include "firmware/service/timer.h"
 
 static bool hsm_cas(struct hart *h, int from, int to)
 {

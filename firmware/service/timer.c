@@ -5,10 +5,10 @@
  * into this hart's MTIMECMP; the machine timer interrupt then raises STIP
  * for S-mode and masks itself until the next set_timer.
  */
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
-#include "firmware/core/timer.h"
+#include "firmware/service/timer.h"
 
 /* In 32-bit halves where the CLINT wants them (T-Head): the high half
  * goes to all-ones first, so no mix of old and new halves is ever below

@@ -14,7 +14,7 @@
  * (SBI_ERR_FAILED: no hardware trigger free), and dbtr_triggers_in_use()
  * tells the engine when S-mode holds triggers (docs/SBI.md).
  */
-#include "firmware/core/dbtr.h"
+#include "firmware/service/dbtr.h"
 #include "firmware/core/guard.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"

@@ -9,13 +9,13 @@
  * the same time cannot deadlock.
  */
 #include <stddef.h>
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/fw_event.h"
 #include "firmware/core/fw_hooks.h"
-#include "firmware/core/tlb.h"
-#include "firmware/core/timer.h"
-#include "firmware/core/panic.h"
+#include "firmware/service/tlb.h"
+#include "firmware/service/timer.h"
+#include "firmware/service/panic.h"
 
 static const struct ipi_device *ipi_dev;
 

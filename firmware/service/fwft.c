@@ -8,7 +8,7 @@
  * feature of the spec is local, and a hart reset (boot, HSM stop) puts
  * each back to its reset value, unlocked.
  */
-#include "firmware/core/fwft.h"
+#include "firmware/service/fwft.h"
 #include "firmware/core/riscv_csr.h"
 
 _Static_assert(sizeof(((struct fwft_hart *)0)->value) == FWFT_FEATURES, "one value a feature");

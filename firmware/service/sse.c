@@ -11,8 +11,8 @@
  * after an M-mode interrupt (trap.c: the IPI another hart's inject sent,
  * or LCOFI).
  */
-#include "firmware/core/sse.h"
-#include "firmware/core/ipi.h"
+#include "firmware/service/sse.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/platform.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/spinlock.h"

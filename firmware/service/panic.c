@@ -15,11 +15,11 @@
 #include <stdint.h>
 #include "firmware/core/console.h"
 #include "firmware/core/hart.h"
-#include "firmware/core/ipi.h"
-#include "firmware/core/panic.h"
+#include "firmware/service/ipi.h"
+#include "firmware/service/panic.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/trap_regs.h"
-#include "firmware/core/reset.h"
+#include "firmware/service/reset.h"
 
 /* The symbol table the second link adds (mk/80-firmware.mk,
  * scripts/gen-fwsyms.py): sorted offsets from _fw_start and names. */

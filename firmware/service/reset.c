@@ -13,7 +13,7 @@
  * (panic.c) always end with 3.  README.md, docs/SBI.md "SRST".
  */
 #include <string.h>
-#include "firmware/core/reset.h"
+#include "firmware/service/reset.h"
 #include "firmware/core/console.h"
 #include "firmware/core/fw_hooks.h"
 #include "firmware/core/platform.h"

@@ -5,11 +5,11 @@
  * IPI_EVENT_FENCE and sleeps until every target has run the fence and
  * counted down fence_outstanding.  The last target wakes it.
  */
-#include "firmware/core/ipi.h"
+#include "firmware/service/ipi.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/core/fw_event.h"
 #include "firmware/core/fw_hooks.h"
-#include "firmware/core/tlb.h"
+#include "firmware/service/tlb.h"
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
 #define FENCE_PAGE_LIMIT 64
