@@ -29,6 +29,7 @@
 #include "firmware/ctr/ctr_hart.h"
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/trace.h"
+#include "firmware/trace/step_fast.h"
 #include "firmware/core/hart.h"
 #include "firmware/service/ipi.h"
 #include "firmware/core/umem.h"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "firmware/trace/step_cache.h"
 #include "firmware/trace/step_trigger.h"
+#include "firmware/trace/step_fast.h"
 #include "firmware/trace/lrsc.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"

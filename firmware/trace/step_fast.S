@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The fast visit of block stepping (docs/TRACE.md, "The fast visit";
- * stepper.c, "The fast visit", has the state it keeps).
+ * step_fast.c has the state it keeps).
  *
  * trap_entry_traced_fast (trap.S) comes here on a breakpoint, with t0 saved
  * in the frame and sp the frame.  While the stepper is in its steady state

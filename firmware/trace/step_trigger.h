@@ -13,8 +13,6 @@
 #include "firmware/core/trigger.h"
 #include "firmware/trace/stepper.h"
 
-#define ADDR_NONE 1UL   /* odd: never an instruction address */
-
 /* (core/trigger.h: execute, S/U and VS/VU when following a guest) */
 static inline unsigned long trigger_armed(const struct stepper *s)
 {

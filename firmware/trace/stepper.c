@@ -15,6 +15,8 @@
 #include "firmware/trace/stepper.h"
 #include "firmware/trace/step_cache.h"
 #include "firmware/trace/step_chain.h"
+#include "firmware/trace/step_held.h"
+#include "firmware/trace/step_fast.h"
 #include "firmware/trace/step_outcome.h"
 #include "firmware/trace/step_trigger.h"
 #include "firmware/trace/lrsc.h"
@@ -30,71 +32,9 @@ _Static_assert(ADDR_NONE == LRSC_NO_EXIT, "an LR/SC block's target is ADDR_NONE 
 
 #define INSN_ECALL  0x00000073u
 
-/* ---- Records ---------------------------------------------------------- */
+/* ---- Retiring (the held records: step_held.h) ------------------------- */
 
-/*
- * The held records (struct step_held).  The last retired instruction waits
- * until the next event says whether a trap follows it; with it waits the
- * run before it, so that the encoder gets runs whole.  One encoding:
- * the run [start, end), and its end, which is the run's own last
- * instruction (HELD_LAST: a plain one, as a run's records are) or a record
- * after the run (HELD_RECORD: a transfer, a record of the LR/SC replay).
- * `whole` says that the run is a block's whole run with no timestamp,
- * which the next transfer may give the encoder inline, as I-CNT and HIST
- * only (lazy_send(), engine_block_inline()): the common visit's case.
- */
-
-/* A run is held, its last instruction the held end (field by field: a
- * whole-struct assignment is a memset, a byte loop here). */
-static inline __attribute__((always_inline)) void
-held_run_set(struct step_held *h, uint64_t start, uint64_t end, uint64_t mask, unsigned int n,
-	     unsigned int priv, uint64_t tstamp, bool whole)
-{
-	h->start = start;
-	h->end = end;
-	h->mask = mask;
-	h->count = (uint8_t)n;
-	h->priv = (uint8_t)priv;
-	h->tstamp = tstamp;
-	h->kind = HELD_LAST;
-	h->whole = whole;
-}
-
-/* HELD_LAST becomes HELD_RECORD: the run without its last instruction, and
- * that instruction's record (which a trap then marks). */
-static void split_last(struct step_held *h)
-{
-	h->rec = step_held_last(h);
-	h->count--;
-	h->mask &= ~(1ULL << h->count);
-	h->end = h->rec.addr;
-	h->kind = HELD_RECORD;
-	h->whole = false;
-}
-
-/* What is held goes to the encoder. */
-static inline __attribute__((always_inline)) void feed_held(struct trace_hart *th)
-{
-	struct step_held *h = &th->step.held;
-	struct ntrace_block run = { .addr = h->start, .rvc_mask = h->mask, .count = h->count,
-				    .tstamp = h->tstamp, .priv = h->priv };
-	struct ntrace_retired end;
-
-	if (h->kind == HELD_NONE)
-		return;
-	if (h->kind == HELD_LAST) {
-		end = step_held_last(h);
-		run.count--;
-		run.rvc_mask &= ~(1ULL << run.count);
-	} else {
-		end = h->rec;
-	}
-	engine_block(th, &run, &end);
-	h->kind = HELD_NONE;
-	h->count = 0;
-	h->whole = false;
-}
-
+/* Nothing is held or pending any more. */
 static void drop_held(struct stepper *s)
 {
 	s->lrsc.at = ADDR_NONE;
@@ -103,82 +43,6 @@ static void drop_held(struct stepper *s)
 	s->held.whole = false;
 	s->pend = false;
 	s->chain_len = 0;
-}
-
-/* Whether a record joins a run as one of its instructions (lib/ntrace's
- * block entry makes the same bytes as the record would; the stepper's
- * records carry no context). */
-static inline __attribute__((always_inline)) bool joins_as_plain(const struct ntrace_retired *rec)
-{
-	return !rec->itype && !rec->flags && rec->size && !rec->retired_itype;
-}
-
-/* Whether the held end can join the held run: a plain instruction right
- * after it, in the same privilege and with its timestamp (HELD_LAST is
- * one already, when the run has room). */
-static inline __attribute__((always_inline)) bool held_joins_run(const struct step_held *h)
-{
-	const struct ntrace_retired *e = &h->rec;
-
-	if (h->kind == HELD_LAST)
-		return h->count <= NTRACE_BLOCK_MAX;
-	/* (rec is stale with HELD_NONE: tested after the common refusal, a
-	 * transfer's itype) */
-	if (!joins_as_plain(e) || h->kind == HELD_NONE || h->count >= NTRACE_BLOCK_MAX)
-		return false;
-	return !h->count || (e->priv == h->priv && e->tstamp == h->tstamp && e->addr == h->end);
-}
-
-/* A retired instruction's record becomes the held end.  The common case
- * (the run's last instruction, then the transfer after it) makes one
- * block with its end for the encoder. */
-static inline __attribute__((always_inline)) void
-hold(struct trace_hart *th, const struct ntrace_retired *rec)
-{
-	struct stepper *s = &th->step;
-	struct step_held *h = &s->held;
-
-	s->in_m = false;   /* something retired since an SBI call */
-	if (!held_joins_run(h)) {
-		feed_held(th);
-	} else if (h->kind == HELD_RECORD) {
-		const struct ntrace_retired *e = &h->rec;
-
-		if (!h->count) {
-			h->start = e->addr;
-			h->mask = 0;
-			h->tstamp = e->tstamp;
-			h->priv = e->priv;
-		}
-		if (e->size == 2)
-			h->mask |= 1ULL << h->count;
-		h->count++;
-		h->end = e->addr + e->size;
-	}
-	/* (after nothing held the run is empty: its bounds are not read
-	 * until the end joins it) */
-	h->kind = HELD_RECORD;
-	h->rec = *rec;
-	h->whole = false;
-}
-
-/*
- * The first n (>= 1) instructions of the run, ending at upto, retired:
- * what was held goes to the encoder, and they are held, the last one the
- * held end.
- */
-static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th, unsigned int n,
-							   uint64_t upto)
-{
-	struct stepper *s = &th->step;
-
-	s->in_m = false;
-	feed_held(th);
-	held_run_set(&s->held, s->start, upto, s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1),
-		     n, s->priv, s->tstamp, false);
-	s->start = upto;
-	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
-	s->run_count = (uint8_t)(s->run_count - n);
 }
 
 static bool retire_lrsc(struct trace_hart *th, const struct trap_regs *regs, uint64_t lr,
@@ -221,124 +85,6 @@ static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, 
 	if (n)
 		hold_run(th, n, upto);
 	return to == upto || retire_lrsc(th, regs, lr, to);
-}
-
-/* lazy_send() when the encoder has more to do than add to I-CNT and HIST
- * (out of line: the visit's common case does not come here). */
-static __attribute__((noinline)) void lazy_send_general(struct trace_hart *th,
-							const struct ntrace_retired *end)
-{
-	const struct step_held *h = &th->step.held;
-	struct ntrace_block r = { .addr = h->start, .rvc_mask = h->mask, .count = h->count,
-				  .priv = h->priv };
-
-	engine_block(th, &r, end);
-}
-
-/* The whole held run goes to the encoder with end as its end. */
-static inline __attribute__((always_inline)) void lazy_send(struct trace_hart *th,
-							    const struct ntrace_retired *end)
-{
-	const struct step_held *h = &th->step.held;
-
-	if (!engine_block_inline(th, h->start, (uint32_t)((h->end - h->start) >> 1), h->count,
-				 h->priv, end))
-		lazy_send_general(th, end);
-}
-
-/* The whole held run and its end (HELD_RECORD) go to the encoder; then
- * next is held after an empty run. */
-static inline __attribute__((always_inline)) void lazy_send_xfer(struct trace_hart *th,
-						     const struct ntrace_retired *next)
-{
-	struct step_held *h = &th->step.held;
-
-	lazy_send(th, &h->rec);
-	h->start = next->addr;
-	h->end = next->addr;
-	h->count = 0;
-	h->mask = 0;
-	h->priv = next->priv;
-	h->rec = *next;
-}
-
-/* hold() out of line, for the paths the common visit does not take. */
-static __attribute__((noinline)) void hold_record(struct trace_hart *th, struct ntrace_retired rec)
-{
-	hold(th, &rec);
-}
-
-/* retire_whole() without a whole run to join: the transfer is held, and
- * what was held goes to the encoder when a run follows (out of line: the
- * visit's common case does not come here). */
-static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsigned int n)
-{
-	hold_record(th, th->step.pend_rec);
-	if (n)
-		feed_held(th);
-}
-
-/* retire_whole() with a timestamp to keep, or a run longer than a block:
- * the run is held as hold_run() holds it (what was held went out). */
-static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsigned int n)
-{
-	th->step.held.kind = HELD_NONE;
-	hold_run(th, n, th->step.run_end);
-}
-
-/* The whole current run (n instructions, no timestamp) is held, its last
- * instruction the held end: what hold_run() holds when nothing else is. */
-static inline __attribute__((always_inline)) void lazy_hold_run(struct stepper *s, unsigned int n)
-{
-	/* the whole run: run_mask holds its sizes and nothing past them
-	 * (set_run() takes a block's mask, hold_run() shifts out what it
-	 * retires), so it needs no masking */
-	held_run_set(&s->held, s->start, s->run_end, s->run_mask, n, s->priv, 0, true);
-	s->start = s->run_end;
-	s->run_mask = 0;
-	s->run_count = 0;
-}
-
-/* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
- * at run_end): the same steps without the search, inlined into the visit. */
-static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
-{
-	struct stepper *s = &th->step;
-	unsigned int n = s->run_count;
-
-	s->pend = false;
-	s->in_m = false;
-	if (s->held.whole && (n || !joins_as_plain(&s->pend_rec))) {
-		if (s->held.kind != HELD_LAST) {   /* (whole: HELD_RECORD) */
-			/* hold() would feed the held run and transfer, and
-			 * hold this one after no run; feed_held() would then
-			 * send it as an empty run's end when a run follows. */
-			lazy_send_xfer(th, &s->pend_rec);
-			if (!n)
-				return;
-		} else if (!n) {
-			/* hold() would join the run's last record to the rest
-			 * and hold the transfer: held as the run's end. */
-			s->held.kind = HELD_RECORD;
-			s->held.rec = s->pend_rec;
-			return;
-		}
-		/* hold() would join the run's last record to the rest, and
-		 * hold_run() send that run with the transfer as its end. */
-		lazy_send(th, &s->pend_rec);
-	} else {
-		hold_transfer(th, n);
-		if (!n)
-			return;
-	}
-	/* The run is held, whole when no timestamp is to be kept, with
-	 * nothing else held (the whole run went out above: hold_run() must
-	 * not send it again). */
-	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
-		hold_whole_run(th, n);
-		return;
-	}
-	lazy_hold_run(s, n);
 }
 
 /* Whether upto is where the current segment's transfer (not run) or its
@@ -513,22 +259,13 @@ static void sbi_call_trap(struct trace_hart *th, uint64_t epc)
 
 /* ---- Where the hart goes next ----------------------------------------- */
 
-static void set_run(struct stepper *s, uint64_t start, unsigned int n, uint64_t mask, uint64_t end)
-{
-	s->lrsc.at = ADDR_NONE;
-	s->start = start;
-	s->run_count = (uint8_t)n;
-	s->run_mask = mask;
-	s->run_end = end;
-}
-
 /* The instruction at pc runs natively; T0 fires after it. */
 static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned int len, bool vector)
 {
 	s->mode = STEP_SINGLE;
 	s->single_raw = raw;
 	s->single_is_vector = vector;
-	set_run(s, pc, 1, len == 2 ? 1 : 0, pc + len);
+	step_set_run(s, pc, 1, len == 2 ? 1 : 0, pc + len);
 	if (vector) {
 		/* T1 would fire at once: off for this one instruction. */
 		s->vec_scause = step_trap_cause(s);
@@ -542,7 +279,7 @@ static void single_step(struct stepper *s, uint64_t pc, uint32_t raw, unsigned i
 static void run_free(struct stepper *s, uint64_t pc)
 {
 	s->mode = STEP_FREE;
-	set_run(s, pc, 0, 0, pc);
+	step_set_run(s, pc, 0, 0, pc);
 	step_t0_off(s);
 }
 
@@ -551,7 +288,7 @@ static void run_block(struct stepper *s, struct step_block *b)
 {
 	s->mode = STEP_RUN;
 	s->blk = b;
-	set_run(s, b->start, b->count, b->rvc_mask, b->end);
+	step_set_run(s, b->start, b->count, b->rvc_mask, b->end);
 	t0_arm(s, b->end);
 }
 
@@ -621,7 +358,7 @@ static void run_lrsc(struct stepper *s, const struct step_block *b, bool guard)
 
 	s->mode = STEP_RUN;
 	s->blk = NULL;
-	set_run(s, b->start, b->count, b->rvc_mask, lr);
+	step_set_run(s, b->start, b->count, b->rvc_mask, lr);
 	if (!guard) {
 		t0_arm(s, lr);
 		return;
@@ -663,7 +400,7 @@ static __attribute__((noinline)) bool retire_lrsc(struct trace_hart *th,
 	n = lrsc_replay(&seq, regs->x, upto, steps);
 	for (i = 0; i < n; i++)
 		hold_record(th, lrsc_record(s, &seq, &steps[i]));
-	set_run(s, upto, 0, 0, upto);
+	step_set_run(s, upto, 0, 0, upto);
 	return n >= 0;
 }
 
@@ -699,13 +436,13 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 	s->mode = STEP_RUN;
 	if (at_vector || bq->end == pc) {
 		s->blk = NULL;
-		set_run(s, q, 0, 0, q);
+		step_set_run(s, q, 0, 0, q);
 	} else if (is_lrsc(bq)) {
 		run_lrsc(s, bq, true);
 		return;
 	} else {
 		s->blk = bq;
-		set_run(s, q, bq->count, bq->rvc_mask, bq->end);
+		step_set_run(s, q, bq->count, bq->rvc_mask, bq->end);
 	}
 	if (at_vector) {
 		/* T1 stays off until the transfer ran (T0 at its target). */
@@ -737,7 +474,7 @@ static void plan(struct trace_hart *th, const struct trap_regs *regs, uint64_t p
 	at_vector = s->t1_on && pc == s->t1;
 	s->pend = false;
 	s->chain_len = 0;
-	set_run(s, pc, 0, 0, pc);
+	step_set_run(s, pc, 0, 0, pc);
 	if (b->count == 0 && b->kind == BLOCK_END_FAULT) {
 		run_free(s, pc);
 		return;
@@ -909,132 +646,6 @@ static __attribute__((noinline)) void own_ebreak(struct trace_hart *th, struct t
 	stepper_redirected(th, regs, epc, CAUSE_BREAKPOINT);
 }
 
-/* ---- The fast visit ----------------------------------------------------- */
-
-/*
- * step_fast.S takes the common visit while the stepper is in its steady
- * state: T0 at the end of block `blk`, whose run the hart ran, and before
- * it what t0_common_hit() holds and keeps pending, which the fast visit
- * keeps as the blocks it came from (struct stepper, `fast`):
- *   PENDING: the whole held run is fast_h1's run (not empty), and
- *            fast_h1's end, which retired with itype fast_it1, is the
- *            pending transfer;
- *   TWO:     the whole held run is fast_h1's run (maybe empty) with its
- *            end as its end (HELD_RECORD), and the pending transfer is
- *            fast_h2's end, whose run is empty;
- *   RAN:     the whole held run is fast_h1's run with its end as its end,
- *            and nothing is pending: the firmware ran that end, a branch
- *            back into a block that ends at it again (a loop,
- *            t0_loop_hit()).
- * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
- * the encoder and holds the block (PENDING, or RAN for a loop); a visit at
- * a block without a run holds it as fast_h2 (TWO), sending fast_h1 first
- * if fast_h2 was there.  These are the records, in the order, that
- * retire_whole() and t0_loop_hit() give the encoder.  Its counting, which is most visits, is done in assembly
- * (ntrace_enc_inline_end()); anything else comes here
- * (stepper_fast_retire()).  The fast visit never predicts a chain: one
- * visit costs less than a chained segment does here.
- *
- * Block stepping enters the steady state at the end of t0_common_hit()
- * (fast_enters()), and any other path of the stepper leaves it first
- * (stepper_fast_leave()), so the fast visit only runs when nothing but
- * itself has changed the stepper since the common visit, and a visit it
- * cannot take (a miss, a loop, another end, a trap) goes to
- * trace_trap_enter(), which leaves it.
- */
-
-/* The record of the transfer that ends q, which retired with itype: what
- * step_outcome() makes of it in a fast session (fast_op_of()). */
-static struct ntrace_retired fast_record(const struct stepper *s, const struct step_block *q,
-					 uint8_t itype)
-{
-	return (struct ntrace_retired){
-		.addr = q->end, .size = q->size, .itype = itype, .priv = s->priv,
-		.flags = q->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
-}
-
-void stepper_fast_unfold(struct stepper *s)
-{
-	const struct step_block *q = s->fast_h1, *b = s->blk;
-
-	held_run_set(&s->held, q->start, q->end, q->rvc_mask, q->count, s->priv, 0, true);
-	if (s->fast != STEP_FAST_PENDING)
-		s->held.kind = HELD_RECORD;
-	s->pend = s->fast != STEP_FAST_RAN;
-	if (s->held.kind == HELD_RECORD)
-		s->held.rec = fast_record(s, q, s->fast_it1);
-	if (s->fast == STEP_FAST_TWO)
-		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
-	else if (s->fast == STEP_FAST_PENDING)
-		s->pend_rec = fast_record(s, q, s->fast_it1);
-	set_run(s, b->start, b->count, b->rvc_mask, b->end);
-	s->fast = 0;
-}
-
-/* Whether the common visit just made (b's run and end held, and pending
- * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
- * where the fast visit takes over: the held run is b's whole run (with
- * b's end as its end when that ran), the encoder's records are all
- * qualified by privilege, and nothing the fast visit does not look at is
- * pending. */
-static inline __attribute__((always_inline)) bool
-fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
-{
-	const struct stepper *s = &th->step;
-	const struct ntrace_ingress *in = &th->ingress;
-
-	/* tracing, not paused, no overflow during this event, no CTR
-	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
-	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
-	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
-	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
-	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
-	       bn->end != s->t1;
-}
-
-void stepper_fast_configure(struct trace_hart *th)
-{
-	struct stepper *s = &th->step;
-	unsigned int it;
-
-	s->fast_allowed = s->max_block != 1 && !th->cfg.trTeContext && !th->cfg.trTsEnable;
-	for (it = 0; it < sizeof(s->fast_end); it++)
-		s->fast_end[it] = (uint8_t)ntrace_enc_inline_end(&th->enc, it);
-}
-
-/* q's run and end to the encoder, as lazy_send() sends them. */
-static void fast_send(struct trace_hart *th, const struct step_block *q, uint8_t itype)
-{
-	struct stepper *s = &th->step;
-	struct ntrace_retired end = fast_record(s, q, itype);
-	struct ntrace_block run = { .addr = q->start, .rvc_mask = q->rvc_mask, .count = q->count,
-				    .priv = s->priv };
-
-	if (!engine_block_inline(th, q->start, (uint32_t)((q->end - q->start) >> 1), q->count,
-				 s->priv, &end))
-		engine_block(th, &run, &end);
-}
-
-/* The encoder step of a fast visit at a block of n instructions (see
- * above), from the `first` held block on (1: fast_h1, 2: fast_h2; the
- * fast visit counted those before itself). */
-void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first)
-{
-	struct stepper *s = &th->step;
-
-	if (first == 1 && (n || s->fast == STEP_FAST_TWO))
-		fast_send(th, s->fast_h1, s->fast_it1);
-	if (n && s->fast == STEP_FAST_TWO)
-		fast_send(th, s->fast_h2, s->fast_it2);
-}
-
-/* The encoder overflowed into the sink during a fast visit: applied after
- * the visit, as stepper_breakpoint() does. */
-void stepper_fast_pending(struct trace_hart *th)
-{
-	engine_apply_pending(th, NULL);
-}
-
 /*
  * The common visit, fused: T0 fired at the end of the run it was armed
  * for, the predicted transfers before that run went as predicted, and the
@@ -1088,7 +699,7 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 	s->pend = true;
 	s->pend_rec = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
 					       .priv = s->priv, .flags = flags };
-	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
 	if (fast_enters(th, b, bn)) {
 		/* from the next visit on, step_fast.S takes the common visit:
 		 * b's run and end are what is held and pending */
@@ -1155,7 +766,7 @@ static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct 
 	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
 	regs->mepc = next;
 	s->blk = bn;
-	set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
 	t0_arm(s, bn->end);
 	if (fast_enters(th, b, bn)) {
 		/* the state of RAN: b's run and branch held, nothing pending */

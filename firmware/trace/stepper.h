@@ -43,6 +43,8 @@ enum block_end {
 	BLOCK_END_FAULT,     /* the instruction at `end` cannot be fetched    */
 };
 
+#define ADDR_NONE 1UL   /* odd: never an instruction address */
+
 /* Block flags. */
 #define BLOCK_SEQ_INFERABLE (1u << 0) /* the end jump is sequentially inferable (9.1) */
 #define BLOCK_WATCH_STVEC   (1u << 1) /* split after an access to stvec   */
@@ -183,6 +185,22 @@ static inline bool step_held_end(const struct step_held *h, struct ntrace_retire
 	return true;
 }
 
+/* A run is held, its last instruction the held end (field by field: a
+ * whole-struct assignment is a memset, a byte loop here). */
+static inline __attribute__((always_inline)) void
+held_run_set(struct step_held *h, uint64_t start, uint64_t end, uint64_t mask, unsigned int n,
+	     unsigned int priv, uint64_t tstamp, bool whole)
+{
+	h->start = start;
+	h->end = end;
+	h->mask = mask;
+	h->count = (uint8_t)n;
+	h->priv = (uint8_t)priv;
+	h->tstamp = tstamp;
+	h->kind = HELD_LAST;
+	h->whole = whole;
+}
+
 enum step_mode {
 	STEP_OFF,      /* not stepping                                        */
 	STEP_RUN,      /* T0 at the end of `blk`                               */
@@ -232,7 +250,7 @@ struct stepper {
 	unsigned long vec_scause, vec_sepc; /* STEP_SINGLE at stvec: to see a trap in the window */
 	uint64_t tstamp;         /* timestamp of the event being handled       */
 	uint64_t m_handler;      /* where an SBI call enters M-mode (mtvec)    */
-	/* What retired and waits (stepper.c, "Held records"). */
+	/* What retired and waits (step_held.h). */
 	struct step_held held;
 	/* The block cache: this hart's share of the pool.  A flush moves
 	 * cache_gen on (blocks of older generations miss) instead of
@@ -242,7 +260,7 @@ struct stepper {
 	uint32_t cache_gen;      /* multiple of STEP_CACHE_GEN; 0: slots hold
 				    garbage (never cleared yet)              */
 	/*
-	 * The fast visit (step_fast.S, stepper.c "The fast visit"): while
+	 * The fast visit (step_fast.S, step_fast.c): while
 	 * `fast` is not 0, what was held and is pending is kept as the
 	 * blocks it came from, and the fields it stands for (held,
 	 * pend_rec, start and run_*) are out of date until
@@ -259,6 +277,17 @@ struct stepper {
 	 * at once). */
 	struct lrsc_guard lrsc;
 };
+
+/* The current run is [start, end): n instructions, their sizes in mask. */
+static inline void step_set_run(struct stepper *s, uint64_t start, unsigned int n, uint64_t mask,
+				uint64_t end)
+{
+	s->lrsc.at = ADDR_NONE;
+	s->start = start;
+	s->run_count = (uint8_t)n;
+	s->run_mask = mask;
+	s->run_end = end;
+}
 
 #define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
 
@@ -305,26 +334,6 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 /* Code or translations changed (fence.i, sfence.vma, satp): forget blocks. */
 void stepper_flush_cache(struct stepper *s);
 
-/* The fast visit (step_fast.S) stops: the fields it kept as blocks are
- * written.  Every function of the stepper that looks at its state calls
- * it first (inline: a stepper that is not in the steady state pays a
- * test). */
-void stepper_fast_unfold(struct stepper *s);
-
-static inline void stepper_fast_leave(struct stepper *s)
-{
-	if (s->fast)
-		stepper_fast_unfold(s);
-}
-/* Whether the session can take the fast visit, and its encoder's inline
- * ends (at the start of an N-Trace session). */
-void stepper_fast_configure(struct trace_hart *th);
-/* step_fast.S's calls into C: the encoder step of a visit it does not
- * count itself (n: the run of the block it is at; from held block
- * `first`, 1 or 2, on), and what the encoder left pending (an overflow)
- * after the visit. */
-void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first);
-void stepper_fast_pending(struct trace_hart *th);
 /* The block cache is the `slots` (a power of two) blocks at cache, whose
  * contents are garbage: cleared at the first flush. */
 void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned int slots);

@@ -39,6 +39,7 @@
 
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
+#include "firmware/trace/step_fast.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/umem.h"
 #include "firmware/service/redirect.h"

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The fast visit's C side: its state (struct stepper, `fast`) unfolded
+ * into the held records, its configuration, and what step_fast.S calls.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/ntrace/ntrace.h"
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/stepper.h"
+#include "firmware/trace/step_fast.h"
+
+/*
+ * step_fast.S takes the common visit while the stepper is in its steady
+ * state: T0 at the end of block `blk`, whose run the hart ran, and before
+ * it what t0_common_hit() holds and keeps pending, which the fast visit
+ * keeps as the blocks it came from (struct stepper, `fast`):
+ *   PENDING: the whole held run is fast_h1's run (not empty), and
+ *            fast_h1's end, which retired with itype fast_it1, is the
+ *            pending transfer;
+ *   TWO:     the whole held run is fast_h1's run (maybe empty) with its
+ *            end as its end (HELD_RECORD), and the pending transfer is
+ *            fast_h2's end, whose run is empty;
+ *   RAN:     the whole held run is fast_h1's run with its end as its end,
+ *            and nothing is pending: the firmware ran that end, a branch
+ *            back into a block that ends at it again (a loop,
+ *            t0_loop_hit()).
+ * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
+ * the encoder and holds the block (PENDING, or RAN for a loop); a visit at
+ * a block without a run holds it as fast_h2 (TWO), sending fast_h1 first
+ * if fast_h2 was there.  These are the records, in the order, that
+ * retire_whole() and t0_loop_hit() give the encoder.  Its counting, which
+ * is most visits, is done in assembly (ntrace_enc_inline_end()); anything
+ * else comes here (stepper_fast_retire()).  The fast visit never predicts
+ * a chain: one visit costs less than a chained segment does here.
+ *
+ * Block stepping enters the steady state at the end of t0_common_hit()
+ * (fast_enters()), and any other path of the stepper leaves it first
+ * (stepper_fast_leave()), so the fast visit only runs when nothing but
+ * itself has changed the stepper since the common visit, and a visit it
+ * cannot take (a miss, a loop, another end, a trap) goes to
+ * trace_trap_enter(), which leaves it.
+ */
+
+/* The record of the transfer that ends q, which retired with itype: what
+ * step_outcome() makes of it in a fast session (fast_op_of()). */
+static struct ntrace_retired fast_record(const struct stepper *s, const struct step_block *q,
+					 uint8_t itype)
+{
+	return (struct ntrace_retired){
+		.addr = q->end, .size = q->size, .itype = itype, .priv = s->priv,
+		.flags = q->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
+}
+
+void stepper_fast_unfold(struct stepper *s)
+{
+	const struct step_block *q = s->fast_h1, *b = s->blk;
+
+	held_run_set(&s->held, q->start, q->end, q->rvc_mask, q->count, s->priv, 0, true);
+	if (s->fast != STEP_FAST_PENDING)
+		s->held.kind = HELD_RECORD;
+	s->pend = s->fast != STEP_FAST_RAN;
+	if (s->held.kind == HELD_RECORD)
+		s->held.rec = fast_record(s, q, s->fast_it1);
+	if (s->fast == STEP_FAST_TWO)
+		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
+	else if (s->fast == STEP_FAST_PENDING)
+		s->pend_rec = fast_record(s, q, s->fast_it1);
+	step_set_run(s, b->start, b->count, b->rvc_mask, b->end);
+	s->fast = 0;
+}
+
+void stepper_fast_configure(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+	unsigned int it;
+
+	s->fast_allowed = s->max_block != 1 && !th->cfg.trTeContext && !th->cfg.trTsEnable;
+	for (it = 0; it < sizeof(s->fast_end); it++)
+		s->fast_end[it] = (uint8_t)ntrace_enc_inline_end(&th->enc, it);
+}
+
+/* q's run and end to the encoder, as lazy_send() sends them. */
+static void fast_send(struct trace_hart *th, const struct step_block *q, uint8_t itype)
+{
+	struct stepper *s = &th->step;
+	struct ntrace_retired end = fast_record(s, q, itype);
+	struct ntrace_block run = { .addr = q->start, .rvc_mask = q->rvc_mask, .count = q->count,
+				    .priv = s->priv };
+
+	if (!engine_block_inline(th, q->start, (uint32_t)((q->end - q->start) >> 1), q->count,
+				 s->priv, &end))
+		engine_block(th, &run, &end);
+}
+
+/* The encoder step of a fast visit at a block of n instructions (see
+ * above), from the `first` held block on (1: fast_h1, 2: fast_h2; the
+ * fast visit counted those before itself). */
+void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first)
+{
+	struct stepper *s = &th->step;
+
+	if (first == 1 && (n || s->fast == STEP_FAST_TWO))
+		fast_send(th, s->fast_h1, s->fast_it1);
+	if (n && s->fast == STEP_FAST_TWO)
+		fast_send(th, s->fast_h2, s->fast_it2);
+}
+
+/* The encoder overflowed into the sink during a fast visit: applied after
+ * the visit, as stepper_breakpoint() does. */
+void stepper_fast_pending(struct trace_hart *th)
+{
+	engine_apply_pending(th, NULL);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The fast visit of block stepping: step_fast.S takes the common visit in
+ * the steady state, step_fast.c is its C side (docs/TRACE.md, "The fast
+ * visit").
+ */
+#ifndef TRACE_STEP_FAST_H
+#define TRACE_STEP_FAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "firmware/trace/trace_hart.h"
+#include "firmware/trace/stepper.h"
+
+/* The fast visit (step_fast.S) stops: the fields it kept as blocks are
+ * written.  Every function of the stepper that looks at its state calls
+ * it first (inline: a stepper that is not in the steady state pays a
+ * test). */
+void stepper_fast_unfold(struct stepper *s);
+
+static inline void stepper_fast_leave(struct stepper *s)
+{
+	if (s->fast)
+		stepper_fast_unfold(s);
+}
+/* Whether the session can take the fast visit, and its encoder's inline
+ * ends (at the start of an N-Trace session). */
+void stepper_fast_configure(struct trace_hart *th);
+/* step_fast.S's calls into C: the encoder step of a visit it does not
+ * count itself (n: the run of the block it is at; from held block
+ * `first`, 1 or 2, on), and what the encoder left pending (an overflow)
+ * after the visit. */
+void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first);
+void stepper_fast_pending(struct trace_hart *th);
+
+/* Whether the common visit just made (b's run and end held, and pending
+ * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
+ * where the fast visit takes over: the held run is b's whole run (with
+ * b's end as its end when that ran), the encoder's records are all
+ * qualified by privilege, and nothing the fast visit does not look at is
+ * pending. */
+static inline __attribute__((always_inline)) bool
+fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
+{
+	const struct stepper *s = &th->step;
+	const struct ntrace_ingress *in = &th->ingress;
+
+	/* tracing, not paused, no overflow during this event, no CTR
+	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
+	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
+	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
+	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
+	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
+	       bn->end != s->t1;
+}
+
+#endif /* TRACE_STEP_FAST_H */
