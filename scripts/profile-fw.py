@@ -4,7 +4,7 @@
 
     scripts/profile-fw.py [--fw build/tracesbi.elf]
         [--payload build/payloads/trace-prog.elf] [--prog sort] [--append "mode=btm"]
-        [--top 40] [--lines FUNC] [--callers FUNC]
+        [--done TRACE-DONE] [--top 40] [--lines FUNC] [--callers FUNC]
 
 Runs the traced-program payload (tests/target/trace) for one program under
 QEMU with `-icount shift=0 -singlestep -d exec,nochain`, streams the
@@ -83,9 +83,9 @@ def run(args, counts, watch=frozenset(), calls=None):
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         text, deadline = '', time.time() + args.timeout
         try:
-            while 'TRACE-DONE' not in text:
+            while args.done not in text:
                 if qemu.poll() is not None or time.time() > deadline:
-                    raise RuntimeError('no TRACE-DONE from the payload')
+                    raise RuntimeError(f'no {args.done} from the payload')
                 time.sleep(0.5)
                 if os.path.exists(serial):
                     text = open(serial, errors='replace').read()
@@ -134,6 +134,8 @@ def main():
     ap.add_argument('--payload', default=os.path.join(ROOT, 'build/payloads/trace-prog.elf'))
     ap.add_argument('--prog', default='sort', help='program of tests/target/trace (only=)')
     ap.add_argument('--append', default='', help='more bootargs, e.g. "mode=btm" or "notrace"')
+    ap.add_argument('--done', default='TRACE-DONE',
+                    help='the console line that ends the run (e.g. "DONE: bench" for bench-ctr.elf)')
     ap.add_argument('--top', type=int, default=40)
     ap.add_argument('--timeout', type=int, default=600)
     ap.add_argument('--lines', metavar='FUNC', action='append', default=[],

@@ -907,10 +907,9 @@ fw_counter_stop_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
 /*
  * Stop (if `running`), reset and snapshot one hardware counter.  A stopped
  * one goes through the stop sequence too: it changes nothing and yields
- * its value.  Inlined into the running-counter path of pmu_counter_stop,
- * which Linux takes with every flag combination.
+ * its value.  (ecall_pmu_fast.S does this for a running counter.)
  */
-static inline __attribute__((always_inline)) struct sbiret
+static struct sbiret
 stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags,
 	     bool running)
 {
@@ -938,8 +937,8 @@ stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned
 	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
 }
 
-/* Everything but the stop of a running hardware counter or a plain stop
- * or reset of a running standard firmware counter. */
+/* Every single-counter stop but a plain stop or reset of a running
+ * standard firmware counter. */
 static __attribute__((noinline)) struct sbiret
 stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
 {
@@ -979,16 +978,11 @@ struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 		return pmu_counter_stop_several(base, mask, flags, p);
 	if (idx >= STATE_SLOTS || flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
 		return pmu_counter_stop_set(base, mask, flags, p);
-	if (p->state[idx] != PMU_RUNNING || (flags & PMU_STOP_TAKE_SNAPSHOT && idx >= p->hw_count))
+	/* A running hardware counter of mask 1 is ecall_pmu_fast.S's stop:
+	 * it comes here only when its bit is not bit 0 or the page cannot
+	 * take its snapshot there, and takes the general single stop. */
+	if (p->state[idx] != PMU_RUNNING || idx < p->hw_count || (flags & PMU_STOP_TAKE_SNAPSHOT))
 		return stop_one_other(p, base, idx, flags);
-	if (idx < p->hw_count) {
-		if (flags)
-			return stop_hpm_one(p, base, idx, flags, true);
-		/* Linux's usual stop, kept apart from the flag tests. */
-		p->state[idx] = PMU_CONFIGURED;
-		pmu_hw_counter_stop(p->hw_num[idx]);
-		return SBI_ERR(SBI_SUCCESS);
-	}
 	c = &p->fw[idx - p->hw_count];
 	if (!c->source || !fw_counter_is_plain(c))
 		return fw_counter_stop_other(p, base, idx, flags, 0);

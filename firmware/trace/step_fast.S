@@ -272,7 +272,7 @@ trace_fast_visit:
 	j	.Lhold_run
 
 	/* A branch back into a block that ends at it again (a loop): the
-	 * firmware runs it, so T0 can stay (t0_loop_hit(): both blocks
+	 * firmware runs it, so T0 can stay (loop_visit(): both blocks
 	 * have a run, the target is not the trap vector).  LOOP in a5
 	 * says so to .Lhold_run. */
 .Lloop:

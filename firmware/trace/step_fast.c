@@ -24,12 +24,12 @@
  *   RAN:     the whole held run is fast_h1's run with its end as its end,
  *            and nothing is pending: the firmware ran that end, a branch
  *            back into a block that ends at it again (a loop,
- *            t0_loop_hit()).
+ *            loop_visit()).
  * A visit at a block with a run sends what fast_h1 (and fast_h2) hold to
  * the encoder and holds the block (PENDING, or RAN for a loop); a visit at
  * a block without a run holds it as fast_h2 (TWO), sending fast_h1 first
  * if fast_h2 was there.  These are the records, in the order, that
- * retire_whole() and t0_loop_hit() give the encoder.  Its counting, which
+ * retire_whole() and loop_visit() give the encoder.  Its counting, which
  * is most visits, is done in assembly (ntrace_enc_inline_end()); anything
  * else comes here (stepper_fast_retire()).  The fast visit never predicts
  * a chain: one visit costs less than a chained segment does here.

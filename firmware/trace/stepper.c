@@ -647,16 +647,75 @@ static __attribute__((noinline)) void own_ebreak(struct trace_hart *th, struct t
 }
 
 /*
- * The common visit, fused: T0 fired at the end of the run it was armed
- * for, the predicted transfers before that run went as predicted, and the
- * block ends with a branch or jump the hart can run itself.  It leaves
- * the state t0_hit() would (retire_upto(), hold(), end_transfer(),
- * run_predicted()) and feeds the encoder the same records, at a fraction of
- * the cost, then predicts a chain: this is most visits (docs/TRACE.md,
- * "Cost").  False for anything else, with nothing changed but a chain's
- * earlier segments retired (which t0_hit() would do first too).
+ * A loop's visit (from t0_common_hit(), whose first tests held: T0's block
+ * is b, a branch ends it at pc, nothing pending, a run): the branch goes
+ * back to a block that ends at it again.  The firmware runs the branch
+ * here (step_emulate(): only mepc changes) and leaves what t0_hit() would
+ * (retire_upto(), end_transfer(), hold(), plan()): what was held goes to
+ * the encoder, and the run and this branch are held, as a whole held run
+ * with the branch as its end (HELD_RECORD).  False, with nothing changed,
+ * for anything else.  Out of line: it is the rarer of the two.
  */
-static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
+static __attribute__((noinline)) bool loop_visit(struct trace_hart *th, struct trap_regs *regs)
+{
+	struct stepper *s = &th->step;
+	const struct step_block *b = s->blk;
+	uint64_t pc = regs->mepc, next;
+	unsigned int n = s->run_count;
+	struct step_block *bn;
+	uint8_t itype, size;
+
+	if (n > NTRACE_BLOCK_MAX || (s->held.whole && s->held.kind == HELD_LAST))
+		return false;
+	jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype);
+	/* the block at next must end at this branch again, not take b's slot
+	 * (b's fields are read below), and not be the trap vector */
+	bn = cache_at(s, next);
+	if (next == pc || (bn == b && next != b->start))
+		return false;
+	bn = lookup_in(s, bn, next, s->priv);
+	if (bn->end != pc || !bn->count || (s->t1_on && next == s->t1) || is_lrsc(bn))
+		return false;
+	size = b->size;
+	/* retire_segment(): the run retired; hold(): the branch joins it */
+	s->in_m = false;
+	if (s->held.whole)
+		lazy_send(th, &s->held.rec);   /* (HELD_RECORD: tested above) */
+	else
+		feed_held(th);
+	lazy_hold_run(s, n);
+	/* step_outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
+	 * blocks only: no flags) */
+	s->held.kind = HELD_RECORD;
+	s->held.rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
+					       .priv = s->priv };
+	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
+	regs->mepc = next;
+	s->blk = bn;
+	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
+	t0_arm(s, bn->end);
+	if (fast_enters(th, b, bn)) {
+		/* the state of RAN: b's run and branch held, nothing pending */
+		s->fast = STEP_FAST_RAN;
+		s->fast_h1 = b;
+		s->fast_it1 = itype;
+	}
+	return true;
+}
+
+/*
+ * The common visit, fused: T0 fired at the end of the run it was armed
+ * for and the block ends with a branch or jump.  With a transfer pending
+ * (the predicted transfers before that run went as predicted) the hart
+ * runs this one itself; with none, a loop's branch is run here
+ * (loop_visit()).  It leaves the state t0_hit() would (retire_upto(),
+ * hold(), end_transfer(), run_predicted()) and feeds the encoder the same
+ * records, at a fraction of the cost, then predicts a chain: this is most
+ * visits (docs/TRACE.md, "Cost").  False for anything else, with nothing
+ * changed but a chain's earlier segments retired (which t0_hit() would do
+ * first too).
+ */
+static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 {
 	struct stepper *s = &th->step;
 	const struct step_block *b = s->blk;
@@ -670,10 +729,13 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 		return false;
 	if (s->chain_len)
 		retire_chain_ran(th);   /* pc == s->t0: the chain's end */
-	n = s->run_count;
-	if (pc != s->run_end || !s->pend || s->pend_rec.addr == pc ||
-	    b->kind != BLOCK_END_EMULATE || b->op == EMU_SRET || (s->t1_on && pc == s->t1))
+	if (pc != s->run_end || b->kind != BLOCK_END_EMULATE || (s->t1_on && pc == s->t1))
 		return false;
+	if (!s->pend)
+		return b->op == EMU_BRANCH && s->run_count && loop_visit(th, regs);
+	if (s->pend_rec.addr == pc || b->op == EMU_SRET)
+		return false;
+	n = s->run_count;
 	/* Where the transfer goes (step_outcome()). */
 	end = b->end;
 	size = b->size;
@@ -717,79 +779,6 @@ static bool t0_common_hit(struct trace_hart *th, const struct trap_regs *regs)
 }
 
 /*
- * A loop's visit, fused: T0 fired at the branch that ends the run it was
- * armed for (nothing predicted before that run: the previous visit ran
- * this branch in the hart's place), and the branch goes back to a block
- * that ends at it again.  The firmware runs the branch here (step_emulate():
- * only mepc changes) and leaves what t0_hit() would (retire_upto(),
- * end_transfer(), hold(), plan()): what was held goes to the encoder, and
- * the run and this branch are held, as a whole held run with the branch
- * as its end (HELD_RECORD).  False, with nothing changed, for anything else.
- */
-static __attribute__((noinline)) bool t0_loop_hit(struct trace_hart *th, struct trap_regs *regs)
-{
-	struct stepper *s = &th->step;
-	const struct step_block *b = s->blk;
-	uint64_t pc = regs->mepc, next;
-	unsigned int n = s->run_count;
-	struct step_block *bn;
-	uint8_t itype, size;
-
-	/* (looks_like_loop() held: T0's block is b, a branch ends it at pc,
-	 * nothing pending, a run) */
-	if (pc != s->t0 || pc != s->run_end || s->chain_len || s->single_is_vector || s->tstamp ||
-	    tci_encoder_ts_enabled(&th->te) || n > NTRACE_BLOCK_MAX ||
-	    (s->held.whole && s->held.kind == HELD_LAST) || (s->t1_on && pc == s->t1))
-		return false;
-	jump_target(s, b, regs->x[b->rs1], regs->x[b->rs2], &next, &itype);
-	/* the block at next must end at this branch again, not take b's slot
-	 * (b's fields are read below), and not be the trap vector */
-	bn = cache_at(s, next);
-	if (next == pc || (bn == b && next != b->start))
-		return false;
-	bn = lookup_in(s, bn, next, s->priv);
-	if (bn->end != pc || !bn->count || (s->t1_on && next == s->t1) || is_lrsc(bn))
-		return false;
-	size = b->size;
-	/* retire_segment(): the run retired; hold(): the branch joins it */
-	s->in_m = false;
-	if (s->held.whole)
-		lazy_send(th, &s->held.rec);   /* (HELD_RECORD: tested above) */
-	else
-		feed_held(th);
-	lazy_hold_run(s, n);
-	/* step_outcome()'s record of the branch (BLOCK_SEQ_INFERABLE marks jalr
-	 * blocks only: no flags) */
-	s->held.kind = HELD_RECORD;
-	s->held.rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
-					       .priv = s->priv };
-	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
-	regs->mepc = next;
-	s->blk = bn;
-	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
-	t0_arm(s, bn->end);
-	if (fast_enters(th, b, bn)) {
-		/* the state of RAN: b's run and branch held, nothing pending */
-		s->fast = STEP_FAST_RAN;
-		s->fast_h1 = b;
-		s->fast_it1 = itype;
-	}
-	return true;
-}
-
-/* t0_loop_hit()'s cheapest tests, before its call (it relies on them):
- * most visits that are not the common one (single-stepping among them)
- * fail one of them. */
-static inline __attribute__((always_inline)) bool looks_like_loop(const struct stepper *s,
-								    uint64_t pc)
-{
-	const struct step_block *b = s->blk;
-
-	return !s->pend && s->mode == STEP_RUN && b && b->end == pc && b->op == EMU_BRANCH &&
-	       b->kind == BLOCK_END_EMULATE && s->run_count;
-}
-
-/*
  * A trigger fired with V not where the stepper has the hart: it went
  * between HS and V=1 where no trigger saw it (a trap from V=1 into HS, with
  * T1 on vstvec; docs/CTR.md "Limits").  What was held is lost; stepping
@@ -803,7 +792,7 @@ static __attribute__((noinline)) void virt_resync(struct trace_hart *th, struct 
 	plan(th, regs, regs->mepc);
 }
 
-/* True for the common visit (t0_common_hit(): regs unchanged). */
+/* True for the common visit (t0_common_hit(): at most mepc changed). */
 static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *th,
 							       struct trap_regs *regs)
 {
@@ -828,7 +817,7 @@ static inline __attribute__((always_inline)) bool breakpoint(struct trace_hart *
 		virt_resync(th, regs);
 		return false;
 	}
-	if (t0_common_hit(th, regs) || (looks_like_loop(s, pc) && t0_loop_hit(th, regs)))
+	if (t0_common_hit(th, regs))
 		return true;
 	s->tstamp = engine_timestamp(th);
 	if (s->mode != STEP_OFF && pc == s->t0)
