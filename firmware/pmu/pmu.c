@@ -158,7 +158,7 @@ static uint64_t counters_for_event(const struct pmu_hart *p, unsigned long event
  * So counter_fw_read is two loads and an add.  Platform events (source
  * NULL while running) ask the platform.
  */
-static const uint64_t zero_source;
+const uint64_t pmu_zero_source;   /* (ecall_pmu_fast.S freezes with it too) */
 
 static uint64_t fw_source_read(const struct pmu_fw_counter *c)
 {
@@ -211,7 +211,7 @@ static void fw_counter_start(struct pmu_hart *p, struct pmu_fw_counter *c, uint6
 /* Keep `value` from now on (a stopped counter). */
 static void fw_counter_freeze(struct pmu_fw_counter *c, uint64_t value)
 {
-	c->source = &zero_source;
+	c->source = &pmu_zero_source;
 	c->offset = value;
 }
 
@@ -870,132 +870,19 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 	return start_configured(p, idx, flags, initial_value);
 }
 
-/* The snapshot of one stopped counter: its value and the overflow bitmap
- * (whole, as pmu_counter_stop_set writes it). */
-static inline __attribute__((always_inline)) void
-snapshot_one(struct pmu_hart *p, unsigned long base, unsigned long idx, uint64_t value,
-	     unsigned long hw_overflow)
-{
-	volatile uint64_t *page = snapshot_page(p);
-
-	page[1 + idx - base] = value;
-	page[0] = overflowed_counters(p, hw_overflow) >> base;
-}
-
-/* Stop (if running), snapshot, reset of one firmware counter. */
-static __attribute__((noinline)) struct sbiret
-fw_counter_stop_other(struct pmu_hart *p, unsigned long base, unsigned long idx,
-		      unsigned long flags, unsigned long hw_overflow)
-{
-	struct pmu_fw_counter *c = &p->fw[idx - p->hw_count];
-	bool running = p->state[idx] == PMU_RUNNING;
-	uint64_t value;
-
-	if (running) {
-		p->state[idx] = PMU_CONFIGURED;
-		value = fw_counter_stop(p, c);
-	} else {
-		value = fw_counter_value(c);
-	}
-	if (flags & PMU_STOP_TAKE_SNAPSHOT)
-		snapshot_one(p, base, idx, value, hw_overflow);
-	if (flags & PMU_STOP_RESET)
-		counter_reset(p, (unsigned int)idx);
-	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
-}
-
 /*
- * Stop (if `running`), reset and snapshot one hardware counter.  A stopped
- * one goes through the stop sequence too: it changes nothing and yields
- * its value.  (ecall_pmu_fast.S does this for a running counter.)
+ * counter_stop.  ecall_pmu_fast.S is the rule for the stop of one running
+ * counter (mask 1: a hardware counter, or a firmware counter of a
+ * standard event without TAKE_SNAPSHOT) and comes here with everything
+ * else: several HPM counters without RESET take stop_hpm_set, the rest
+ * the general path.
  */
-static struct sbiret
-stop_hpm_one(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags,
-	     bool running)
-{
-	unsigned int n = p->hw_num[idx];
-	unsigned long hw_overflow = 0;
-	uint64_t value;
-
-	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
-		if (!p->snapshot_on)
-			return SBI_ERR(SBI_ERR_NO_SHMEM);
-		if (p->sscofpmf)
-			hw_overflow = pmu_hw_overflowed();
-	}
-	if (flags & PMU_STOP_RESET) {
-		p->state[idx] = PMU_FREE;
-		p->hw[idx].mhpmevent = 0;
-		value = pmu_hw_counter_stop_free(n);
-	} else {
-		if (running)
-			p->state[idx] = PMU_CONFIGURED;
-		value = pmu_hw_counter_stop(n);
-	}
-	if (flags & PMU_STOP_TAKE_SNAPSHOT)
-		snapshot_one(p, base, idx, value, hw_overflow);
-	return SBI_ERR(running ? SBI_SUCCESS : SBI_ERR_ALREADY_STOPPED);
-}
-
-/* Every single-counter stop but a plain stop or reset of a running
- * standard firmware counter. */
-static __attribute__((noinline)) struct sbiret
-stop_one_other(struct pmu_hart *p, unsigned long base, unsigned long idx, unsigned long flags)
-{
-	unsigned long hw_overflow = 0;
-
-	if (idx >= counter_total(p))
-		return SBI_ERR(SBI_ERR_INVALID_PARAM);
-	if (idx < p->hw_count)
-		return stop_hpm_one(p, base, idx, flags, p->state[idx] == PMU_RUNNING);
-	if (flags & PMU_STOP_TAKE_SNAPSHOT) {
-		if (!p->snapshot_on)
-			return SBI_ERR(SBI_ERR_NO_SHMEM);
-		if (p->sscofpmf)
-			hw_overflow = pmu_hw_overflowed();
-	}
-	return fw_counter_stop_other(p, base, idx, flags, hw_overflow);
-}
-
-/* counter_stop of a mask that is not one counter (several bits, or
- * none); sbi/ecall_pmu_fast.S comes here directly for such a mask. */
-struct sbiret pmu_counter_stop_several(unsigned long base, unsigned long mask,
-				       unsigned long flags, struct pmu_hart *p)
-{
-	if (flags <= PMU_STOP_TAKE_SNAPSHOT && !(flags & PMU_STOP_RESET) &&
-	    hpm_set_fast(p, base, mask))
-		return stop_hpm_set(p, base, mask, flags);
-	return pmu_counter_stop_set(base, mask, flags, p);
-}
-
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p)
 {
-	unsigned long idx = base;
-	struct pmu_fw_counter *c;
-
-	if (mask != 1 && !single_counter(base, mask, &idx))
-		return pmu_counter_stop_several(base, mask, flags, p);
-	if (idx >= STATE_SLOTS || flags > (PMU_STOP_RESET | PMU_STOP_TAKE_SNAPSHOT))
-		return pmu_counter_stop_set(base, mask, flags, p);
-	/* A running hardware counter of mask 1 is ecall_pmu_fast.S's stop:
-	 * it comes here only when its bit is not bit 0 or the page cannot
-	 * take its snapshot there, and takes the general single stop. */
-	if (p->state[idx] != PMU_RUNNING || idx < p->hw_count || (flags & PMU_STOP_TAKE_SNAPSHOT))
-		return stop_one_other(p, base, idx, flags);
-	c = &p->fw[idx - p->hw_count];
-	if (!c->source || !fw_counter_is_plain(c))
-		return fw_counter_stop_other(p, base, idx, flags, 0);
-	/* fw_counter_stop (+ counter_reset with RESET), no call. */
-	fw_counter_freeze(c, *c->source + c->offset);
-	if (flags & PMU_STOP_RESET) {
-		p->state[idx] = PMU_FREE;
-		c->event_idx = 0;
-		c->event_data = 0;
-	} else {
-		p->state[idx] = PMU_CONFIGURED;
-	}
-	return SBI_ERR(SBI_SUCCESS);
+	if (!(flags & ~PMU_STOP_TAKE_SNAPSHOT) && hpm_set_fast(p, base, mask))
+		return stop_hpm_set(p, base, mask, flags);
+	return pmu_counter_stop_set(base, mask, flags, p);
 }
 
 /* The counter CSRs on the cold paths (event read-back, hart init,
@@ -1046,7 +933,7 @@ void pmu_hart_init(struct pmu_hart *p, uint32_t hpm_mask, unsigned int hpm_width
 		pmu_trap_counting(false);
 	*p = (struct pmu_hart){ 0 };
 	for (i = 0; i < PMU_FW_COUNTERS; i++)
-		p->fw[i].source = &zero_source;
+		p->fw[i].source = &pmu_zero_source;
 	/* Counters that cannot be stopped cannot be SBI PMU counters (start
 	 * and stop are the interface): the firmware ones are all there is. */
 	if (!mcountinhibit)

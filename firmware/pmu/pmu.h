@@ -116,10 +116,9 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
 				unsigned long flags, uint64_t initial_value, struct pmu_hart *p);
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p);
-/* The part of pmu_counter_stop for a mask that is not one counter. */
-struct sbiret pmu_counter_stop_several(unsigned long base, unsigned long mask,
-				       unsigned long flags, struct pmu_hart *p);
 struct sbiret pmu_counter_fw_read(unsigned long idx, struct pmu_hart *p);
+/* What a stopped firmware counter's source points at (pmu.c). */
+extern const uint64_t pmu_zero_source;
 struct sbiret pmu_counter_fw_read_hi(unsigned long idx, struct pmu_hart *p);
 struct sbiret pmu_snapshot_set_shmem(unsigned long lo, unsigned long hi,
 				     unsigned long flags, struct pmu_hart *p);

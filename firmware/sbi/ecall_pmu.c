@@ -5,7 +5,7 @@
  * counters are per hart.
  *
  * eid_table holds pmu_fast_handle (sbi/ecall_pmu_fast.S): it serves the
- * single-counter stop of a running hardware counter itself and sends
+ * stop of one running counter itself and sends
  * counter_start, counter_fw_read and every other stop straight to their
  * functions in pmu.c; the remaining functions come here.
  */

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The PMU extension's entry (the handler eid_table holds for EID 0x504D55),
- * and counter_stop of one running hardware counter in assembly.
+ * and counter_stop of one running counter in assembly.
  *
  * A kernel stops one counter (base = the counter, mask = 1) on every
  * context switch and overflow, often with RESET and TAKE_SNAPSHOT.  This
- * path does exactly what pmu_counter_stop (firmware/pmu/pmu.c) does for such a
- * call, in about two thirds of the instructions: a jump straight into a
- * table of per-counter CSR blocks instead of a compiler jump table, and no
- * re-checks of what the first tests already decided.  Every other call,
- * and every stop it does not serve (another mask, a firmware counter, a
- * counter not running, reserved flags, TAKE_SNAPSHOT without a page or on
- * a hart whose HPM counters have holes), goes to the C code with its
- * arguments untouched, which then also returns every error.
+ * path is the rule for such a call, and does exactly what
+ * pmu_counter_stop (firmware/pmu/pmu.c), the general path, does with it:
+ * for a hardware counter, a jump straight into a table of per-counter CSR
+ * blocks instead of a compiler jump table; for a firmware counter of a
+ * standard event, the freeze of its value.  Every other call, and every
+ * stop it does not serve (another mask, a counter not running, reserved
+ * flags, TAKE_SNAPSHOT without a page, of a firmware counter or on a hart
+ * whose HPM counters have holes, a platform event or one of tracesbi's
+ * own), goes to the C code with its arguments untouched, which then also
+ * returns every error.
  *
  * In:  a0 counter_idx_base, a1 counter_idx_mask, a2 flags, a6 FID,
  *      a7 this hart's struct hart (trap.S).
@@ -71,9 +73,9 @@ pmu_fast_handle:
  */
 counter_stop_fast:
 	li	t0, 1
-	bne	a1, t0, stop_not_one
+	bne	a1, t0, stop_in_c               /* not one counter, or not bit 0 */
 	lbu	t0, PMU_OFF_HW_COUNT(a3)
-	bgeu	a0, t0, stop_in_c               /* a firmware counter, or none */
+	bgeu	a0, t0, stop_fw                 /* a firmware counter, or none */
 	add	t1, a3, a0
 	lbu	t0, PMU_OFF_STATE(t1)
 	li	t2, PMU_ASM_RUNNING
@@ -138,6 +140,53 @@ stop_reset:
 	li	a1, 0
 	ret
 
+/*
+ * counter_stop(base, 1, flags) of a running firmware counter of a
+ * standard event, flags 0 or RESET: pmu.c's fw_counter_stop() (and
+ * counter_reset() with RESET).  Its value is *source + offset; frozen,
+ * source is pmu_zero_source and offset the value.  a3 = p, t0 = its
+ * hw_count; t1 = p + idx addresses state[idx]; t2 = the counter.
+ */
+.if PMU_FW_COUNTER_SIZE != 32
+.error "struct pmu_fw_counter is not 32 bytes"
+.endif
+stop_fw:
+	sub	t2, a0, t0
+	li	t1, PMU_ASM_FW_COUNTERS
+	bgeu	t2, t1, stop_in_c               /* no such counter */
+	add	t1, a3, a0
+	lbu	t0, PMU_OFF_STATE(t1)
+	li	a4, PMU_ASM_RUNNING
+	bne	t0, a4, stop_in_c
+	li	a4, PMU_ASM_STOP_RESET
+	bgtu	a2, a4, stop_in_c               /* TAKE_SNAPSHOT, or reserved flags */
+	slli	t2, t2, 5
+	add	t2, t2, a3
+	li	a4, PMU_OFF_FW
+	add	t2, t2, a4
+	ld	a5, PMU_FW_OFF_SOURCE(t2)
+	beqz	a5, stop_in_c                   /* a platform event */
+	/* EVENT_CODE(event_idx), its low 16 bits: a standard event */
+	lhu	a4, PMU_FW_OFF_EVENT_IDX(t2)
+	li	a6, PMU_ASM_FW_STD_COUNT
+	bgeu	a4, a6, stop_in_c
+	ld	a5, 0(a5)
+	ld	a4, PMU_FW_OFF_OFFSET(t2)
+	add	a5, a5, a4
+	lla	a4, pmu_zero_source
+	sd	a4, PMU_FW_OFF_SOURCE(t2)
+	sd	a5, PMU_FW_OFF_OFFSET(t2)
+	li	a4, PMU_ASM_CONFIGURED
+	beqz	a2, 1f
+	/* RESET: the counter is free again, with no event */
+	sw	zero, PMU_FW_OFF_EVENT_IDX(t2)
+	sd	zero, PMU_FW_OFF_EVENT_DATA(t2)
+	li	a4, PMU_ASM_FREE
+1:	sb	a4, PMU_OFF_STATE(t1)
+	li	a0, SBI_SUCCESS
+	li	a1, 0
+	ret
+
 /* The other calls of every context switch go straight to their C function
  * (the PMU state last, as pmu_handle passes it); the rest to pmu_handle
  * with a0..a7 as they came. */
@@ -156,12 +205,6 @@ not_stop:
 stop_in_c:
 	tail	pmu_counter_stop
 
-/* A mask that is not one counter (several bits, or none). */
-stop_not_one:
-	addi	t0, a1, -1
-	and	t0, t0, a1
-	beqz	t0, stop_in_c                   /* one bit, not bit 0; or mask 0 */
-	tail	pmu_counter_stop_several
 
 	.size	pmu_fast_handle, . - pmu_fast_handle
 

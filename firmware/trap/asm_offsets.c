@@ -49,8 +49,21 @@ void asm_offsets(void)
 	VALUE(PMU_HW_COUNTER_SIZE, sizeof(struct pmu_hw_counter));
 	VALUE(PMU_ASM_CONFIGURED, PMU_CONFIGURED);
 	VALUE(PMU_ASM_RUNNING, PMU_RUNNING);
+	VALUE(PMU_ASM_FREE, PMU_FREE);
 	VALUE(PMU_ASM_STOP_RESET, PMU_STOP_RESET);
 	VALUE(PMU_ASM_STOP_TAKE_SNAPSHOT, PMU_STOP_TAKE_SNAPSHOT);
+	VALUE(PMU_ASM_FW_COUNTERS, PMU_FW_COUNTERS);
+	VALUE(PMU_ASM_FW_STD_COUNT, PMU_FW_STD_COUNT);
+
+	/* a firmware counter, p->fw[i] (its stop in ecall_pmu_fast.S) */
+	OFFSET(PMU_OFF_FW, struct pmu_hart, fw);
+	VALUE(PMU_FW_COUNTER_SIZE, sizeof(struct pmu_fw_counter));
+	OFFSET(PMU_FW_OFF_SOURCE, struct pmu_fw_counter, source);
+
+	/* (value = *source + offset; event_idx and event_data: its event) */
+	OFFSET(PMU_FW_OFF_OFFSET, struct pmu_fw_counter, offset);
+	OFFSET(PMU_FW_OFF_EVENT_DATA, struct pmu_fw_counter, event_data);
+	OFFSET(PMU_FW_OFF_EVENT_IDX, struct pmu_fw_counter, event_idx);
 
 	/* struct trace_hart and its stepper, encoder statistics, encoder */
 	OFFSET(TH_OVERFLOW_NOW, struct trace_hart, overflow_now);

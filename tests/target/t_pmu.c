@@ -1273,6 +1273,55 @@ static void fw_set_timer(void)
 	pmu_release_all();
 }
 
+/*
+ * counter_stop of one running firmware counter (mask 1), without flags
+ * then with RESET: the stop keeps the value, a start without flags goes
+ * on from it, RESET frees the counter.  On tracesbi a standard event's
+ * stop is served in assembly (sbi/ecall_pmu_fast.S) and one of its own
+ * events' (SBI calls) in C, with the same results.
+ */
+static void fw_stop_one_counter(void)
+{
+	unsigned long events[2] = { EV_FW(FW_SET_TIMER), EV_FW(FW_SBI_CALLS) };
+	unsigned int i, kinds = sbi_probe(SBI_EXT_TRACESBI).value == 1 ? 2 : 1;
+
+	if (!pmu_fw_ready())
+		return;
+	for (i = 0; i < kinds; i++) {
+		bool exact = events[i] == EV_FW(FW_SET_TIMER), ok = true;
+		long f = fw_counter_start(events[i], 0);
+		uint64_t v, w;
+
+		if (f < 0)
+			break;
+		set_timers(3);
+		CHECK_ERR(pmu_stop(f, 1, 0).error, SBI_SUCCESS, "counter_stop(%ld, 1, 0), event %#lx",
+			  f, events[i]);
+		v = fw_value(f, &ok);
+		if (exact)
+			CHECK_EQ(v, 3, "counter %ld stopped after 3 set_timer", f);
+		set_timers(4);
+		CHECK_EQ(fw_value(f, &ok), v, "stopped counter %ld (event %#lx) after 4 set_timer", f,
+			 events[i]);
+		CHECK_ERR(pmu_start(f, 1, 0, 0).error, SBI_SUCCESS, "counter_start(%ld) again", f);
+		set_timers(2);
+		CHECK_ERR(pmu_stop(f, 1, 0).error, SBI_SUCCESS, "second counter_stop(%ld)", f);
+		w = fw_value(f, &ok);
+		if (exact)
+			CHECK_EQ(w, v + 2, "counter %ld went on from %lu for 2 set_timer", f,
+				 (unsigned long)v);
+		else
+			CHECK(w > v, "counter %ld (event %#lx) went on from %lu: %lu", f, events[i],
+			      (unsigned long)v, (unsigned long)w);
+		CHECK_ERR(pmu_start(f, 1, 0, 0).error, SBI_SUCCESS, "counter_start(%ld) third", f);
+		CHECK_ERR(pmu_stop(f, 1, STOP_RESET).error, SBI_SUCCESS,
+			  "counter_stop(%ld, 1, RESET) of the running counter", f);
+		CHECK_ERR(pmu_start(f, 1, 0, 0).error, SBI_ERR_INVALID_PARAM,
+			  "counter_start(%ld) after RESET: must be free", f);
+		pmu_release_all();
+	}
+}
+
 static void access_loads(unsigned long k)
 {
 	uint64_t v;
@@ -2718,6 +2767,7 @@ static const struct target_test tests[] = {
 	{ "hpm_counts_instructions", hpm_counts_instructions, DEV_OPENSBI_PMU_MATCHING },
 	{ "hpm_stopped_holds", hpm_stopped_holds, DEV_OPENSBI_PMU_STOPPED_VALUE },
 	{ "fw_stopped_holds", fw_stopped_holds, DEV_NONE },
+	{ "fw_stop_one_counter", fw_stop_one_counter, DEV_NONE },
 	{ "filter_flags_accepted", filter_flags_accepted, DEV_NONE },
 	{ "filter_flags_reach_mhpmevent", filter_flags_reach_mhpmevent, DEV_OPENSBI_NO_TRACESBI_EXT },
 	{ "fw_read_invalid", fw_read_invalid, DEV_NONE },
