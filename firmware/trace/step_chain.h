@@ -59,7 +59,7 @@ static inline bool overlaps(uint64_t lo, uint64_t hi, uint64_t a, uint64_t z)
 }
 
 /*
- * Extend the chain after the current segment (its run [s->start, cur->end),
+ * Extend the chain after the current segment (its run [s->run.start, cur->end),
  * after the transfer at visit_end whose link rd/link_val it wrote), in
  * s->chain.  Returns the block whose end T0 must mark.  (In this header:
  * the common visit, its one caller, inlines it; out of line it cost CTR
@@ -75,7 +75,7 @@ static inline struct step_block *step_chain_extend(struct stepper *s,
 	unsigned int nr = 1, i;
 
 	write_link(&k, rd, link_val);
-	lo[0] = s->start;
+	lo[0] = s->run.start;
 	hi[0] = cur->end;
 	/* BLOCK_CHAIN_STOP: not a predicted transfer (ends_chain()), or one
 	 * whose sources the run writes (unknown below anyway) */

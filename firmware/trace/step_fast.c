@@ -63,9 +63,9 @@ void stepper_fast_unfold(struct stepper *s)
 	if (s->held.kind == HELD_RECORD)
 		s->held.rec = fast_record(s, q, s->fast_it1);
 	if (s->fast == STEP_FAST_TWO)
-		s->pend_rec = fast_record(s, s->fast_h2, s->fast_it2);
+		s->run.xfer = fast_record(s, s->fast_h2, s->fast_it2);
 	else if (s->fast == STEP_FAST_PENDING)
-		s->pend_rec = fast_record(s, q, s->fast_it1);
+		s->run.xfer = fast_record(s, q, s->fast_it1);
 	step_set_run(s, b->start, b->count, b->rvc_mask, b->end);
 	s->fast = 0;
 }

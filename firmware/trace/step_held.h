@@ -131,11 +131,11 @@ static inline __attribute__((always_inline)) void hold_run(struct trace_hart *th
 
 	s->in_m = false;
 	feed_held(th);
-	held_run_set(&s->held, s->start, upto, s->run_mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1),
+	held_run_set(&s->held, s->run.start, upto, s->run.mask & (n >= 64 ? ~0ULL : (1ULL << n) - 1),
 		     n, s->priv, s->tstamp, false);
-	s->start = upto;
-	s->run_mask = n >= 64 ? 0 : s->run_mask >> n;
-	s->run_count = (uint8_t)(s->run_count - n);
+	s->run.start = upto;
+	s->run.mask = n >= 64 ? 0 : s->run.mask >> n;
+	s->run.count = (uint8_t)(s->run.count - n);
 }
 
 /* lazy_send() when the encoder has more to do than add to I-CNT and HIST
@@ -188,7 +188,7 @@ static __attribute__((noinline)) void hold_record(struct trace_hart *th, struct 
  * visit's common case does not come here). */
 static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsigned int n)
 {
-	hold_record(th, th->step.pend_rec);
+	hold_record(th, th->step.run.xfer);
 	if (n)
 		feed_held(th);
 }
@@ -198,49 +198,49 @@ static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsig
 static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsigned int n)
 {
 	th->step.held.kind = HELD_NONE;
-	hold_run(th, n, th->step.run_end);
+	hold_run(th, n, th->step.run.end);
 }
 
 /* The whole current run (n instructions, no timestamp) is held, its last
  * instruction the held end: what hold_run() holds when nothing else is. */
 static inline __attribute__((always_inline)) void lazy_hold_run(struct stepper *s, unsigned int n)
 {
-	/* the whole run: run_mask holds its sizes and nothing past them
+	/* the whole run: run.mask holds its sizes and nothing past them
 	 * (set_run() takes a block's mask, hold_run() shifts out what it
 	 * retires), so it needs no masking */
-	held_run_set(&s->held, s->start, s->run_end, s->run_mask, n, s->priv, 0, true);
-	s->start = s->run_end;
-	s->run_mask = 0;
-	s->run_count = 0;
+	held_run_set(&s->held, s->run.start, s->run.end, s->run.mask, n, s->priv, 0, true);
+	s->run.start = s->run.end;
+	s->run.mask = 0;
+	s->run.count = 0;
 }
 
-/* retire_segment(th, s->run_end) when the predicted transfer ran (it is not
- * at run_end): the same steps without the search, inlined into the visit. */
+/* retire_segment(th, s->run.end) when the predicted transfer ran (it is not
+ * at run.end): the same steps without the search, inlined into the visit. */
 static inline __attribute__((always_inline)) void retire_whole(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
-	unsigned int n = s->run_count;
+	unsigned int n = s->run.count;
 
 	s->pend = false;
 	s->in_m = false;
-	if (s->held.whole && (n || !joins_as_plain(&s->pend_rec))) {
+	if (s->held.whole && (n || !joins_as_plain(&s->run.xfer))) {
 		if (s->held.kind != HELD_LAST) {   /* (whole: HELD_RECORD) */
 			/* hold() would feed the held run and transfer, and
 			 * hold this one after no run; feed_held() would then
 			 * send it as an empty run's end when a run follows. */
-			lazy_send_xfer(th, &s->pend_rec);
+			lazy_send_xfer(th, &s->run.xfer);
 			if (!n)
 				return;
 		} else if (!n) {
 			/* hold() would join the run's last record to the rest
 			 * and hold the transfer: held as the run's end. */
 			s->held.kind = HELD_RECORD;
-			s->held.rec = s->pend_rec;
+			s->held.rec = s->run.xfer;
 			return;
 		}
 		/* hold() would join the run's last record to the rest, and
 		 * hold_run() send that run with the transfer as its end. */
-		lazy_send(th, &s->pend_rec);
+		lazy_send(th, &s->run.xfer);
 	} else {
 		hold_transfer(th, n);
 		if (!n)

@@ -66,19 +66,19 @@ static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, 
 		upto = lr;        /* the run, then the sequence */
 	if (s->pend) {
 		s->pend = false;
-		if (upto == s->pend_rec.addr) {
-			s->priv = s->pend_rec.priv;
-			s->start = upto;
-			s->run_count = 0;
+		if (upto == s->run.xfer.addr) {
+			s->priv = s->run.xfer.priv;
+			s->run.start = upto;
+			s->run.count = 0;
 			return true;
 		}
-		hold(th, &s->pend_rec);
+		hold(th, &s->run.xfer);
 	}
-	if (upto == s->run_end) {
-		n = s->run_count;   /* the whole run (run_end follows it) */
+	if (upto == s->run.end) {
+		n = s->run.count;   /* the whole run (run.end follows it) */
 	} else {
-		for (addr = s->start; addr < upto && n < s->run_count; )
-			addr += step_insn_size(s->run_mask, n++);
+		for (addr = s->run.start; addr < upto && n < s->run.count; )
+			addr += step_insn_size(s->run.mask, n++);
 		if (addr != upto)
 			return false;
 	}
@@ -91,7 +91,7 @@ static bool retire_segment(struct trace_hart *th, const struct trap_regs *regs, 
  * run puts the hart; segments of a chain never share an address. */
 static bool in_segment(const struct stepper *s, uint64_t upto)
 {
-	return (s->pend && upto == s->pend_rec.addr) || (upto >= s->start && upto <= s->run_end);
+	return (s->pend && upto == s->run.xfer.addr) || (upto >= s->run.start && upto <= s->run.end);
 }
 
 /* The next segment of the chain becomes the current one. */
@@ -100,11 +100,12 @@ static void chain_next(struct stepper *s)
 	const struct step_segment *c = &s->chain[s->chain_pos++];
 
 	s->pend = true;
-	s->pend_rec = c->xfer;
-	s->start = c->start;
-	s->run_end = c->end;
-	s->run_mask = c->mask;
-	s->run_count = c->count;
+	/* (field by field: `s->run = *c` costs the visit a register) */
+	s->run.xfer = c->xfer;
+	s->run.start = c->start;
+	s->run.end = c->end;
+	s->run.mask = c->mask;
+	s->run.count = c->count;
 }
 
 /* Segments of a chain before the one upto is in ran whole. */
@@ -193,8 +194,8 @@ static void trap_after_m(struct trace_hart *th, uint64_t epc, uint8_t itype)
  * A trap at epc (exception) or before epc (interrupt): everything before
  * epc retired, and so did an ecall/ebreak at epc unless the ratified 1.0
  * convention is selected.  The last retired instruction carries the trap.
- * Calls itself once at most, through sbi_call_trap() with epc = s->start,
- * which is never s->start + 4.
+ * Calls itself once at most, through sbi_call_trap() with epc = s->run.start,
+ * which is never s->run.start + 4.
  */
 // NOLINTNEXTLINE(misc-no-recursion): depth 2 at most, see above
 static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_t epc,
@@ -206,8 +207,8 @@ static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_
 
 	/* An SBI call came back and the hart trapped before the next
 	 * instruction: the call's trap into M-mode goes out first. */
-	if (single_is_sbi_call(s) && epc == s->start + 4 && !s->in_m)
-		sbi_call_trap(th, s->start);
+	if (single_is_sbi_call(s) && epc == s->run.start + 4 && !s->in_m)
+		sbi_call_trap(th, s->run.start);
 	/* Still on the call's ecall (T0 after it has not fired): nothing
 	 * after the call ran. */
 	if (s->in_m && single_is_sbi_call(s)) {
@@ -215,8 +216,8 @@ static void trap_at(struct trace_hart *th, const struct trap_regs *regs, uint64_
 		return;
 	}
 	if (!interrupt && is_ecall_or_ebreak_cause(cause) && !s->ecall_no_retire &&
-	    s->mode == STEP_SINGLE && epc == s->start)
-		upto = epc + step_insn_size(s->run_mask, 0);
+	    s->mode == STEP_SINGLE && epc == s->run.start)
+		upto = epc + step_insn_size(s->run.mask, 0);
 	if (!retire_upto(th, regs, upto)) {
 		lost_track(th);
 		return;
@@ -430,7 +431,7 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 			  uint64_t pc, uint64_t q, struct step_block *bq, bool at_vector)
 {
 	s->pend = true;
-	s->pend_rec = *rec;
+	s->run.xfer = *rec;
 	s->priv = (uint8_t)priv;
 	step_follow_mode(s);   /* an sret into or out of V=1 */
 	s->mode = STEP_RUN;
@@ -451,7 +452,7 @@ static void run_predicted(struct stepper *s, const struct ntrace_retired *rec, u
 		s->vec_sepc = step_trap_epc(s);
 		step_t1_set(s, false, 0);
 	}
-	t0_arm(s, s->run_end);
+	t0_arm(s, s->run.end);
 }
 
 /*
@@ -537,7 +538,7 @@ static void t0_single_done(struct trace_hart *th, struct trap_regs *regs)
 		 * retires: a trap before that (an interrupt pending at the
 		 * return) is not reported, the trace resumes at its handler. */
 		if (!s->in_m)
-			sbi_call_trap(th, s->start);
+			sbi_call_trap(th, s->run.start);
 	} else if (!retire_upto(th, regs, pc)) {
 		lost_track(th);
 	}
@@ -661,7 +662,7 @@ static __attribute__((noinline)) bool loop_visit(struct trace_hart *th, struct t
 	struct stepper *s = &th->step;
 	const struct step_block *b = s->blk;
 	uint64_t pc = regs->mepc, next;
-	unsigned int n = s->run_count;
+	unsigned int n = s->run.count;
 	struct step_block *bn;
 	uint8_t itype, size;
 
@@ -729,13 +730,13 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 		return false;
 	if (s->chain_len)
 		retire_chain_ran(th);   /* pc == s->t0: the chain's end */
-	if (pc != s->run_end || b->kind != BLOCK_END_EMULATE || (s->t1_on && pc == s->t1))
+	if (pc != s->run.end || b->kind != BLOCK_END_EMULATE || (s->t1_on && pc == s->t1))
 		return false;
 	if (!s->pend)
-		return b->op == EMU_BRANCH && s->run_count && loop_visit(th, regs);
-	if (s->pend_rec.addr == pc || b->op == EMU_SRET)
+		return b->op == EMU_BRANCH && s->run.count && loop_visit(th, regs);
+	if (s->run.xfer.addr == pc || b->op == EMU_SRET)
 		return false;
-	n = s->run_count;
+	n = s->run.count;
 	/* Where the transfer goes (step_outcome()). */
 	end = b->end;
 	size = b->size;
@@ -759,7 +760,7 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	/* run_predicted(): the hart runs the transfer and bn (and the chain
 	 * after it), T0 at the end. */
 	s->pend = true;
-	s->pend_rec = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
+	s->run.xfer = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
 					       .priv = s->priv, .flags = flags };
 	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
 	if (fast_enters(th, b, bn)) {
@@ -881,7 +882,7 @@ void stepper_sbi_returns_to(struct trace_hart *th, uint64_t pc, unsigned long ms
 		return;
 	s->tstamp = engine_timestamp(th);
 	if (!s->in_m)
-		sbi_call_trap(th, s->start);
+		sbi_call_trap(th, s->run.start);
 	/* in_m stays until an instruction retires: a trap before that is
 	 * not reported, as after any SBI call (trap_at()) */
 	if (mstatus & MSTATUS_MPV) {
@@ -971,7 +972,7 @@ void stepper_enter_m(struct trace_hart *th)
 	stepper_fast_leave(s);
 	if (single_is_sbi_call(s) && !s->in_m) {
 		s->tstamp = engine_timestamp(th);
-		sbi_call_trap(th, s->start);
+		sbi_call_trap(th, s->run.start);
 	}
 }
 

@@ -230,20 +230,19 @@ struct stepper {
 	bool in_m;               /* the SBI call's trap + M record went out, and
 				    nothing retired since (hold() clears it) */
 	bool single_is_vector;   /* STEP_SINGLE over stvec's first instruction  */
-	uint64_t start;          /* first instruction not accounted yet        */
 	uint64_t t0, t1;         /* armed addresses                            */
-	uint64_t run_end;        /* end of the run [start, run_end)           */
-	uint64_t run_mask;       /* its instruction sizes                      */
-	uint8_t run_count;
 	struct step_block *blk;  /* STEP_RUN: the block whose end T0 marks, or
 				    NULL when T0 marks where a plan resumes */
-	/* A transfer the hart runs natively before the run, its outcome
-	 * predicted from the registers (stepper.c, "Where the hart goes"). */
+	/* The current segment, as a chain's: run.xfer, a transfer the hart
+	 * runs natively, while `pend` (its outcome predicted from the
+	 * registers: stepper.c, "Where the hart goes"), then the run
+	 * [run.start, run.end); run.start is the first instruction not
+	 * accounted yet. */
 	bool pend;
-	struct ntrace_retired pend_rec;
-	/* More predicted transfers and runs after that run, when their
-	 * outcomes were known from the registers at the visit (stepper.c,
-	 * "Chains"); T0 then marks the end of the last one. */
+	struct step_segment run;
+	/* The segments after it, when their outcomes were known from the
+	 * registers at the visit (stepper.c, "Chains"); T0 then marks the
+	 * end of the last one. */
 	uint8_t chain_pos, chain_len;
 	struct step_segment chain[STEP_CHAIN_MAX];
 	uint32_t single_raw;     /* STEP_SINGLE: the instruction               */
@@ -263,7 +262,7 @@ struct stepper {
 	 * The fast visit (step_fast.S, step_fast.c): while
 	 * `fast` is not 0, what was held and is pending is kept as the
 	 * blocks it came from, and the fields it stands for (held,
-	 * pend_rec, start and run_*) are out of date until
+	 * pend and run) are out of date until
 	 * stepper_fast_leave() writes them.
 	 */
 	uint8_t fast;            /* 0, or enum step_fast_state             */
@@ -283,10 +282,10 @@ static inline void step_set_run(struct stepper *s, uint64_t start, unsigned int 
 				uint64_t end)
 {
 	s->lrsc.at = ADDR_NONE;
-	s->start = start;
-	s->run_count = (uint8_t)n;
-	s->run_mask = mask;
-	s->run_end = end;
+	s->run.start = start;
+	s->run.count = (uint8_t)n;
+	s->run.mask = mask;
+	s->run.end = end;
 }
 
 #define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
