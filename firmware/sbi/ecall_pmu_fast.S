@@ -122,7 +122,7 @@ stop_with_flags:
 	CALL_BLOCK stop_blocks, 4
 write_snapshot:
 	/* The counter's slot, page[1 + idx - base] = page[1] (mask 1), then
-	 * the bitmap, written whole: the order of pmu.c's snapshot_one. */
+	 * the bitmap, written whole: the order of pmu.c's set code. */
 	ld	a6, PMU_OFF_SNAPSHOT_ADDR(a3)
 	sd	a5, 8(a6)
 	sd	a7, 0(a6)
