@@ -582,7 +582,7 @@ from_11:
 	return states >> 1;
 }
 
-/* Whether counter_stop of (base, mask) may take stop_hpm_set: several HPM
+/* Whether counter_stop of (base, mask) may take stop_hpm_set: HPM
  * counters, no firmware counter, mhpmcounter3..N contiguous. */
 static inline __attribute__((always_inline)) bool
 hpm_set_fast(const struct pmu_hart *p, unsigned long base, unsigned long mask)
@@ -591,7 +591,7 @@ hpm_set_fast(const struct pmu_hart *p, unsigned long base, unsigned long mask)
 	       !(mask >> (p->hw_count - base));
 }
 
-/* counter_stop of several HPM counters, without RESET: what a kernel
+/* counter_stop of a set of HPM counters, without RESET: what a kernel
  * stops at once, with the checks and results of pmu_counter_stop_set and
  * no stack frame.  page[1 + idx − base] is page[n − base] for hardware
  * number n = idx + 1. */
@@ -763,14 +763,14 @@ struct sbiret pmu_event_get_info(unsigned long lo, unsigned long hi,
 }
 
 /*
- * One counter per call (a mask with one bit) is what a kernel does on every
- * context switch and overflow: those calls, whatever their flags, are
- * served here, with the checks, their order and the results of the set
- * paths above; every other call goes there.  The usual case (start a
- * stopped counter, stop a running one without flags) runs in straight
- * line without a stack frame; the rest (errors, snapshot, reset) costs one
- * more jump.  A counter index past the last counter has state PMU_FREE, so
- * the state check is the range check too.
+ * counter_start of one counter (a mask with one bit) is what a kernel does
+ * on every context switch and overflow: those calls, whatever their
+ * flags, are served here, with the checks, their order and the results of
+ * the set path above; every other call goes there.  The usual case (start
+ * a configured counter) runs in straight line without a stack frame; the
+ * rest (errors, a started counter) costs one more jump.  A counter index
+ * past the last counter has state PMU_FREE, so the state check is the
+ * range check too.  (The stop of one counter: ecall_pmu_fast.S.)
  */
 #define STATE_SLOTS sizeof(((struct pmu_hart *)0)->state)
 
@@ -786,7 +786,8 @@ single_counter(unsigned long base, unsigned long mask, unsigned long *idx)
 
 /* A firmware counter of a standard event (not a platform one, not one of
  * tracesbi's own, which change the trap vector): the only kind whose
- * start and stop need no call, so its path has no stack frame. */
+ * start needs no call, so its path has no stack frame (and whose stop
+ * ecall_pmu_fast.S serves). */
 static bool fw_counter_is_plain(const struct pmu_fw_counter *c)
 {
 	return EVENT_CODE(c->event_idx) < PMU_FW_STD_COUNT;
@@ -874,8 +875,8 @@ struct sbiret pmu_counter_start(unsigned long base, unsigned long mask,
  * counter_stop.  ecall_pmu_fast.S is the rule for the stop of one running
  * counter (mask 1: a hardware counter, or a firmware counter of a
  * standard event without TAKE_SNAPSHOT) and comes here with everything
- * else: several HPM counters without RESET take stop_hpm_set, the rest
- * the general path.
+ * else: a set of HPM counters (one or several) without RESET takes
+ * stop_hpm_set, the rest the general path.
  */
 struct sbiret pmu_counter_stop(unsigned long base, unsigned long mask,
 			       unsigned long flags, struct pmu_hart *p)

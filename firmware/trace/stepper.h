@@ -204,7 +204,7 @@ held_run_set(struct step_held *h, uint64_t start, uint64_t end, uint64_t mask, u
 enum step_mode {
 	STEP_OFF,      /* not stepping                                        */
 	STEP_RUN,      /* T0 at the end of `blk`                               */
-	STEP_SINGLE,   /* one instruction at `start` runs natively, T0 after it
+	STEP_SINGLE,   /* one instruction at `run.start` runs natively, T0 after it
 			  (ecall, ebreak, unknown; the first instruction at
 			  stvec, stepped with T1 off)                          */
 	STEP_FREE,     /* T0 off: execution is not traced until the next trap
