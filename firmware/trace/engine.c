@@ -185,7 +185,7 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 	/* the entry with the fast visit, for a session that can take it:
 	 * the others (CTR, TV mode, single-stepping, ...) do not pay its test */
 	th->hart->trap_fast = th->tracing && !th->paused && !th->ctr_recording && !th->tv_mode &&
-			      th->step.fast_allowed;
+			      th->step.fast_allowed != STEP_FAST_NEVER;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
 	if (th->tracing && !th->paused)

@@ -23,7 +23,7 @@ void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned in
 	s->fast = 0;          /* (RAM held anything before) */
 	s->lrsc.on = false;
 	s->lrsc.at = ADDR_NONE;
-	s->fast_allowed = false;
+	s->fast_allowed = STEP_FAST_NEVER;
 }
 
 /* A new generation: every block decoded before misses.  The slots are

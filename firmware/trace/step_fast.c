@@ -75,7 +75,10 @@ void stepper_fast_configure(struct trace_hart *th)
 	struct stepper *s = &th->step;
 	unsigned int it;
 
-	s->fast_allowed = s->max_block != 1 && !th->cfg.trTeContext && !th->cfg.trTsEnable;
+	if (s->max_block == 1 || th->cfg.trTsEnable)
+		s->fast_allowed = STEP_FAST_NEVER;
+	else
+		s->fast_allowed = th->cfg.trTeContext ? STEP_FAST_SAME_OWNER : STEP_FAST_ALWAYS;
 	for (it = 0; it < sizeof(s->fast_end); it++)
 		s->fast_end[it] = (uint8_t)ntrace_enc_inline_end(&th->enc, it);
 }

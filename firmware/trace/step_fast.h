@@ -38,7 +38,9 @@ void stepper_fast_pending(struct trace_hart *th);
  * where the fast visit takes over: the held run is b's whole run (with
  * b's end as its end when that ran), the encoder's records are all
  * qualified by privilege, and nothing the fast visit does not look at is
- * pending. */
+ * pending.  With trTeContext, the encoder is in the hart's privilege and
+ * context (the stepper's records carry context 0) and stays there: the
+ * fast visit never changes privilege, so its records need no Ownership. */
 static inline __attribute__((always_inline)) bool
 fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
 {
@@ -47,7 +49,10 @@ fast_enters(const struct trace_hart *th, const struct step_block *b, const struc
 
 	/* tracing, not paused, no overflow during this event, no CTR
 	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
-	return s->fast_allowed && (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
+	return s->fast_allowed &&
+	       (s->fast_allowed == STEP_FAST_ALWAYS ||
+		(th->enc.run.cur_priv == s->priv && th->enc.run.cur_context == 0)) &&
+	       (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
 	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
 	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
 	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&

@@ -109,6 +109,16 @@ enum step_fast_state {
 				    the firmware ran the end (a loop)        */
 };
 
+/* Whether a session can take the fast visit (struct stepper,
+ * `fast_allowed`). */
+enum step_fast_allowed {
+	STEP_FAST_NEVER = 0,     /* single-stepping, timestamps              */
+	STEP_FAST_ALWAYS = 1,
+	STEP_FAST_SAME_OWNER = 2, /* trTeContext: while the encoder's privilege
+				     and context are the hart's, so that no
+				     Ownership is due (7.1)                  */
+};
+
 /* step_block.fast_op: an end transfer the fast visit predicts. */
 #define STEP_FAST_BRANCH 1
 #define STEP_FAST_JAL    2       /* jal, or a jalr 9.1 makes direct      */
@@ -267,7 +277,7 @@ struct stepper {
 	 */
 	uint8_t fast;            /* 0, or enum step_fast_state             */
 	uint8_t fast_it1, fast_it2; /* the itypes of their ends           */
-	bool fast_allowed;       /* this session can take the fast visit   */
+	uint8_t fast_allowed;    /* enum step_fast_allowed                 */
 	const struct step_block *fast_h1, *fast_h2;
 	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype */
 	/* The current run goes on with the LR/SC sequence at lrsc.at, which

@@ -515,7 +515,10 @@ bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t h
  *  NO       not taken that way (ntrace_enc_block_inline() or
  *           ntrace_enc_block() take it).
  * And stats.records takes the run's records and the end.  The answer
- * depends on the configuration only: ask once per session.
+ * depends on the configuration only: ask once per session.  With
+ * trTeContext it holds only while the run and the end are in the
+ * encoder's privilege and context (run.cur_priv, run.cur_context: no
+ * Ownership is due, 7.1), which the caller must know.
  */
 enum ntrace_inline_end {
 	NTRACE_INLINE_NO,

@@ -1505,13 +1505,27 @@ end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
  * privilege and context are the current ones (record_body()).  False,
  * with nothing changed, otherwise.
  */
+/*
+ * With trTeContext, whether record_body() would emit no Ownership for the
+ * record that resolves the waiting jump p (7.1): it is in the current
+ * privilege and context, none is due, and the message is not one after
+ * which one is (a trap's: emit_branch()).
+ */
+static inline bool owner_unchanged(const struct ntrace_encoder *e, unsigned p, uint8_t priv,
+				   uint64_t context)
+{
+	return priv == e->run.cur_priv && context == e->run.cur_context && !e->need_ownership &&
+	       (p == PEND_RETURN_CHECK || e->run.pending_btype == NTRACE_BTYPE_INDIRECT);
+}
+
 static inline __attribute__((always_inline)) bool
 resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t context)
 {
 	unsigned p = e->run.pending;
 
 	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK) || !e->active || e->sync_due ||
-	    e->overflowed || e->cfg.trTeContext || e->held_count || e->repeat_count || e->held_cut ||
+	    e->overflowed || (e->cfg.trTeContext && !owner_unchanged(e, p, priv, context)) ||
+	    e->held_count || e->repeat_count || e->held_cut ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES ||
 	    (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES &&
@@ -1568,7 +1582,9 @@ enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, uns
 	struct ntrace_retired r = { .itype = (uint8_t)itype, .size = 2, .priv = e->run.cur_priv,
 				    .context = e->run.cur_context };
 
-	if (itype > 15 || e->cfg.trTeContext)
+	/* (under trTeContext: for records in cur_priv and cur_context, which
+	 * need no Ownership, 7.1; the caller knows they are) */
+	if (itype > 15)
 		return NTRACE_INLINE_NO;
 	switch (end_class(e, &r)) {
 	case END_PLAIN:

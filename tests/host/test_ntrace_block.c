@@ -448,6 +448,7 @@ struct cut {
 static unsigned long inline_taken; /* blocks ntrace_enc_block_inline() took */
 static unsigned long fast_counted;  /* blocks the fast visit's model counted */
 static unsigned long fast_resolved; /* waiting jumps ntrace_enc_resolve_jump() sent */
+static unsigned long fast_counted_ctx; /* of fast_counted, with trTeContext */
 
 static bool blockable(const struct ntrace_retired *r)
 {
@@ -503,7 +504,9 @@ static bool fast_count(struct ntrace_encoder *e, const uint8_t ends[16], uint32_
 
 /*
  * A block with its end the fast visit's way, in a configuration it takes
- * (no trTeContext, no timestamps): a jump's
+ * (no timestamps; with trTeContext, only a block and end in the
+ * encoder's privilege and context, as the firmware's fast_enters()
+ * ensures): a jump's
  * message waiting for the block's first record goes out first
  * (ntrace_enc_resolve_jump(): then the encoder counts again; declined,
  * nothing changed), then fast_count(), else ntrace_enc_block() (what
@@ -517,7 +520,11 @@ static bool fast_way(struct ntrace_encoder *e, const struct ntrace_block *b,
 	uint64_t context = b->count ? b->context : end->context;
 	uint8_t priv = b->count ? b->priv : end->priv, ends[16];
 
-	if (e->cfg.trTeContext || e->cfg.trTsEnable || rng_below(&c->r, 3))
+	if (e->cfg.trTsEnable || rng_below(&c->r, 3))
+		return false;
+	if (e->cfg.trTeContext &&
+	    (priv != e->run.cur_priv || context != e->run.cur_context || end->priv != priv ||
+	     end->context != context))
 		return false;
 	if (e->run.slow && (e->run.pending == NTRACE_PEND_INDIRECT || e->run.pending == NTRACE_PEND_RETURN_CHECK)) {
 		memcpy(&before, e, sizeof(before));
@@ -531,7 +538,7 @@ static bool fast_way(struct ntrace_encoder *e, const struct ntrace_block *b,
 	for (unsigned it = 0; it < 16; it++)
 		ends[it] = (uint8_t)ntrace_enc_inline_end(e, it);
 	if (fast_count(e, ends, ntrace_block_halfwords(b) + (end->size >> 1), b->count, end))
-		fast_counted++;
+		fast_counted++, fast_counted_ctx += e->cfg.trTeContext;
 	else
 		ntrace_enc_block(e, b, end);
 	return true;
@@ -795,8 +802,10 @@ static void test_block_path_equals_record_path_for_random_configurations(void **
 	/* the inline entry was exercised, not only declined; so were the
 	 * fast visit's counting and its early jump messages */
 	assert_true(inline_taken > 1000);
-	print_message("fast visit model: %lu blocks counted, %lu jump messages sent early\n", fast_counted, fast_resolved);
+	print_message("fast visit model: %lu blocks counted (%lu with trTeContext), %lu jump messages sent early\n",
+		      fast_counted, fast_counted_ctx, fast_resolved);
 	assert_true(fast_counted > 1000);
+	assert_true(fast_counted_ctx > 100);
 	assert_true(fast_resolved > 100);
 }
 
@@ -1229,6 +1238,55 @@ static void test_sink_refusal_after_an_inline_jump_restarts_at_the_next_record(v
 	stream_free(s);
 }
 
+/* 7.1 with trTeContext: the record an uninferable jump goes to may be in
+ * another privilege or context (no trap return between): the jump's
+ * message and then Ownership go out, never the message alone with the
+ * record counted inline (ntrace_enc_resolve_jump(), the fast visit's
+ * model). */
+static void test_owner_change_at_a_jump_target(void **state)
+{
+	struct ntrace_enc_config cfg = { .trTeInstMode = NTRACE_INST_MODE_HTM, .trTeContext = true,
+					 .xlen = 64 };
+	struct stream *s = &S;
+
+	(void)state;
+	jump_pairs(s, 3000);
+	for (size_t k = 0; k < 3000; k += 2) {
+		/* every other pair in U-mode, every third in another context */
+		s->rec[2 * k].priv = NTRACE_PRV_U;
+		s->rec[2 * k + 1].priv = NTRACE_PRV_U;
+		if (k % 3 == 0)
+			s->rec[2 * k].context = s->rec[2 * k + 1].context = 1 + k % 5;
+	}
+	for (uint32_t seed = 1; seed <= 8; seed++) {
+		struct cut c = { .max_len = 64, .tamper_byte = SIZE_MAX, .r = { seed } };
+
+		if (!blocks_match_records(&cfg, s, &c))
+			fail_msg("seed %u: %s", seed, why);
+	}
+	stream_free(s);
+
+	/* ntrace_enc_resolve_jump() itself: not for a record in another
+	 * privilege or context (nothing changed), then for one in the same */
+	static struct ntrace_encoder before;
+	struct ntrace_encoder *e = &blk.enc;
+	struct ntrace_retired jump[] = {
+		{ .addr = 0x80000000u, .size = 4, .priv = NTRACE_PRV_S },
+		{ .addr = 0x80000004u, .size = 4, .itype = RV_ITYPE_UNINFERABLE_JUMP, .priv = NTRACE_PRV_S },
+	};
+
+	side_init(&blk, &cfg, 0);
+	ntrace_enc_start(e, NTRACE_SYNC_TRACE_ENABLE);
+	ntrace_enc_retire(e, jump, 2);
+	assert_int_equal(e->run.pending, NTRACE_PEND_INDIRECT);
+	memcpy(&before, e, sizeof(before));
+	assert_false(ntrace_enc_resolve_jump(e, 0x80001000u, NTRACE_PRV_U, 0));
+	assert_false(ntrace_enc_resolve_jump(e, 0x80001000u, NTRACE_PRV_S, 3));
+	assert_memory_equal(&before, e, sizeof(before));
+	assert_true(ntrace_enc_resolve_jump(e, 0x80001000u, NTRACE_PRV_S, 0));
+	assert_int_equal(e->run.slow, 0);
+}
+
 /* The comparison is real: one flipped bit in one byte the block side
  * writes, anywhere in the stream, is reported. */
 static void test_comparison_detects_one_changed_byte(void **state)
@@ -1280,6 +1338,7 @@ int main(void)
 		cmocka_unit_test(test_edge_blocks),
 		cmocka_unit_test(test_periodic_sync_after_an_inline_jump_waits_for_the_next_record),
 		cmocka_unit_test(test_sink_refusal_after_an_inline_jump_restarts_at_the_next_record),
+		cmocka_unit_test(test_owner_change_at_a_jump_target),
 		cmocka_unit_test(test_comparison_detects_one_changed_byte),
 		cmocka_unit_test(test_coverage_counts),
 	};
