@@ -49,9 +49,9 @@ fast_enters(const struct trace_hart *th, const struct step_block *b, const struc
 
 	/* tracing, not paused, no overflow during this event, no CTR
 	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
-	return s->fast_allowed &&
-	       (s->fast_allowed == STEP_FAST_ALWAYS ||
-		(th->enc.run.cur_priv == s->priv && th->enc.run.cur_context == 0)) &&
+	return (s->fast_allowed == STEP_FAST_ALWAYS ||
+		(s->fast_allowed == STEP_FAST_SAME_OWNER && th->enc.run.cur_priv == s->priv &&
+		 th->enc.run.cur_context == 0)) &&
 	       (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
 	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
 	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&

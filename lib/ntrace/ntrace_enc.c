@@ -1524,13 +1524,13 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 	unsigned p = e->run.pending;
 
 	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK) || !e->active || e->sync_due ||
-	    e->overflowed || (e->cfg.trTeContext && !owner_unchanged(e, p, priv, context)) ||
-	    e->held_count || e->repeat_count || e->held_cut ||
+	    e->overflowed || e->held_count || e->repeat_count || e->held_cut ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES ||
 	    (e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_MESSAGES &&
 	     e->sync_count + 1 >= e->sync_limit) ||
-	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE)
+	    e->buf_len + NTRACE_WRITE_MAX > NTRACE_ENC_BUF_SIZE ||
+	    (e->cfg.trTeContext && !owner_unchanged(e, p, priv, context)))
 		return false;
 	e->run.pending = PEND_NONE;
 	emit_waiting_jump(e, p, addr);

@@ -134,7 +134,8 @@ CONFIGS = [
     Config('btm-opt', 'mode=btm seqjump implicitret extaddr'),
     Config('htm-seqjump', 'seqjump'),
     Config('ts-ctx', 'ts ctx'),
-    Config('ctx', 'ctx'),
+    # every program: Ownership sessions take the fast visit (step_fast.h)
+    Config('ctx', 'ctx', ALL, cost=50),
     Config('sync-msgs', 'sync=1:0'),
     Config('btm-sync-hw', 'mode=btm sync=3:2'),
     Config('priv-u', 'priv=u', 'u-syscalls,u-pagefault,u-illegal,u-compute,recurse,u-lrsc',
