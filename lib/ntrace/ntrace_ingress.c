@@ -92,6 +92,44 @@ static void expand_block(struct ntrace_ingress *in, const struct ntrace_block *b
 	ntrace_ingress_retire(in, rec, i);
 }
 
+/* Address of the run's last instruction. */
+static uint64_t block_last(const struct ntrace_block *b)
+{
+	unsigned last = b->count - 1;
+
+	return b->addr + 2u * ntrace_block_halfwords(b) - ((b->rvc_mask >> last) & 1 ? 2 : 4);
+}
+
+/*
+ * A block (and its end in the same privilege and context) that the
+ * comparators take or leave as a whole (tci_qualify_span()): what the
+ * records one by one would do, for them all at once.  False, with
+ * nothing done, when the answer differs inside it.
+ */
+static bool block_by_span(struct ntrace_ingress *in, const struct ntrace_block *b,
+			  const struct ntrace_retired *end)
+{
+	uint64_t hi;
+	enum tci_span span;
+
+	if (!b->count || b->count > NTRACE_BLOCK_MAX || (b->priv & 3) == NTRACE_PRV_M ||
+	    (end && (end->priv != b->priv || end->context != b->context)))
+		return false;
+	hi = end ? end->addr : block_last(b);
+	span = tci_qualify_span(in->filter, b->addr, hi, ntrace_ingress_tci_priv(b->priv),
+				b->context);
+	if (span == TCI_SPAN_MIXED)
+		return false;
+	in->any = true;
+	if (span == TCI_SPAN_NONE) {
+		leave(in, b->addr, b->tstamp);   /* (the rest leaves nothing more) */
+		return true;
+	}
+	enter(in);
+	ntrace_enc_block(in->enc, b, end);
+	return true;
+}
+
 void ntrace_ingress_block_general(struct ntrace_ingress *in, const struct ntrace_block *b,
 				  const struct ntrace_retired *end)
 {
@@ -100,6 +138,8 @@ void ntrace_ingress_block_general(struct ntrace_ingress *in, const struct ntrace
 	if (!in->tracing)
 		return;
 	if (in->filter && in->filter->per_instruction) {
+		if (block_by_span(in, b, end))
+			return;
 		expand_block(in, b);
 		if (end)
 			ntrace_ingress_retire(in, end, 1);

@@ -280,3 +280,84 @@ bool tci_qualify(struct tci_qualifier *q, uint64_t iaddr, unsigned priv, uint64_
 		hit = (q->priv_mask[i] & (1u << priv)) && (q->comp_need[i] & out) == q->comp_need[i];
 	return hit;
 }
+
+/*
+ * One comparison over every input in [lo, hi] (lo <= hi): its value when
+ * it is the same for all of them, else -1.  The order functions are
+ * monotonic in the input; EQ and NE are constant unless match lies inside
+ * (and the span is more than one value).
+ */
+static int compare_span(unsigned fn, uint64_t lo, uint64_t hi, uint64_t match)
+{
+	bool a = compare(fn, lo, match);
+
+	if (lo == hi)
+		return a;
+	if (fn == TRTE_COMP_FN_EQ || fn == TRTE_COMP_FN_NE)
+		return match < lo || match > hi ? a : -1;
+	return a == compare(fn, hi, match) ? a : -1;
+}
+
+/* comparator() over the instructions [lo, hi] with one context, for the
+ * modes that keep no state: its output when constant, else -1. */
+static int comparator_span(const struct tci_qualifier *q, unsigned j, uint64_t lo, uint64_t hi,
+			   uint64_t context)
+{
+	uint32_t c = q->regs.comp_control[j];
+	unsigned pfn = field(c, TRTE_COMP_P_FUNCTION_SHIFT, TRTE_COMP_FUNCTION_MASK);
+	unsigned sfn = field(c, TRTE_COMP_S_FUNCTION_SHIFT, TRTE_COMP_FUNCTION_MASK);
+	bool pctx = field(c, TRTE_COMP_P_INPUT_SHIFT, TRTE_COMP_INPUT_MASK) == TRTE_COMP_INPUT_CONTEXT;
+	bool sctx = field(c, TRTE_COMP_S_INPUT_SHIFT, TRTE_COMP_INPUT_MASK) == TRTE_COMP_INPUT_CONTEXT;
+	uint64_t plo = pctx ? context : lo, phi = pctx ? context : hi;
+	uint64_t slo = sctx ? context : lo, shi = sctx ? context : hi;
+	int p, s;
+
+	if (pfn == TRTE_COMP_FN_6)
+		p = 0;
+	else if (pfn == TRTE_COMP_FN_TRUE)
+		p = 1;
+	else if (sfn == TRTE_COMP_FN_6)   /* masked: not monotonic, one input only */
+		p = plo == phi ? compare(pfn, plo & q->regs.smatch[j],
+					 q->regs.pmatch[j] & q->regs.smatch[j]) : -1;
+	else
+		p = compare_span(pfn, plo, phi, q->regs.pmatch[j]);
+	s = sfn >= TRTE_COMP_FN_6 ? 1 : compare_span(sfn, slo, shi, q->regs.smatch[j]);
+
+	switch (field(c, TRTE_COMP_MATCH_MODE_SHIFT, TRTE_COMP_MATCH_MODE_MASK)) {
+	case TRTE_COMP_MODE_P:
+		return p;
+	case TRTE_COMP_MODE_P_AND_S:
+		return p == 0 || s == 0 ? 0 : p < 0 || s < 0 ? -1 : 1;
+	case TRTE_COMP_MODE_NOT_P_AND_S:
+		return p == 0 || s == 0 ? 1 : p < 0 || s < 0 ? -1 : 0;
+	default:
+		return -1;   /* mode 3 latches: instruction by instruction */
+	}
+}
+
+enum tci_span tci_qualify_span(const struct tci_qualifier *q, uint64_t lo, uint64_t hi,
+			       unsigned priv, uint64_t context)
+{
+	uint8_t out = 0;
+	unsigned i, j;
+
+	if (!q->per_instruction)
+		return tci_qualify_priv(q, priv) ? TCI_SPAN_ALL : TCI_SPAN_NONE;
+	if (lo > hi)
+		return TCI_SPAN_MIXED;
+	for (j = 0; j < TCI_NCOMPS; j++) {
+		int v;
+
+		if (!((q->comps_used >> j) & 1))
+			continue;
+		v = comparator_span(q, j, lo, hi, context);
+		if (v < 0)
+			return TCI_SPAN_MIXED;
+		if (v)
+			out |= (uint8_t)(1u << j);
+	}
+	for (i = 0; i < q->nfilters; i++)
+		if ((q->priv_mask[i] & (1u << priv)) && (q->comp_need[i] & out) == q->comp_need[i])
+			return TCI_SPAN_ALL;
+	return TCI_SPAN_NONE;
+}

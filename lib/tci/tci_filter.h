@@ -71,6 +71,18 @@ void tci_qualifier_init(struct tci_qualifier *q, const struct tci_filter_regs *r
  * (mode-3 comparators keep state).  M-mode is left to the caller. */
 bool tci_qualify(struct tci_qualifier *q, uint64_t iaddr, unsigned priv, uint64_t context);
 
+/*
+ * tci_qualify() for every instruction at an address in [lo, hi], all in
+ * privilege priv with one context, without calling it on each: ALL when
+ * every one is traced, NONE when none is, MIXED when that differs inside
+ * the span or cannot be told without looking at each in order (a mode-3
+ * latch, a masked compare of addresses).  Changes nothing.
+ */
+enum tci_span { TCI_SPAN_NONE, TCI_SPAN_ALL, TCI_SPAN_MIXED };
+
+enum tci_span tci_qualify_span(const struct tci_qualifier *q, uint64_t lo, uint64_t hi,
+			       unsigned priv, uint64_t context);
+
 /* When !q->per_instruction the answer depends only on the privilege
  * (priv < 8: the TCI_PRIV_* values). */
 static inline bool tci_qualify_priv(const struct tci_qualifier *q, unsigned priv)

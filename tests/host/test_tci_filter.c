@@ -661,6 +661,105 @@ static void test_qualify_priv_agrees_without_comparators(void **state)
 	assert_true(Q.per_instruction);
 }
 
+/* ---- spans (tci_qualify_span) ------------------------------------------------ */
+
+static uint32_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 16);
+}
+
+/* A threshold near the spans the test asks about (so it falls inside some). */
+static uint64_t near(uint64_t *x)
+{
+	return 0x80000000u + (rnd(x) % 0x400) - 0x40;
+}
+
+/*
+ * Random filters and comparators (every function, input and mode, masks
+ * and latches included) and random runs of 2- and 4-byte instructions:
+ * when tci_qualify_span() says ALL or NONE, tci_qualify() on each
+ * instruction of the run, in order, says the same.  MIXED is always
+ * allowed (the span's answer is safe, not always the sharpest).
+ */
+static void test_span_agrees_with_each_instruction(void **state)
+{
+	static const unsigned privs[] = { TCI_PRIV_U, TCI_PRIV_S, TCI_PRIV_VU, TCI_PRIV_VS };
+	unsigned counts[3] = { 0 }, single_mixed = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (unsigned cfg = 0; cfg < 3000; cfg++) {
+		memset(&R, 0, sizeof(R));
+		fw(TRTE_INST_FILTERS, 1 + rnd(&x) % 15);
+		for (unsigned i = 0; i < TCI_NFILTERS; i++)
+			filter(i, fctl(rnd(&x) & 1, (int)(rnd(&x) % 5) - 1, (int)(rnd(&x) % 6) - 2,
+				       (int)(rnd(&x) % 8) - 4),
+			       rnd(&x) & 0xff);
+		for (unsigned j = 0; j < TCI_NCOMPS; j++)
+			comp(j, cctl(rnd(&x) % 4 == 0, rnd(&x) % 4 == 0, rnd(&x) % 8, rnd(&x) % 8,
+				     rnd(&x) % (rnd(&x) % 4 ? 3 : 4)),
+			     near(&x), rnd(&x) % 5 == 0 ? 0xfffffff0u : near(&x));
+		init();
+		for (unsigned k = 0; k < 20; k++) {
+			static struct tci_qualifier each;
+			unsigned priv = privs[rnd(&x) % 4], n = 1 + rnd(&x) % 24, traced = 0;
+			uint64_t ctx = rnd(&x) % 3, lo = near(&x) & ~1ull, a = lo, hi = lo;
+			enum tci_span span;
+
+			for (unsigned i = 1; i < n; i++)
+				hi += rnd(&x) & 1 ? 2 : 4;
+			span = tci_qualify_span(&Q, lo, hi, priv, ctx);
+			memcpy(&each, &Q, sizeof(each));
+			/* every half-word in [lo, hi]: the run's instructions
+			 * and more (the span's answer is for every address) */
+			for (n = 0; a <= hi; a += 2, n++)
+				traced += tci_qualify(&each, a, priv, ctx);
+			if (span == TCI_SPAN_ALL && traced != n)
+				fail_msg("config %u: ALL over [%#llx, %#llx], %u of %u traced", cfg,
+					 (unsigned long long)lo, (unsigned long long)hi, traced, n);
+			if (span == TCI_SPAN_NONE && traced)
+				fail_msg("config %u: NONE over [%#llx, %#llx], %u of %u traced", cfg,
+					 (unsigned long long)lo, (unsigned long long)hi, traced, n);
+			/* one instruction is mixed only where a latch decides */
+			if (lo == hi && span == TCI_SPAN_MIXED)
+				single_mixed++;
+			counts[span]++;
+			memcpy(&Q, &each, sizeof(Q));   /* latches go on as an encoder's would */
+		}
+	}
+	print_message("spans: %u none, %u all, %u mixed (%u of one instruction)\n", counts[0],
+		      counts[1], counts[2], single_mixed);
+	assert_true(counts[TCI_SPAN_NONE] > 5000);
+	assert_true(counts[TCI_SPAN_ALL] > 5000);
+	assert_true(counts[TCI_SPAN_MIXED] > 1000);
+}
+
+/* The firmware's case: one address range [start, end) on comparator 0
+ * (mode 1), a run inside, outside and across either bound. */
+static void test_span_of_an_address_range(void **state)
+{
+	(void)state;
+	fw(TRTE_INST_FILTERS, 1);
+	filter(0, fctl(false, 0, -1, -1), 0);
+	comp(0, cctl(TRTE_COMP_INPUT_IADDR, TRTE_COMP_INPUT_IADDR, TRTE_COMP_FN_GE, TRTE_COMP_FN_LT,
+		     TRTE_COMP_MODE_P_AND_S), 0x1000, 0x2000);
+	init();
+	assert_int_equal(tci_qualify_span(&Q, 0x1000, 0x1ffe, TCI_PRIV_S, 0), TCI_SPAN_ALL);
+	assert_int_equal(tci_qualify_span(&Q, 0x2000, 0x2100, TCI_PRIV_U, 0), TCI_SPAN_NONE);
+	assert_int_equal(tci_qualify_span(&Q, 0x800, 0xffe, TCI_PRIV_S, 0), TCI_SPAN_NONE);
+	assert_int_equal(tci_qualify_span(&Q, 0xffe, 0x1002, TCI_PRIV_S, 0), TCI_SPAN_MIXED);
+	assert_int_equal(tci_qualify_span(&Q, 0x1ffc, 0x2000, TCI_PRIV_S, 0), TCI_SPAN_MIXED);
+	assert_int_equal(tci_qualify_span(&Q, 0x1002, 0x1000, TCI_PRIV_S, 0), TCI_SPAN_MIXED);
+	/* a latch is never taken as a whole */
+	comp(0, cctl(TRTE_COMP_INPUT_IADDR, TRTE_COMP_INPUT_IADDR, TRTE_COMP_FN_GE, TRTE_COMP_FN_LT,
+		     TRTE_COMP_MODE_LATCH), 0x1000, 0x2000);
+	init();
+	assert_int_equal(tci_qualify_span(&Q, 0x1000, 0x1ffe, TCI_PRIV_S, 0), TCI_SPAN_MIXED);
+}
+
 #define T(f) cmocka_unit_test_setup(f, setup)
 
 int main(void)
@@ -698,6 +797,8 @@ int main(void)
 		T(test_shared_latch_evaluated_once),
 		T(test_tval_daddr_inputs_compare_iaddr),
 		T(test_qualify_priv_agrees_without_comparators),
+		T(test_span_agrees_with_each_instruction),
+		T(test_span_of_an_address_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
