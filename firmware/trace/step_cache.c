@@ -12,6 +12,7 @@
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"
 #include "lib/rvinsn/rvinsn.h"
+#include "lib/tci/tci_filter.h"
 
 #define INSN_SRET   0x10200073u
 
@@ -24,6 +25,7 @@ void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned in
 	s->lrsc.on = false;
 	s->lrsc.at = ADDR_NONE;
 	s->fast_allowed = STEP_FAST_NEVER;
+	s->span_qual = NULL;
 }
 
 /* A new generation: every block decoded before misses.  The slots are
@@ -265,6 +267,19 @@ static __attribute__((noinline)) bool lrsc_block(const struct stepper *s, struct
 	return true;
 }
 
+/* What the comparators make of b (its run and its end) in U and in S,
+ * which the cache keeps one block for (the stepper's records carry
+ * context 0): 0 when they take it whole in both, STEP_TAG_OUT when they
+ * leave it out whole in both, STEP_TAG_SLOW otherwise. */
+static uint32_t span_tag(const struct tci_qualifier *q, const struct step_block *b)
+{
+	enum tci_span u = tci_qualify_span(q, b->start, b->end, TCI_PRIV_U, 0);
+
+	if (u == TCI_SPAN_MIXED || tci_qualify_span(q, b->start, b->end, TCI_PRIV_S, 0) != u)
+		return STEP_TAG_SLOW;
+	return u == TCI_SPAN_ALL ? 0 : STEP_TAG_OUT;
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 void step_scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -335,4 +350,6 @@ linear:
 		b->flags |= BLOCK_CHAIN_STOP;
 	b->fast_op = fast_op_of(s, b);
 	b->fast_h = (uint8_t)(((b->end - b->start) >> 1) + (b->size >> 1));
+	if (s->span_qual)
+		b->tag |= span_tag(s->span_qual, b);
 }

@@ -43,7 +43,7 @@ lookup_in(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int pri
 	uint32_t tag = s->cache_gen | (priv & STEP_V);
 
 	/* (the second compare only on a miss of the first) */
-	if (b->start != pc || (b->tag != tag && b->tag != (tag | STEP_TAG_LRSC)))
+	if (b->start != pc || (b->tag != tag && (b->tag & ~STEP_TAG_FLAGS) != tag))
 		step_scan_block(s, b, pc, priv);
 	return b;
 }

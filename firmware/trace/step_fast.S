@@ -45,8 +45,11 @@
 /*
  * One held block's run and end to the encoder, when that only counts
  * (ntrace_enc_block_inline(), ntrace_enc_inline_end()): h the block, it
- * the itype its end retired with.  Anything else goes to `fail` with
- * nothing changed.  Uses t0, t1, a6.
+ * the itype its end retired with.  In the steady state outside the traced
+ * part (fast_tag has STEP_TAG_OUT: every held block is one the filters
+ * leave out whole, the encoder is stopped) only the session's counts
+ * change, as the ingress leaves such records (engine_block()).  Anything
+ * else goes to `fail` with nothing changed.  Uses t0, t1, a6.
  */
 .macro COUNT_HELD h, it, fail
 	lw	t0, ENC(SLOW)(a0)
@@ -54,7 +57,14 @@
 	/* the encoder waits for this record's address (after a jalr): the
 	 * IndirectBranch goes out first, when that is all it does */
 	jal	t1, .Lresolve_jump
+	bnez	t0, 70f
+	/* or it is stopped: outside the traced part, the counts only */
+	lwu	t0, TH_FAST_TAG(a0)
+	andi	t0, t0, TAG_OUT
 	beqz	t0, \fail
+	lbu	t0, BLK_COUNT(\h)
+	addi	t0, t0, 1
+	j	75f
 70:	lbu	t1, BLK_FAST_H(\h)
 	lw	t0, ENC(ICNT)(a0)
 	add	t1, t1, t0
@@ -101,7 +111,7 @@
 	ld	t1, ENC(RECORDS)(a0)
 	add	t1, t1, t0
 	sd	t1, ENC(RECORDS)(a0)
-	ld	t1, TH_TE_INSNS(a0)
+75:	ld	t1, TH_TE_INSNS(a0)
 	add	t1, t1, t0
 	sd	t1, TH_TE_INSNS(a0)
 	ld	t1, TH_TE_BLOCKS(a0)
@@ -225,9 +235,10 @@ trace_fast_visit:
 
 	/* a3: where the transfer goes, a5: its itype.  a4: the block there
 	 * (cache_slot(): ((pc >> 1) ^ (pc >> 13)) & mask), which must be
-	 * cached (this generation, V = 0; nothing is decoded here, so no
-	 * slot changes: b itself may be it), and end neither at this
-	 * transfer (a loop, below) nor at T1. */
+	 * cached (its tag fast_tag: this generation, V = 0, the filters
+	 * deciding it whole as they do the held blocks; nothing is decoded
+	 * here, so no slot changes: b itself may be it), and end neither at
+	 * this transfer (a loop, below) nor at T1. */
 .Lnext:
 	srli	t1, a3, 1
 	srli	t2, a3, 13
@@ -241,7 +252,7 @@ trace_fast_visit:
 	ld	t1, BLK_START(a4)
 	bne	t1, a3, .Lbail             /* a miss: decoded in C */
 	lwu	t1, BLK_TAG(a4)
-	lwu	t2, TH_CACHE_GEN(a0)
+	lwu	t2, TH_FAST_TAG(a0)
 	bne	t1, t2, .Lbail
 	ld	t1, BLK_END(a4)
 	beq	t1, a1, .Lloop

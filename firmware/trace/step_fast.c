@@ -75,6 +75,7 @@ void stepper_fast_configure(struct trace_hart *th)
 	struct stepper *s = &th->step;
 	unsigned int it;
 
+	s->span_qual = th->qual.per_instruction ? &th->qual : NULL;
 	if (s->max_block == 1 || th->cfg.trTsEnable)
 		s->fast_allowed = STEP_FAST_NEVER;
 	else

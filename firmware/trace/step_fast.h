@@ -33,6 +33,32 @@ void stepper_fast_configure(struct trace_hart *th);
 void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first);
 void stepper_fast_pending(struct trace_hart *th);
 
+/* How the filters take b and bn: wholly qualified by privilege, or by
+ * their span (cache tags without STEP_TAG_SLOW or _OUT), inside the traced
+ * part; or both left out whole (STEP_TAG_OUT) outside it, where the
+ * encoder is stopped (the ingress reported leaving: reported_off). */
+static inline __attribute__((always_inline)) bool
+fast_qualified(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
+{
+	const struct stepper *s = &th->step;
+	uint32_t tags = b->tag | bn->tag;
+
+	if ((th->block_privs >> s->priv) & 1)
+		return !th->ingress.reported_off;
+	if (!s->span_qual || (tags & STEP_TAG_SLOW))
+		return false;
+	if (!(tags & STEP_TAG_OUT))
+		return !th->ingress.reported_off;
+	return (b->tag & bn->tag & STEP_TAG_OUT) && th->ingress.reported_off;
+}
+
+/* The tag of the blocks the fast visit moves into, from the held one's
+ * (fast_qualified()). */
+static inline uint32_t fast_tag_of(const struct stepper *s, const struct step_block *b)
+{
+	return s->cache_gen | (b->tag & STEP_TAG_OUT);
+}
+
 /* Whether the common visit just made (b's run and end held, and pending
  * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
  * where the fast visit takes over: the held run is b's whole run (with
@@ -40,7 +66,9 @@ void stepper_fast_pending(struct trace_hart *th);
  * qualified by privilege, and nothing the fast visit does not look at is
  * pending.  With trTeContext, the encoder is in the hart's privilege and
  * context (the stepper's records carry context 0) and stays there: the
- * fast visit never changes privilege, so its records need no Ownership. */
+ * fast visit never changes privilege, so its records need no Ownership.
+ * With address comparators, b and bn are qualified whole (STEP_TAG_SLOW
+ * clear), and the fast visit moves only into such blocks. */
 static inline __attribute__((always_inline)) bool
 fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
 {
@@ -55,7 +83,7 @@ fast_enters(const struct trace_hart *th, const struct step_block *b, const struc
 	       (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
 	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
 	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
-	       ((th->block_privs >> s->priv) & 1) && in->tracing && in->any && !in->reported_off &&
+	       fast_qualified(th, b, bn) && in->tracing && in->any &&
 	       bn->end != s->t1;
 }
 

@@ -698,6 +698,7 @@ static __attribute__((noinline)) bool loop_visit(struct trace_hart *th, struct t
 	if (fast_enters(th, b, bn)) {
 		/* the state of RAN: b's run and branch held, nothing pending */
 		s->fast = STEP_FAST_RAN;
+		s->fast_tag = fast_tag_of(s, b);
 		s->fast_h1 = b;
 		s->fast_it1 = itype;
 	}
@@ -767,6 +768,7 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 		/* from the next visit on, step_fast.S takes the common visit:
 		 * b's run and end are what is held and pending */
 		s->fast = STEP_FAST_PENDING;
+		s->fast_tag = fast_tag_of(s, b);
 		s->fast_h1 = b;
 		s->fast_it1 = itype;
 		s->blk = bn;

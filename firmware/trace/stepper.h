@@ -61,6 +61,8 @@ enum emu_op {
 	EMU_SRET,
 };
 
+struct tci_qualifier;
+
 struct step_block {
 	uint64_t start;          /* tag: first instruction (odd = empty slot) */
 	uint64_t end;            /* end instruction / split point            */
@@ -82,7 +84,7 @@ struct step_block {
 	uint8_t fast_h;          /* I-CNT half-words of the run and the end */
 	uint32_t tag;            /* tag too: the cache's generation when
 				    decoded, | STEP_V for V=1 code,
-				    | STEP_TAG_LRSC                         */
+				    | STEP_TAG_LRSC, _SLOW or _OUT          */
 };
 
 /*
@@ -94,6 +96,20 @@ struct step_block {
  * sequence natively (stepper.c, "LR/SC sequences").
  */
 #define STEP_TAG_LRSC 1u
+
+/*
+ * In a session whose filters look at addresses, a block the comparators
+ * do not decide whole, in U and in S alike (tci_qualify_span()), has
+ * STEP_TAG_SLOW in its tag: the fast visit's tag compare misses it too,
+ * so every block the fast visit holds is qualified as a whole, as the
+ * privilege alone qualifies blocks in other sessions (step_fast.h).
+ */
+#define STEP_TAG_SLOW 2u
+/* ... and one they leave out whole, in U and S alike, STEP_TAG_OUT: the
+ * fast visit takes such blocks in a steady state of its own, while the
+ * encoder is stopped (outside the traced part), with fast_tag saying so. */
+#define STEP_TAG_OUT 8u
+#define STEP_TAG_FLAGS (STEP_TAG_LRSC | STEP_TAG_SLOW | STEP_TAG_OUT)
 
 /* What the fast visit holds (struct stepper, `fast`; 0: not in the
  * steady state). */
@@ -266,6 +282,9 @@ struct stepper {
 	 * clearing every slot. */
 	struct step_block *cache;
 	uint32_t cache_mask;     /* slots - 1 (a power of two)               */
+	uint32_t fast_tag;       /* the tag of every block the fast visit
+				    moves into: cache_gen, | STEP_TAG_OUT in
+				    the steady state outside the traced part */
 	uint32_t cache_gen;      /* multiple of STEP_CACHE_GEN; 0: slots hold
 				    garbage (never cleared yet)              */
 	/*
@@ -278,6 +297,9 @@ struct stepper {
 	uint8_t fast;            /* 0, or enum step_fast_state             */
 	uint8_t fast_it1, fast_it2; /* the itypes of their ends           */
 	uint8_t fast_allowed;    /* enum step_fast_allowed                 */
+	/* The session's qualifier when its filters look at addresses (the
+	 * blocks' STEP_TAG_SLOW), else NULL. */
+	const struct tci_qualifier *span_qual;
 	const struct step_block *fast_h1, *fast_h2;
 	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype */
 	/* The current run goes on with the LR/SC sequence at lrsc.at, which
@@ -298,7 +320,7 @@ static inline void step_set_run(struct stepper *s, uint64_t start, unsigned int 
 	s->run.end = end;
 }
 
-#define STEP_CACHE_GEN 8u        /* generation step: above STEP_V */
+#define STEP_CACHE_GEN 16u       /* generation step: above STEP_V, STEP_TAG_OUT */
 
 struct trace_hart;
 

@@ -76,7 +76,7 @@ void asm_offsets(void)
 	OFFSET(TH_BLK, struct trace_hart, step.blk);
 	OFFSET(TH_CACHE, struct trace_hart, step.cache);
 	OFFSET(TH_CACHE_MASK, struct trace_hart, step.cache_mask);
-	OFFSET(TH_CACHE_GEN, struct trace_hart, step.cache_gen);
+	OFFSET(TH_FAST_TAG, struct trace_hart, step.fast_tag);
 	OFFSET(TH_FAST, struct trace_hart, step.fast);
 	OFFSET(TH_FAST_IT1, struct trace_hart, step.fast_it1);
 	OFFSET(TH_FAST_IT2, struct trace_hart, step.fast_it2);
@@ -95,6 +95,7 @@ void asm_offsets(void)
 	OFFSET(ENC_CUR_PRIV, struct ntrace_encoder, run.cur_priv);
 	OFFSET(ENC_CUR_CONTEXT, struct ntrace_encoder, run.cur_context);
 	OFFSET(ENC_RECORDS, struct ntrace_encoder, stats.records);
+	OFFSET(ENC_ACTIVE, struct ntrace_encoder, active);
 
 	/* struct step_block */
 	VALUE(BLK_SIZE, sizeof(struct step_block));
@@ -118,6 +119,7 @@ void asm_offsets(void)
 	VALUE(FAST_PENDING, STEP_FAST_PENDING);
 	VALUE(FAST_TWO, STEP_FAST_TWO);
 	VALUE(FAST_RAN, STEP_FAST_RAN);
+	VALUE(TAG_OUT, STEP_TAG_OUT);
 	VALUE(INLINE_HIST, NTRACE_INLINE_HIST);
 	VALUE(INLINE_COUNT, NTRACE_INLINE_COUNT);
 	VALUE(INLINE_INFER, NTRACE_INLINE_INFER);

@@ -143,7 +143,12 @@ CONFIGS = [
     Config('btm-priv-s', 'mode=btm priv=s', priv='S'),
     Config('wrap', 'buf=2048', wrap=True, match='suffix'),
     Config('stop', 'buf=2048 stop mode=btm', wrap=True, match='prefix'),
-    Config('range', 'range', 'filtered,interp', addr_range=True, cost=26),
+    # every program: blocks the address filter takes or leaves whole take
+    # the fast visit (step_fast.h, fast_qualified())
+    Config('range', 'range', ALL, addr_range=True, cost=50),
+    # the filter's answer differs between U and S: no block is whole
+    Config('range-s', 'range priv=s', 'filtered,interp,u-syscalls,u-compute', priv='S',
+           addr_range=True, cost=26),
     Config('ratified', 'ratified',
            'u-syscalls,u-illegal,s-illegal,interp,sbi-irq,sbi-ret-irq,lrsc,u-lrsc',
            ecall_no_retire=True),
