@@ -99,8 +99,17 @@
 	sw	t0, ENC(SLOW)(a0)
 	j	74f
 72:	li	a6, INLINE_INFER
+	beq	t0, a6, 73f
+	/* a taken branch in BTM: its DirectBranch waits for the next record */
+	li	a6, INLINE_DIRECT
 	bne	t0, a6, \fail
-	lbu	t0, TH_PRIV(a0)
+	li	t0, PEND_DIRECT
+	sb	t0, ENC(PENDING)(a0)
+	sb	zero, ENC(PENDING_BTYPE)(a0)
+	sd	zero, ENC(PENDING_TSTAMP)(a0)
+	li	t0, 1
+	sw	t0, ENC(SLOW)(a0)
+73:	lbu	t0, TH_PRIV(a0)
 	sb	t0, ENC(CUR_PRIV)(a0)
 	sd	zero, ENC(CUR_CONTEXT)(a0)
 74:	sw	t1, ENC(ICNT)(a0)
@@ -421,15 +430,15 @@ trace_fast_visit:
 	j	.Lcheck_pending
 
 	/* The encoder waits for the next record's address (the visit sent a
-	 * jalr, or a 9.2 return to check): that record is fast_h1's first,
-	 * whatever happens next (what is held goes out first), so the
-	 * IndirectBranch goes out now (ntrace_enc_resolve_jump()), where the
-	 * call into C costs least.  Other waits (a sync, BTM's DirectBranch)
-	 * are C's. */
+	 * jalr, a 9.2 return to check or, in BTM, a taken branch): that
+	 * record is fast_h1's first, whatever happens next (what is held goes
+	 * out first), so the branch message goes out now
+	 * (ntrace_enc_resolve_jump()), where the call into C costs least.
+	 * Other waits (a sync) are C's. */
 .Lresolve_next:
 	lbu	t0, ENC(PENDING)(a0)
-	addi	t0, t0, -PEND_INDIRECT
-	sltiu	t0, t0, 2                  /* INDIRECT or RETURN_CHECK */
+	addi	t0, t0, -PEND_DIRECT
+	sltiu	t0, t0, 3                  /* DIRECT, INDIRECT or RETURN_CHECK */
 	beqz	t0, .Lcheck_overflow
 	C_ENTER
 	ld	a1, TH_FAST_H1(a0)

@@ -512,6 +512,10 @@ bool ntrace_enc_block_inline(struct ntrace_encoder *e, uint64_t addr, uint32_t h
  *  PENDING  an IndirectBranch waits for the next record: pending =
  *           NTRACE_PEND_INDIRECT, pending_btype = NTRACE_BTYPE_INDIRECT,
  *           pending_tstamp = the record's, slow = 1;
+ *  DIRECT   a DirectBranch waits for the next record (a taken branch in
+ *           BTM): cur_priv and cur_context take the record's, pending =
+ *           NTRACE_PEND_DIRECT, pending_btype = 0, pending_tstamp = the
+ *           record's, slow = 1;
  *  NO       not taken that way (ntrace_enc_block_inline() or
  *           ntrace_enc_block() take it).
  * And stats.records takes the run's records and the end.  The answer
@@ -526,14 +530,16 @@ enum ntrace_inline_end {
 	NTRACE_INLINE_COUNT,
 	NTRACE_INLINE_INFER,
 	NTRACE_INLINE_PENDING,
+	NTRACE_INLINE_DIRECT,
 };
 
 enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, unsigned itype);
 
 /*
  * For the same callers: the IndirectBranch[Hist] waiting for the next
- * record (after an uninferable jump, NTRACE_INLINE_PENDING) goes out, the
- * next record being at addr in privilege priv and context, as
+ * record (after an uninferable jump, NTRACE_INLINE_PENDING), or the
+ * DirectBranch (after a taken branch in BTM, NTRACE_INLINE_DIRECT), goes
+ * out, the next record being at addr in privilege priv and context, as
  * ntrace_enc_block_inline() would send it, when nothing else is due with
  * it and emitting it can neither make a sync due nor reach the sink: then
  * the encoder counts again (slow = 0).  False, with nothing changed,

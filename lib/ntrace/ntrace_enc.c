@@ -1426,11 +1426,12 @@ static __attribute__((noinline)) void block_slow(struct ntrace_encoder *e,
  * taken), END_INFERABLE (a direct jump that needs nothing else: no 9.2
  * stack, not a branch under trTeInstEnAllJumps; or a jump that 9.1 infers),
  * END_PENDING (an uninferable jump of Tables 3/4 that 9.1 does not infer:
- * IndirectBranch at the next record).  END_NO: anything else.  Looks at the
+ * IndirectBranch at the next record), END_DIRECT (a taken branch in BTM:
+ * DirectBranch at the next record).  END_NO: anything else.  Looks at the
  * configuration (and, for 9.1, whether I-CNT is 0 before r) only: the
  * caller checks I-CNT's threshold and HIST.
  */
-enum end_class { END_NO, END_PLAIN, END_HIST, END_INFERABLE, END_PENDING };
+enum end_class { END_NO, END_PLAIN, END_HIST, END_INFERABLE, END_PENDING, END_DIRECT };
 
 static inline __attribute__((always_inline)) enum end_class
 end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
@@ -1443,6 +1444,8 @@ end_class(const struct ntrace_encoder *e, const struct ntrace_retired *r)
 		return END_PLAIN;
 	if (it == RV_ITYPE_NOT_TAKEN_BRANCH || (e->htm && it == RV_ITYPE_TAKEN_BRANCH))
 		return END_HIST;
+	if (it == RV_ITYPE_TAKEN_BRANCH)
+		return END_DIRECT;   /* (taken_branch() in BTM) */
 	if (it == RV_ITYPE_INFERABLE_CALL || it == RV_ITYPE_INFERABLE_TAIL_CALL ||
 	    it == RV_ITYPE_OTHER_INFERABLE_JUMP || it == RV_ITYPE_RESERVED7)
 		return e->cfg.trTeInstEnImplicitReturn || e->cfg.trTeInstEnAllJumps ? END_NO
@@ -1489,6 +1492,14 @@ end_inline(struct ntrace_encoder *e, const struct ntrace_retired *r)
 		e->run.pending_tstamp = r->tstamp;
 		e->run.slow = 1;
 		break;
+	case END_DIRECT:
+		/* slow_record() takes it: record_body() keeps its privilege,
+		 * taken_branch() leaves the DirectBranch waiting */
+		e->run.cur_priv = r->priv;
+		e->run.cur_context = r->context;
+		set_pending(e, PEND_DIRECT, 0, r->tstamp);
+		e->run.slow = 1;
+		break;
 	default:
 		break;
 	}
@@ -1515,7 +1526,7 @@ static inline bool owner_unchanged(const struct ntrace_encoder *e, unsigned p, u
 				   uint64_t context)
 {
 	return priv == e->run.cur_priv && context == e->run.cur_context && !e->need_ownership &&
-	       (p == PEND_RETURN_CHECK || e->run.pending_btype == NTRACE_BTYPE_INDIRECT);
+	       (p != PEND_INDIRECT || e->run.pending_btype == NTRACE_BTYPE_INDIRECT);
 }
 
 static inline __attribute__((always_inline)) bool
@@ -1523,7 +1534,7 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 {
 	unsigned p = e->run.pending;
 
-	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK) || !e->active || e->sync_due ||
+	if ((p != PEND_INDIRECT && p != PEND_RETURN_CHECK && p != PEND_DIRECT) || !e->active || e->sync_due ||
 	    e->overflowed || e->held_count || e->repeat_count || e->held_cut ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_HALFWORDS ||
 	    e->cfg.trTeInstSyncMode == NTRACE_SYNC_MODE_CYCLES ||
@@ -1533,7 +1544,10 @@ resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv, uint64_t con
 	    (e->cfg.trTeContext && !owner_unchanged(e, p, priv, context)))
 		return false;
 	e->run.pending = PEND_NONE;
-	emit_waiting_jump(e, p, addr);
+	if (p == PEND_DIRECT)
+		emit_branch(e, true, NTRACE_BTYPE_INDIRECT, addr, e->run.pending_tstamp);
+	else
+		emit_waiting_jump(e, p, addr);
 	update_slow(e);
 	e->run.cur_priv = priv;
 	e->run.cur_context = context;
@@ -1546,18 +1560,25 @@ static __attribute__((noinline)) bool resolve_jump_general(struct ntrace_encoder
 	return resolve_jump(e, addr, priv, context);
 }
 
-/* The common case is resolve_jump() of an IndirectBranch[Hist] that
- * emit_branch_now() writes, in a configuration of plain messages (the
+/* The common case is resolve_jump() of an IndirectBranch[Hist] (or in
+ * BTM a DirectBranch) that emit_branch_now() writes, in a configuration of plain messages (the
  * configuration's part of branch_now_ok(), no trTeContext, no periodic
  * sync) and branch_state_ok(): written
  * here, with no call (the firmware's fast visit makes one a jump). */
 bool ntrace_enc_resolve_jump(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
 			     uint64_t context)
 {
-	if (!e->plain_msgs || e->run.pending != PEND_INDIRECT || !e->active || !branch_state_ok(e))
-		return resolve_jump_general(e, addr, priv, context);   /* (a tail call) */
+	bool direct = false;
+
+	if (!e->plain_msgs || e->run.pending != PEND_INDIRECT || !e->active || !branch_state_ok(e)) {
+		/* (BTM's DirectBranch tested second: HTM's path stays as short) */
+		if (!e->plain_msgs || e->run.pending != PEND_DIRECT || !e->active ||
+		    !branch_state_ok(e))
+			return resolve_jump_general(e, addr, priv, context);   /* (a tail call) */
+		direct = true;
+	}
 	e->run.pending = PEND_NONE;
-	write_branch_now(e, false, e->run.pending_btype, addr, e->run.pending_tstamp, true);
+	write_branch_now(e, direct, e->run.pending_btype, addr, e->run.pending_tstamp, true);
 	e->run.slow = 0;   /* update_slow(): active, nothing pending, due or lost */
 	e->run.cur_priv = priv;
 	e->run.cur_context = context;
@@ -1597,6 +1618,8 @@ enum ntrace_inline_end ntrace_enc_inline_end(const struct ntrace_encoder *e, uns
 		/* with 9.1 on, a flagged jump is not END_PENDING: the caller's
 		 * records carry no flags, so it takes none inline */
 		return e->cfg.trTeInstEnSequentialJump ? NTRACE_INLINE_NO : NTRACE_INLINE_PENDING;
+	case END_DIRECT:
+		return NTRACE_INLINE_DIRECT;
 	default:
 		return NTRACE_INLINE_NO;
 	}

@@ -449,6 +449,7 @@ static unsigned long inline_taken; /* blocks ntrace_enc_block_inline() took */
 static unsigned long fast_counted;  /* blocks the fast visit's model counted */
 static unsigned long fast_resolved; /* waiting jumps ntrace_enc_resolve_jump() sent */
 static unsigned long fast_counted_ctx; /* of fast_counted, with trTeContext */
+static unsigned long fast_direct;   /* of fast_counted, ending in BTM's taken branch */
 
 static bool blockable(const struct ntrace_retired *r)
 {
@@ -494,6 +495,15 @@ static bool fast_count(struct ntrace_encoder *e, const uint8_t ends[16], uint32_
 		e->run.pending_tstamp = end->tstamp;
 		e->run.slow = 1;
 		break;
+	case NTRACE_INLINE_DIRECT:
+		e->run.cur_priv = end->priv;
+		e->run.cur_context = end->context;
+		e->run.pending = NTRACE_PEND_DIRECT;
+		e->run.pending_btype = 0;
+		e->run.pending_tstamp = end->tstamp;
+		e->run.slow = 1;
+		fast_direct++;
+		break;
 	default:
 		return false;
 	}
@@ -526,7 +536,8 @@ static bool fast_way(struct ntrace_encoder *e, const struct ntrace_block *b,
 	    (priv != e->run.cur_priv || context != e->run.cur_context || end->priv != priv ||
 	     end->context != context))
 		return false;
-	if (e->run.slow && (e->run.pending == NTRACE_PEND_INDIRECT || e->run.pending == NTRACE_PEND_RETURN_CHECK)) {
+	if (e->run.slow && (e->run.pending == NTRACE_PEND_INDIRECT || e->run.pending == NTRACE_PEND_RETURN_CHECK ||
+			    e->run.pending == NTRACE_PEND_DIRECT)) {
 		memcpy(&before, e, sizeof(before));
 		if (ntrace_enc_resolve_jump(e, first, priv, context)) {
 			fast_resolved++;
@@ -806,6 +817,8 @@ static void test_block_path_equals_record_path_for_random_configurations(void **
 		      fast_counted, fast_counted_ctx, fast_resolved);
 	assert_true(fast_counted > 1000);
 	assert_true(fast_counted_ctx > 100);
+	print_message("fast visit model: %lu blocks end in a BTM DirectBranch\n", fast_direct);
+	assert_true(fast_direct > 100);
 	assert_true(fast_resolved > 100);
 }
 
