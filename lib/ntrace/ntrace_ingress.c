@@ -97,17 +97,19 @@ static uint64_t block_last(const struct ntrace_block *b)
 {
 	unsigned last = b->count - 1;
 
-	return b->addr + 2u * ntrace_block_halfwords(b) - ((b->rvc_mask >> last) & 1 ? 2 : 4);
+	return b->addr + 2 * (uint64_t)ntrace_block_halfwords(b) - ((b->rvc_mask >> last) & 1 ? 2 : 4);
 }
 
 /*
  * A block (and its end in the same privilege and context) that the
  * comparators take or leave as a whole (tci_qualify_span()): what the
  * records one by one would do, for them all at once.  False, with
- * nothing done, when the answer differs inside it.
+ * nothing done, when the answer differs inside it.  Out of line: the
+ * privilege-only path of the caller keeps its frame-less shape.
  */
-static bool block_by_span(struct ntrace_ingress *in, const struct ntrace_block *b,
-			  const struct ntrace_retired *end)
+static __attribute__((noinline)) bool block_by_span(struct ntrace_ingress *in,
+						     const struct ntrace_block *b,
+						     const struct ntrace_retired *end)
 {
 	uint64_t hi;
 	enum tci_span span;
