@@ -33,7 +33,10 @@ for suite in "$@"; do
     fi
     pass=$(grep -c '^PASS: ' "$log")
     fail=$(grep -c '^FAIL: ' "$log")
-    grep '^FAIL: ' "$log" | sed 's/^/   /'
+    # Each FAIL line with the indented detail lines under it (at most 8):
+    # what a CI log excerpt needs to tell why.
+    awk '/^FAIL: /{n=8; print; next} n>0 && /^[ \t]/{n--; print; next} {n=0}' "$log" |
+        sed 's/^/   /'
     if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
         fail=1
         echo "   suite $suite exited with status $rc and reported no failure; last lines of $log:"

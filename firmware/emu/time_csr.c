@@ -71,3 +71,9 @@ uint64_t time_now(void)
 		return csr_read(time);
 	return *platform.mtime;
 }
+
+bool time_now_source(const volatile uint64_t **mmio)
+{
+	*mmio = hart_self()->feat.time_csr ? NULL : platform.mtime;
+	return hart_self()->feat.time_csr || platform.mtime;
+}

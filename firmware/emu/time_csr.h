@@ -9,6 +9,9 @@
 
 /* The time CSR's value, also on harts that do not have it. */
 uint64_t time_now(void);
+/* Whether time_now() has a source on this hart: *mmio is then the mtime
+ * it reads, or NULL for the time CSR (step_fast.S reads it itself). */
+bool time_now_source(const volatile uint64_t **mmio);
 /* A read of the time CSR on a hart that traps it. */
 bool time_csr_emulate(struct trap_regs *regs, unsigned long tval);
 

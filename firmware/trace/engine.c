@@ -47,6 +47,13 @@ uint64_t engine_timestamp(const struct trace_hart *th)
 	return tci_encoder_timestamp(&th->te, time_now());
 }
 
+uint64_t engine_timestamp_at(const struct trace_hart *th, uint64_t now)
+{
+	if (!tci_encoder_ts_enabled(&th->te))
+		return 0;
+	return tci_encoder_timestamp(&th->te, now);
+}
+
 /* The encoder's byte sink: the hart's RAM sink.  A refusal is the TCI's
  * "trace buffer overflow (also known as trace lost)". */
 static int sink_write(void *ctx, const uint8_t *data, size_t len)

@@ -65,6 +65,19 @@
 	lbu	t0, BLK_COUNT(\h)
 	addi	t0, t0, 1
 	j	75f
+	/* with timestamps, an end that leaves a message waiting: the raw
+	 * time noted (fast_ptime, which C makes its TSTAMP), then counted
+	 * as without */
+76:	andi	a6, t0, FAST_END_TS
+	beqz	a6, \fail
+	ld	a6, TH_TIME_MMIO(a0)
+	beqz	a6, 77f
+	ld	a6, 0(a6)
+	j	78f
+77:	csrr	a6, time
+78:	sd	a6, TH_FAST_PTIME(a0)
+	andi	t0, t0, FAST_END_TS - 1
+	j	71f
 70:	lbu	t1, BLK_FAST_H(\h)
 	lw	t0, ENC(ICNT)(a0)
 	add	t1, t1, t0
@@ -102,7 +115,7 @@
 	beq	t0, a6, 73f
 	/* a taken branch in BTM: its DirectBranch waits for the next record */
 	li	a6, INLINE_DIRECT
-	bne	t0, a6, \fail
+	bne	t0, a6, 76b
 	li	t0, PEND_DIRECT
 	sb	t0, ENC(PENDING)(a0)
 	sb	zero, ENC(PENDING_BTYPE)(a0)
@@ -308,6 +321,7 @@ trace_fast_visit:
 	ori	a5, a5, LOOP
 	j	.Ltaken_visit
 
+	/* (... with timestamps, stepper_fast_resolve_ts(): fast_ptime first) */
 	/* COUNT_HELD's call of ntrace_enc_resolve_jump(the encoder, the
 	 * start of block a1, the privilege, context 0): returns through t1
 	 * with t0 its answer, every register COUNT_HELD and the visit use
@@ -326,8 +340,9 @@ trace_fast_visit:
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
 	li	a3, 0                      /* context */
+	ld	t0, TH_FAST_RESOLVE(a0)    /* ntrace_enc_resolve_jump(), or ... */
 	addi	a0, a0, TH_ENC
-	call	ntrace_enc_resolve_jump
+	jalr	t0
 	sd	a0, X(25)(sp)
 	C_LEAVE
 	ld	t0, X(25)(sp)
@@ -445,8 +460,9 @@ trace_fast_visit:
 	ld	a1, BLK_START(a1)
 	lbu	a2, TH_PRIV(a0)
 	li	a3, 0                      /* context */
+	ld	t0, TH_FAST_RESOLVE(a0)    /* ntrace_enc_resolve_jump(), or ... */
 	addi	a0, a0, TH_ENC
-	call	ntrace_enc_resolve_jump
+	jalr	t0
 	ld	a0, HART_TRACE_AT(sp)
 	C_LEAVE
 	j	.Lcheck_overflow

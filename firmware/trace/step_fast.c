@@ -9,6 +9,7 @@
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
 #include "firmware/trace/step_fast.h"
+#include "firmware/emu/time_csr.h"
 
 /*
  * step_fast.S takes the common visit while the stepper is in its steady
@@ -48,12 +49,48 @@ static struct ntrace_retired fast_record(const struct stepper *s, const struct s
 					 uint8_t itype)
 {
 	return (struct ntrace_retired){
-		.addr = q->end, .size = q->size, .itype = itype, .priv = s->priv,
+		.addr = q->end, .size = q->size, .itype = itype, .tstamp = s->tstamp,
+		.priv = s->priv,
 		.flags = q->flags & BLOCK_SEQ_INFERABLE ? NTRACE_REC_SEQ_INFERABLE : 0 };
+}
+
+/* With timestamps: the time of this visit, which the records the fast
+ * visit sends or leaves held carry, and the time of the message it left
+ * waiting, if any (docs/TRACE.md, "Timestamps"). */
+static __attribute__((noinline)) void fast_timestamp_read(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	s->tstamp = engine_timestamp(th);
+	if (s->fast_ptime) {
+		th->enc.run.pending_tstamp = engine_timestamp_at(th, s->fast_ptime);
+		s->fast_ptime = 0;
+	}
+}
+
+static inline __attribute__((always_inline)) void fast_timestamp(struct trace_hart *th)
+{
+	if (tci_encoder_ts_enabled(&th->te))
+		fast_timestamp_read(th);
+	else
+		th->step.fast_ptime = 0;   /* (turned off since) */
+}
+
+/* The records stepper_fast_unfold() wrote carry this visit's time (out
+ * of line: a session without timestamps does not make the unfold a frame). */
+static __attribute__((noinline)) void fast_timestamp_unfolded(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+
+	fast_timestamp_read(th);
+	s->held.tstamp = s->tstamp;
+	s->held.rec.tstamp = s->tstamp;
+	s->run.xfer.tstamp = s->tstamp;
 }
 
 void stepper_fast_unfold(struct stepper *s)
 {
+	struct trace_hart *th = trace_hart_of_step(s);
 	const struct step_block *q = s->fast_h1, *b = s->blk;
 
 	held_run_set(&s->held, q->start, q->end, q->rvc_mask, q->count, s->priv, 0, true);
@@ -68,20 +105,49 @@ void stepper_fast_unfold(struct stepper *s)
 		s->run.xfer = fast_record(s, q, s->fast_it1);
 	step_set_run(s, b->start, b->count, b->rvc_mask, b->end);
 	s->fast = 0;
+	if (tci_encoder_ts_enabled(&th->te))
+		fast_timestamp_unfolded(th);
+	else
+		s->fast_ptime = 0;   /* (turned off since) */
+}
+
+/* How step_fast.S counts an end that retired with itype.  With
+ * timestamps, an end that leaves a message waiting notes the raw time
+ * too (the message's TSTAMP is its record's, fast_timestamp()). */
+static unsigned int fast_end_of(const struct trace_hart *th, unsigned int itype, bool time_source)
+{
+	enum ntrace_inline_end how = ntrace_enc_inline_end(&th->enc, itype);
+
+	if (!th->cfg.trTsEnable || (how != NTRACE_INLINE_PENDING && how != NTRACE_INLINE_DIRECT))
+		return how;
+	/* (no time to read: C takes the end) */
+	return time_source ? how | STEP_FAST_END_TS : NTRACE_INLINE_NO;
+}
+
+/* ntrace_enc_resolve_jump() for step_fast.S with timestamps: the message
+ * waiting may be one it left, whose time is fast_ptime. */
+bool stepper_fast_resolve_ts(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			     uint64_t context)
+{
+	fast_timestamp((struct trace_hart *)((char *)e - __builtin_offsetof(struct trace_hart, enc)));
+	return ntrace_enc_resolve_jump(e, addr, priv, context);
 }
 
 void stepper_fast_configure(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;
 	unsigned int it;
+	bool time_source = time_now_source(&s->time_mmio);
 
 	s->span_qual = th->qual.per_instruction ? &th->qual : NULL;
-	if (s->max_block == 1 || th->cfg.trTsEnable)
+	s->fast_ptime = 0;
+	s->fast_resolve = th->cfg.trTsEnable ? stepper_fast_resolve_ts : ntrace_enc_resolve_jump;
+	if (s->max_block == 1)
 		s->fast_allowed = STEP_FAST_NEVER;
 	else
 		s->fast_allowed = th->cfg.trTeContext ? STEP_FAST_SAME_OWNER : STEP_FAST_ALWAYS;
 	for (it = 0; it < sizeof(s->fast_end); it++)
-		s->fast_end[it] = (uint8_t)ntrace_enc_inline_end(&th->enc, it);
+		s->fast_end[it] = (uint8_t)fast_end_of(th, it, time_source);
 }
 
 /* q's run and end to the encoder, as lazy_send() sends them. */
@@ -90,7 +156,7 @@ static void fast_send(struct trace_hart *th, const struct step_block *q, uint8_t
 	struct stepper *s = &th->step;
 	struct ntrace_retired end = fast_record(s, q, itype);
 	struct ntrace_block run = { .addr = q->start, .rvc_mask = q->rvc_mask, .count = q->count,
-				    .priv = s->priv };
+				    .tstamp = s->tstamp, .priv = s->priv };
 
 	if (!engine_block_inline(th, q->start, (uint32_t)((q->end - q->start) >> 1), q->count,
 				 s->priv, &end))
@@ -104,6 +170,7 @@ void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int fir
 {
 	struct stepper *s = &th->step;
 
+	fast_timestamp(th);
 	if (first == 1 && (n || s->fast == STEP_FAST_TWO))
 		fast_send(th, s->fast_h1, s->fast_it1);
 	if (n && s->fast == STEP_FAST_TWO)
@@ -114,5 +181,6 @@ void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int fir
  * the visit, as stepper_breakpoint() does. */
 void stepper_fast_pending(struct trace_hart *th)
 {
+	fast_timestamp(th);
 	engine_apply_pending(th, NULL);
 }

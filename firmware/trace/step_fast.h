@@ -12,6 +12,10 @@
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
 
+/* fast_end[]: with timestamps, an end that leaves a message waiting
+ * (NTRACE_INLINE_PENDING, _DIRECT) also notes the time (fast_ptime). */
+#define STEP_FAST_END_TS 0x10
+
 /* The fast visit (step_fast.S) stops: the fields it kept as blocks are
  * written.  Every function of the stepper that looks at its state calls
  * it first (inline: a stepper that is not in the steady state pays a
@@ -32,6 +36,8 @@ void stepper_fast_configure(struct trace_hart *th);
  * after the visit. */
 void stepper_fast_retire(struct trace_hart *th, unsigned int n, unsigned int first);
 void stepper_fast_pending(struct trace_hart *th);
+bool stepper_fast_resolve_ts(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			     uint64_t context);
 
 /* How the filters take b and bn: wholly qualified by privilege, or by
  * their span (cache tags without STEP_TAG_SLOW or _OUT), inside the traced

@@ -22,9 +22,9 @@
  * the run [start, end), and its end, which is the run's own last
  * instruction (HELD_LAST: a plain one, as a run's records are) or a record
  * after the run (HELD_RECORD: a transfer, a record of the LR/SC replay).
- * `whole` says that the run is a block's whole run with no timestamp,
- * which the next transfer may give the encoder inline, as I-CNT and HIST
- * only (lazy_send(), engine_block_inline()): the common visit's case.
+ * `whole` says that the run is a block's whole run, which the next
+ * transfer may give the encoder inline, as I-CNT and HIST only
+ * (lazy_send(), engine_block_inline()): the common visit's case.
  */
 
 /* HELD_LAST becomes HELD_RECORD: the run without its last instruction, and
@@ -145,7 +145,7 @@ static __attribute__((noinline)) void lazy_send_general(struct trace_hart *th,
 {
 	const struct step_held *h = &th->step.held;
 	struct ntrace_block r = { .addr = h->start, .rvc_mask = h->mask, .count = h->count,
-				  .priv = h->priv };
+				  .tstamp = h->tstamp, .priv = h->priv };
 
 	engine_block(th, &r, end);
 }
@@ -193,22 +193,22 @@ static __attribute__((noinline)) void hold_transfer(struct trace_hart *th, unsig
 		feed_held(th);
 }
 
-/* retire_whole() with a timestamp to keep, or a run longer than a block:
- * the run is held as hold_run() holds it (what was held went out). */
+/* retire_whole() with a run longer than a block: the run is held as
+ * hold_run() holds it (what was held went out). */
 static __attribute__((noinline)) void hold_whole_run(struct trace_hart *th, unsigned int n)
 {
 	th->step.held.kind = HELD_NONE;
 	hold_run(th, n, th->step.run.end);
 }
 
-/* The whole current run (n instructions, no timestamp) is held, its last
- * instruction the held end: what hold_run() holds when nothing else is. */
+/* The whole current run (n instructions) is held, its last instruction
+ * the held end: what hold_run() holds when nothing else is. */
 static inline __attribute__((always_inline)) void lazy_hold_run(struct stepper *s, unsigned int n)
 {
 	/* the whole run: run.mask holds its sizes and nothing past them
 	 * (set_run() takes a block's mask, hold_run() shifts out what it
 	 * retires), so it needs no masking */
-	held_run_set(&s->held, s->run.start, s->run.end, s->run.mask, n, s->priv, 0, true);
+	held_run_set(&s->held, s->run.start, s->run.end, s->run.mask, n, s->priv, s->tstamp, true);
 	s->run.start = s->run.end;
 	s->run.mask = 0;
 	s->run.count = 0;
@@ -246,10 +246,10 @@ static inline __attribute__((always_inline)) void retire_whole(struct trace_hart
 		if (!n)
 			return;
 	}
-	/* The run is held, whole when no timestamp is to be kept, with
-	 * nothing else held (the whole run went out above: hold_run() must
-	 * not send it again). */
-	if (s->tstamp || n > NTRACE_BLOCK_MAX) {
+	/* The run is held, whole when it fits a block, with nothing else
+	 * held (the whole run went out above: hold_run() must not send it
+	 * again). */
+	if (n > NTRACE_BLOCK_MAX) {
 		hold_whole_run(th, n);
 		return;
 	}

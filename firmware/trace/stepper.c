@@ -102,6 +102,9 @@ static void chain_next(struct stepper *s)
 	s->pend = true;
 	/* (field by field: `s->run = *c` costs the visit a register) */
 	s->run.xfer = c->xfer;
+	/* it retires now: this visit's time (the runs held with it carry
+	 * it; predicted, the transfer carries none) */
+	s->run.xfer.tstamp = s->tstamp;
 	s->run.start = c->start;
 	s->run.end = c->end;
 	s->run.mask = c->mask;
@@ -689,7 +692,7 @@ static __attribute__((noinline)) bool loop_visit(struct trace_hart *th, struct t
 	 * blocks only: no flags) */
 	s->held.kind = HELD_RECORD;
 	s->held.rec = (struct ntrace_retired){ .addr = pc, .size = size, .itype = itype,
-					       .priv = s->priv };
+					       .tstamp = s->tstamp, .priv = s->priv };
 	/* step_emulate(), then plan(): the block at next, T0 at its end (here) */
 	regs->mepc = next;
 	s->blk = bn;
@@ -726,9 +729,11 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	struct step_block *bn;
 	uint8_t itype, flags;
 
-	if (s->mode != STEP_RUN || !b || pc != s->t0 || pc != b->end || s->single_is_vector ||
-	    s->tstamp || tci_encoder_ts_enabled(&th->te))
+	if (s->mode != STEP_RUN || !b || pc != s->t0 || pc != b->end || s->single_is_vector)
 		return false;
+	/* this visit's records carry its time (an event's, breakpoint()) */
+	if (s->tstamp || tci_encoder_ts_enabled(&th->te))
+		s->tstamp = engine_timestamp(th);
 	if (s->chain_len)
 		retire_chain_ran(th);   /* pc == s->t0: the chain's end */
 	if (pc != s->run.end || b->kind != BLOCK_END_EMULATE || (s->t1_on && pc == s->t1))
@@ -762,7 +767,8 @@ static bool t0_common_hit(struct trace_hart *th, struct trap_regs *regs)
 	 * after it), T0 at the end. */
 	s->pend = true;
 	s->run.xfer = (struct ntrace_retired){ .addr = end, .size = (uint8_t)size, .itype = itype,
-					       .priv = s->priv, .flags = flags };
+					       .tstamp = s->tstamp, .priv = s->priv,
+					       .flags = flags };
 	step_set_run(s, next, bn->count, bn->rvc_mask, bn->end);
 	if (fast_enters(th, b, bn)) {
 		/* from the next visit on, step_fast.S takes the common visit:

@@ -170,7 +170,7 @@ struct step_segment {
  * whether a trap follows it, with the run before it.  The run is
  * [start, end) (count instructions, sizes in mask); its end is the run's
  * last instruction (HELD_LAST) or `rec`, a record after it (HELD_RECORD).
- * `whole`: the run is a block's whole run without a timestamp, which the
+ * `whole`: the run is a block's whole run, which the
  * encoder may take inline.
  */
 enum held_kind {
@@ -301,7 +301,18 @@ struct stepper {
 	 * blocks' STEP_TAG_SLOW), else NULL. */
 	const struct tci_qualifier *span_qual;
 	const struct step_block *fast_h1, *fast_h2;
-	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype */
+	uint8_t fast_end[16];    /* enum ntrace_inline_end of an end's itype,
+				    | STEP_FAST_END_TS (step_fast.h) */
+	/* With timestamps: the raw time (time CSR or mtime) at which the
+	 * fast visit left a message waiting, 0 none, which C makes the
+	 * encoder's pending_tstamp (stepper_fast_unfold()); and mtime when
+	 * the hart has no time CSR, else NULL. */
+	uint64_t fast_ptime;
+	const volatile uint64_t *time_mmio;
+	/* What step_fast.S calls for ntrace_enc_resolve_jump(): it, or with
+	 * timestamps stepper_fast_resolve_ts(). */
+	bool (*fast_resolve)(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			     uint64_t context);
 	/* The current run goes on with the LR/SC sequence at lrsc.at, which
 	 * the hart runs with the guard on (stepper.c, "LR/SC sequences").
 	 * TV mode's stepper keeps its sequence here too (the two never step

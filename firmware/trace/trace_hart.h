@@ -68,6 +68,13 @@ _Static_assert(__builtin_offsetof(struct trace_hart, paused) ==
 
 struct trace_hart *trace_hart_of(const struct hart *h);
 
+/* The trace hart whose stepper s is (struct stepper is only ever a
+ * trace_hart's `step`). */
+static inline struct trace_hart *trace_hart_of_step(struct stepper *s)
+{
+	return (struct trace_hart *)((char *)s - __builtin_offsetof(struct trace_hart, step));
+}
+
 /* mmio.c, on the owner: it stops / starts running S/U code (the stepping
  * already off / not yet on: hart.trace_parked).  Parking serves the
  * accesses posted before. */
@@ -85,6 +92,8 @@ void engine_encoder_write(struct trace_hart *th, uint32_t off, uint32_t val,
 void engine_sink_write(struct trace_hart *th, uint32_t off, uint32_t val, struct trap_regs *regs);
 /* Timestamp of an event now (0 when timestamps are off). */
 uint64_t engine_timestamp(const struct trace_hart *th);
+/* ... for an event at time_now() value `now`. */
+uint64_t engine_timestamp_at(const struct trace_hart *th, uint64_t now);
 /* The encoder overflowed into a full/disabled sink: stop stepping. */
 void engine_pause(struct trace_hart *th);
 /* After an event on the owner: pause on overflow, start what waited for a

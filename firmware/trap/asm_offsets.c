@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
+#include "firmware/trace/step_fast.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/trap_regs.h"
 #include "firmware/pmu/pmu.h"
@@ -78,6 +79,9 @@ void asm_offsets(void)
 	OFFSET(TH_CACHE_MASK, struct trace_hart, step.cache_mask);
 	OFFSET(TH_FAST_TAG, struct trace_hart, step.fast_tag);
 	OFFSET(TH_FAST, struct trace_hart, step.fast);
+	OFFSET(TH_FAST_PTIME, struct trace_hart, step.fast_ptime);
+	OFFSET(TH_TIME_MMIO, struct trace_hart, step.time_mmio);
+	OFFSET(TH_FAST_RESOLVE, struct trace_hart, step.fast_resolve);
 	OFFSET(TH_FAST_IT1, struct trace_hart, step.fast_it1);
 	OFFSET(TH_FAST_IT2, struct trace_hart, step.fast_it2);
 	OFFSET(TH_FAST_H1, struct trace_hart, step.fast_h1);
@@ -125,6 +129,7 @@ void asm_offsets(void)
 	VALUE(INLINE_INFER, NTRACE_INLINE_INFER);
 	VALUE(INLINE_PENDING, NTRACE_INLINE_PENDING);
 	VALUE(INLINE_DIRECT, NTRACE_INLINE_DIRECT);
+	VALUE(FAST_END_TS, STEP_FAST_END_TS);
 	VALUE(PEND_DIRECT, NTRACE_PEND_DIRECT);
 	VALUE(PEND_INDIRECT, NTRACE_PEND_INDIRECT);
 	_Static_assert(NTRACE_PEND_RETURN_CHECK == NTRACE_PEND_INDIRECT + 1 &&

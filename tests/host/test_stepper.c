@@ -42,6 +42,7 @@
 #include "firmware/trace/step_fast.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/umem.h"
+#include "firmware/emu/time_csr.h"
 #include "firmware/service/redirect.h"
 #include "firmware/core/trigger.h"
 #include "firmware/core/riscv_csr.h"
@@ -186,6 +187,20 @@ uint64_t engine_timestamp(const struct trace_hart *t)
 {
 	(void)t;
 	return 0;
+}
+
+uint64_t engine_timestamp_at(const struct trace_hart *t, uint64_t now)
+{
+	(void)t;
+	(void)now;
+	return 0;
+}
+
+/* (the model hart has no time: sessions here have no timestamps) */
+bool time_now_source(const volatile uint64_t **mmio)
+{
+	*mmio = NULL;
+	return false;
 }
 
 void engine_apply_pending(struct trace_hart *t, struct trap_regs *regs)

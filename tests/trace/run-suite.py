@@ -34,8 +34,10 @@ truth from QEMU's execution log (.gt.hart<H>.pcs).  Then per hart:
           bytes (whole messages), each followed by idle bytes at most.  With
           timestamps (the host's TSTAMP is an instruction index, the
           firmware's the time) the messages of both `ntrace dump`s must be
-          the same, field by field, TSTAMP aside, and every firmware message
-          must carry a TSTAMP.  Reported as SKIP (neither pass nor failure)
+          the same, field by field, TSTAMP aside, every firmware message
+          must carry a TSTAMP, and the firmware's times must never go back
+          (a sync message's below the time before it, a relative one that
+          wrapped).  Reported as SKIP (neither pass nor failure)
           when no such comparison is possible: timestamps in a wrapped
           buffer, a trap right after the enabling store.
 
@@ -134,6 +136,10 @@ CONFIGS = [
     Config('btm-opt', 'mode=btm seqjump implicitret extaddr'),
     Config('htm-seqjump', 'seqjump'),
     Config('ts-ctx', 'ts ctx'),
+    # every program: timestamped sessions take the fast visit, their
+    # records the time of the visit that sends or holds them
+    Config('ts', 'ts', ALL, cost=50),
+    Config('btm-ts', 'mode=btm ts'),
     # every program: Ownership sessions take the fast visit (step_fast.h)
     Config('ctx', 'ctx', ALL, cost=50),
     Config('sync-msgs', 'sync=1:0'),
@@ -281,6 +287,28 @@ def messages_without_tstamp(fw_dump, host_dump):
             return f'message {i}: firmware {a}, host {b}'
     if len(fw) != len(host):
         return f'firmware {len(fw)} messages, host {len(host)}'
+    return None
+
+
+def timestamps_backwards(fw_dump):
+    """The firmware's times must never go back (8.7: TSTAMP absolute on
+    sync messages, relative to the last reported otherwise): an earlier
+    time than the last one sent shows as a relative TSTAMP of 2^64 minus a
+    little, or a sync message's absolute one below the time before it.
+    Returns None when they do not, else the first message that does."""
+    now = None
+    for i, (name, fields) in enumerate(dump_messages(fw_dump)):
+        t = [int(v, 0) for f, v in fields if f == 'TSTAMP']
+        if not t:
+            continue
+        if name.endswith('Sync'):
+            if now is not None and t[0] < now:
+                return f'message {i} ({name}): time {t[0]:#x} after {now:#x}'
+            now = t[0]
+        elif t[0] >= 1 << 63:
+            return f'message {i} ({name}): relative TSTAMP {t[0]:#x} (a time before the last)'
+        elif now is not None:
+            now += t[0]
     return None
 
 
@@ -590,10 +618,12 @@ class Suite:
             hd = run([self.ntrace, 'dump', host] + dump_opts)
             why = (f'ntrace dump failed ({fd.returncode}, {hd.returncode})'
                    if fd.returncode or hd.returncode else
-                   messages_without_tstamp(fd.stdout, hd.stdout))
+                   messages_without_tstamp(fd.stdout, hd.stdout) or
+                   timestamps_backwards(fd.stdout))
             if why is None:
                 emit([f'PASS: {tag}: messages = host encoder, TSTAMP aside '
-                      f'({len(dump_messages(hd.stdout))} messages, each with a TSTAMP)'])
+                      f'({len(dump_messages(hd.stdout))} messages, each with a TSTAMP, '
+                      'none going back in time)'])
                 return passes + 1, fails
             emit([f'FAIL: {tag}: messages != host encoder (TSTAMP aside): {why}',
                   f'    files: {nex} {host} {win}'])
