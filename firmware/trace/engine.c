@@ -163,6 +163,7 @@ static void configure_for_ctr(struct trace_hart *th)
 		s->ecall_no_retire = false;
 		s->max_block = NTRACE_BLOCK_MAX;
 		s->trig_type = (uint8_t)trigger_exec_type(&th->hart->feat);
+		stepper_fast_configure_ctr(th);
 	}
 	ctr_ingress_reset(&th->hart->ctr->ingress, s->itype4 && s->all_jumps, ctr_fetch, NULL);
 }
@@ -189,9 +190,12 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 			   unsigned int priv)
 {
 	th->hart->trap_tracing = true;
-	/* the entry with the fast visit, for a session that can take it:
-	 * the others (CTR, TV mode, single-stepping, ...) do not pay its test */
-	th->hart->trap_fast = th->tracing && !th->paused && !th->ctr_recording && !th->tv_mode &&
+	if (th->ctr_recording && !th->tv_mode)
+		configure_for_ctr(th);
+	/* the entry with the fast visit, for a session that can take it (an
+	 * N-Trace session or CTR recording, alone): the others (both, TV
+	 * mode, single-stepping, ...) do not pay its test */
+	th->hart->trap_fast = (th->tracing && !th->paused) != th->ctr_recording && !th->tv_mode &&
 			      th->step.fast_allowed != STEP_FAST_NEVER;
 	trap_set_vector(th->hart);
 	th->start_pending = false;
@@ -201,8 +205,6 @@ static void begin_stepping(struct trace_hart *th, struct trap_regs *regs, uint64
 		tv_start(th, regs, pc, priv);
 		return;
 	}
-	if (th->ctr_recording)
-		configure_for_ctr(th);
 	stepper_start(th, regs, pc, priv, virt_steppable(th));
 }
 

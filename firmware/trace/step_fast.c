@@ -133,6 +133,31 @@ bool stepper_fast_resolve_ts(struct ntrace_encoder *e, uint64_t addr, uint8_t pr
 	return ntrace_enc_resolve_jump(e, addr, priv, context);
 }
 
+/* CTR recording alone: nothing waits in the encoder for the fast visit
+ * (it is stopped or never ran), so COUNT_HELD's call finds nothing. */
+static bool fast_no_resolve(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
+			    uint64_t context)
+{
+	(void)e;
+	(void)addr;
+	(void)priv;
+	(void)context;
+	return false;
+}
+
+void stepper_fast_configure_ctr(struct trace_hart *th)
+{
+	struct stepper *s = &th->step;
+	unsigned int it;
+
+	s->span_qual = NULL;      /* (blocks carry no filter tags) */
+	s->fast_ptime = 0;
+	s->fast_resolve = fast_no_resolve;
+	s->fast_allowed = s->max_block == 1 ? STEP_FAST_NEVER : STEP_FAST_ALWAYS;
+	for (it = 0; it < sizeof(s->fast_end); it++)
+		s->fast_end[it] = NTRACE_INLINE_NO;   /* every record to C */
+}
+
 void stepper_fast_configure(struct trace_hart *th)
 {
 	struct stepper *s = &th->step;

@@ -30,6 +30,8 @@ static inline void stepper_fast_leave(struct stepper *s)
 /* Whether the session can take the fast visit, and its encoder's inline
  * ends (at the start of an N-Trace session). */
 void stepper_fast_configure(struct trace_hart *th);
+/* ... and for CTR recording without an N-Trace session. */
+void stepper_fast_configure_ctr(struct trace_hart *th);
 /* step_fast.S's calls into C: the encoder step of a visit it does not
  * count itself (n: the run of the block it is at; from held block
  * `first`, 1 or 2, on), and what the encoder left pending (an overflow)
@@ -65,6 +67,30 @@ static inline uint32_t fast_tag_of(const struct stepper *s, const struct step_bl
 	return s->cache_gen | (b->tag & STEP_TAG_OUT);
 }
 
+/* th->flags' low four bytes (tracing, paused, overflow_now,
+ * ctr_recording; little-endian) of the sessions the fast visit takes: an
+ * N-Trace session alone, or CTR recording alone (every visit's records
+ * then go to C, engine_block(): fast_end[] has no inline end). */
+#define STEP_FAST_FLAGS_NTRACE 0x00000001u
+#define STEP_FAST_FLAGS_CTR    0x01000000u
+
+/* Whether the session is one the fast visit takes, and for N-Trace, with
+ * its encoder where the fast visit can count (see fast_enters()). */
+static inline __attribute__((always_inline)) bool
+fast_session(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
+{
+	const struct stepper *s = &th->step;
+	const struct ntrace_ingress *in = &th->ingress;
+	uint32_t flags = (uint32_t)th->flags;
+
+	if (flags == STEP_FAST_FLAGS_NTRACE)
+		return (s->fast_allowed == STEP_FAST_ALWAYS ||
+			(s->fast_allowed == STEP_FAST_SAME_OWNER &&
+			 th->enc.run.cur_priv == s->priv && th->enc.run.cur_context == 0)) &&
+		       fast_qualified(th, b, bn) && in->tracing && in->any;
+	return flags == STEP_FAST_FLAGS_CTR && s->fast_allowed == STEP_FAST_ALWAYS;
+}
+
 /* Whether the common visit just made (b's run and end held, and pending
  * unless the firmware ran it, T0 to go to bn's end) leaves the stepper
  * where the fast visit takes over: the held run is b's whole run (with
@@ -74,23 +100,20 @@ static inline uint32_t fast_tag_of(const struct stepper *s, const struct step_bl
  * context (the stepper's records carry context 0) and stays there: the
  * fast visit never changes privilege, so its records need no Ownership.
  * With address comparators, b and bn are qualified whole (STEP_TAG_SLOW
- * clear), and the fast visit moves only into such blocks. */
+ * clear), and the fast visit moves only into such blocks.  CTR recording
+ * alone takes it too, every record going to C (fast_session()).  Never in
+ * V=1; outside it, a stepper that follows the hart into V=1 (CTR) sees
+ * every way there (an sret, which the fast visit never runs; a trap to M
+ * returns where it came from), so T0 fires in HS or U. */
 static inline __attribute__((always_inline)) bool
 fast_enters(const struct trace_hart *th, const struct step_block *b, const struct step_block *bn)
 {
 	const struct stepper *s = &th->step;
-	const struct ntrace_ingress *in = &th->ingress;
 
-	/* tracing, not paused, no overflow during this event, no CTR
-	 * recording (the flags' low four bytes are 1, 0, 0, 0) */
-	return (s->fast_allowed == STEP_FAST_ALWAYS ||
-		(s->fast_allowed == STEP_FAST_SAME_OWNER && th->enc.run.cur_priv == s->priv &&
-		 th->enc.run.cur_context == 0)) &&
-	       (uint32_t)th->flags == 1 && !th->start_pending && s->held.whole &&
+	return !th->start_pending && s->held.whole &&
 	       s->held.kind == (s->pend ? HELD_LAST : HELD_RECORD) && s->held.start == b->start &&
-	       s->held.count == b->count && s->held.count && !s->follow_virt && !(s->priv & STEP_V) &&
-	       fast_qualified(th, b, bn) && in->tracing && in->any &&
-	       bn->end != s->t1;
+	       s->held.count == b->count && s->held.count && !(s->priv & STEP_V) &&
+	       bn->end != s->t1 && fast_session(th, b, bn);
 }
 
 #endif /* TRACE_STEP_FAST_H */
