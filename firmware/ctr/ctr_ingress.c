@@ -57,7 +57,7 @@ static enum ctr_type decode_type(const struct ctr_ingress *in, uint64_t addr, un
 	return ctr_classify(&insn, next != addr + size);
 }
 
-static void record(struct ctr_state *s, uint64_t source, uint64_t target, enum ctr_type type,
+static inline __attribute__((always_inline)) void record(struct ctr_state *s, uint64_t source, uint64_t target, enum ctr_type type,
 		   unsigned int from, unsigned int to)
 {
 	struct ctr_transfer t = { source, target, type, mode_of(from), mode_of(to) };
@@ -160,7 +160,7 @@ static enum ctr_type type_of_itype(const struct ctr_ingress *in, unsigned int it
 }
 
 /* ctr_active() of an ntrace priv, inline: it runs for every record. */
-static bool active(const struct ctr_state *s, unsigned int priv)
+static inline __attribute__((always_inline)) bool active(const struct ctr_state *s, unsigned int priv)
 {
 	uint64_t ctl = priv & 4 ? s->vsctrctl : s->mctrctl;
 
@@ -171,7 +171,7 @@ static bool active(const struct ctr_state *s, unsigned int priv)
 
 /* Instructions retired in a mode where CTR is active are its cycles
  * (under -icount shift=0, one instruction is one cycle). */
-static void count(struct ctr_state *s, unsigned int n, unsigned int priv)
+static inline __attribute__((always_inline)) void count(struct ctr_state *s, unsigned int n, unsigned int priv)
 {
 	if (active(s, priv))
 		s->cycles += n;   /* cannot wrap: 2^64 instructions */

@@ -23,11 +23,6 @@ static const struct { uint64_t draft, model; } draft_moved[] = {
 /* Fields at the same place in both layouts (type filters, ETEN). */
 #define DRAFT_CTL_KEPT (CTRCTL_TYPE_FILTERS | DRAFT_CTL_ETEN)
 
-unsigned int ctr_depth(const struct ctr_state *s)
-{
-	return 16u << s->depth_code;
-}
-
 static void clear_entries(struct ctr_state *s)
 {
 	unsigned int i;

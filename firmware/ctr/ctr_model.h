@@ -53,7 +53,11 @@ struct ctr_transfer {
 };
 
 void ctr_reset(struct ctr_state *s, enum ctr_layout layout);
-unsigned int ctr_depth(const struct ctr_state *s);
+/* The depth (entries) sctrdepth selects. */
+static inline unsigned int ctr_depth(const struct ctr_state *s)
+{
+	return 16u << s->depth_code;
+}
 
 /* Ratified registers.  `virt`: sctrctl is vsctrctl (V=1, or vsctrctl itself). */
 uint64_t ctr_sctrctl_read(const struct ctr_state *s, bool virt);

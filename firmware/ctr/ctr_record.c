@@ -12,8 +12,9 @@ static bool mode_is_virtual(enum ctr_mode m)
 	return m == CTR_MODE_VU || m == CTR_MODE_VS;
 }
 
-/* M, S, U enables of mctrctl/sctrctl; VS and VU are vsctrctl's S and U. */
-static bool mode_enabled(const struct ctr_state *s, enum ctr_mode m)
+/* M, S, U enables of mctrctl/sctrctl; VS and VU are vsctrctl's S and U
+ * (inline: every recorded transfer tests it). */
+static inline __attribute__((always_inline)) bool mode_enabled(const struct ctr_state *s, enum ctr_mode m)
 {
 	switch (m) {
 	case CTR_MODE_U:
