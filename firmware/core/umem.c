@@ -120,42 +120,50 @@ int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
 }
 
 /*
- * The physical address the interrupted context's access to `va` went to:
- * its satp's page tables walked (privileged spec, "Virtual Address
- * Translation Process"), for an access that already translated and
- * then faulted on PMP, so permissions are not checked again.  Page-table
- * entries are read only where S-mode may have memory
- * (platform_smode_range_ok), so a table pointing elsewhere (a device, the
- * firmware) ends the walk, never reads there.  VS/VU-mode (two-stage
- * translation) is not handled.  Returns false when there is no leaf.
+ * The leaf that translates the context's access to `va`: its satp's page
+ * tables walked (privileged spec, "Virtual Address Translation Process"),
+ * permissions not checked.  Page-table entries are read only where S-mode
+ * may have memory (platform_smode_range_ok), so a table pointing
+ * elsewhere (a device, the firmware) ends the walk, never reads there.
+ * VS/VU-mode (two-stage translation) is not handled.  Returns the leaf's
+ * level (0: a 4 KiB page) with *pa, UMEM_BARE (va untranslated, *pa = va)
+ * or UMEM_NO_LEAF.
  */
-bool umem_phys_addr(unsigned long mstatus, unsigned long va, uint64_t *pa)
+int umem_leaf(unsigned long mstatus, unsigned long va, uint64_t *pa)
 {
 	unsigned long satp = csr_read(satp), mode = satp >> SATP_MODE_SHIFT;
 	uint64_t table = (satp & ((1UL << 44) - 1)) << 12;
 	int level;
 
-	if ((mstatus & MSTATUS_MPV) || ((mstatus & MSTATUS_MPP) >> 11) == 3 || mode == 0) {
+	if (mstatus & MSTATUS_MPV)
+		return UMEM_NO_LEAF;
+	if (((mstatus & MSTATUS_MPP) >> 11) == 3 || mode == 0) {
 		*pa = va;
-		return !(mstatus & MSTATUS_MPV);
+		return UMEM_BARE;
 	}
 	if (mode < 8 || mode > 10)
-		return false;
+		return UMEM_NO_LEAF;
 	for (level = (int)mode - 6; level >= 0; level--) {      /* Sv39: 2..0 */
 		unsigned int shift = 12 + 9 * (unsigned int)level;
 		uint64_t at = table + ((va >> shift) & 0x1FF) * 8, pte, size;
 
 		if (!platform_smode_range_ok(at, 8))
-			return false;
+			return UMEM_NO_LEAF;
 		pte = *(volatile uint64_t *)(uintptr_t)at;
 		if (!(pte & 1) || ((pte & 6) == 4))                 /* !V, or W without R */
-			return false;
+			return UMEM_NO_LEAF;
 		table = ((pte >> 10) & ((1UL << 44) - 1)) << 12;
 		if (pte & 0xA) {                                    /* R or X: a leaf */
 			size = 1UL << shift;
 			*pa = (table & ~(size - 1)) | (va & (size - 1));
-			return true;
+			return level;
 		}
 	}
-	return false;
+	return UMEM_NO_LEAF;
+}
+
+/* For an access that already translated and then faulted on PMP. */
+bool umem_phys_addr(unsigned long mstatus, unsigned long va, uint64_t *pa)
+{
+	return umem_leaf(mstatus, va, pa) != UMEM_NO_LEAF;
 }

@@ -34,6 +34,10 @@ int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
 /* The physical address of the context's access to va (its page tables
  * walked; va itself without translation): false when it has none. */
 bool umem_phys_addr(unsigned long mstatus, unsigned long va, uint64_t *pa);
+/* ... and the level of the leaf PTE that maps it (0: a 4 KiB page), or: */
+#define UMEM_BARE    (-1)   /* va is not translated */
+#define UMEM_NO_LEAF (-2)   /* no leaf (or V=1: not walked) */
+int umem_leaf(unsigned long mstatus, unsigned long va, uint64_t *pa);
 
 
 #endif

@@ -26,6 +26,8 @@ void stepper_cache_init(struct stepper *s, struct step_block *cache, unsigned in
 	s->lrsc.at = ADDR_NONE;
 	s->fast_allowed = STEP_FAST_NEVER;
 	s->span_qual = NULL;
+	s->code_leaves = ~0ULL;
+	s->leaf_page = ~0ULL;
 }
 
 /* A new generation: every block decoded before misses.  The slots are
@@ -36,6 +38,8 @@ void stepper_flush_cache(struct stepper *s)
 	unsigned int i;
 
 	stepper_fast_leave(s);   /* its blocks are read, and may be cleared */
+	s->code_leaves = 0;
+	s->leaf_page = ~0ULL;   /* (no page number: va >> 12) */
 	s->cache_gen += STEP_CACHE_GEN;
 	if (s->cache_gen != STEP_CACHE_GEN)
 		return;
@@ -280,6 +284,49 @@ static uint32_t span_tag(const struct tci_qualifier *q, const struct step_block 
 	return u == TCI_SPAN_ALL ? 0 : STEP_TAG_OUT;
 }
 
+/*
+ * The filter bit of the leaf PTE of `level` (0: 4 KiB) that maps va: what
+ * an sfence.vma of va changes (with rs1 != x0 it orders only accesses
+ * through the leaf that translates va; a changed non-leaf PTE needs rs1 =
+ * x0, privileged spec "SFENCE.VMA"), so a fence whose leaves at every
+ * level miss the filter changes no cached code.
+ */
+static uint64_t code_leaf_bit(unsigned int level, uint64_t va)
+{
+	return 1ULL << (((va >> (12 + 9 * level)) + 17 * level) & 63);
+}
+
+/* The leaf that maps the code at va joins the filter (a page already
+ * looked up costs a compare).  V=1 (two stages) and failed walks make it
+ * all ones; untranslated code has no leaf a fence changes. */
+static void note_code_leaf(struct stepper *s, unsigned long ctx, uint64_t va)
+{
+	uint64_t pa;
+	int level;
+
+	if (va >> 12 == s->leaf_page)
+		return;
+	s->leaf_page = va >> 12;
+	level = umem_leaf(ctx, va, &pa);
+	if (level == UMEM_NO_LEAF)
+		s->code_leaves = ~0ULL;
+	else if (level != UMEM_BARE)
+		s->code_leaves |= code_leaf_bit((unsigned int)level, va);
+}
+
+bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va)
+{
+	unsigned int level;
+
+	/* sfence.vma rs1, rs2 with rs1 != x0 (rs2, the ASID, not looked at) */
+	if ((raw & 0xfe007fff) != 0x12000073 || !((raw >> 15) & 31))
+		return false;
+	for (level = 0; level <= 4; level++)
+		if (s->code_leaves & code_leaf_bit(level, va))
+			return false;
+	return true;
+}
+
 /* Decode forward from pc to the next instruction that may change the flow. */
 void step_scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv)
 {
@@ -341,9 +388,15 @@ linear:
 		b->flags = watch_flags(raw);
 		if (b->flags) {
 			b->end = addr;
+			b->raw = raw;   /* (step_sfence_spares_cache()) */
 			break;
 		}
 	}
+	note_code_leaf(s, ctx, pc);
+	if (addr > pc)
+		note_code_leaf(s, ctx, addr - 1);   /* the run's last byte */
+	if (b->size)
+		note_code_leaf(s, ctx, b->end + b->size - 1);   /* the end's */
 	b->count = (uint8_t)n;
 	b->rvc_mask = mask;
 	if (ends_chain(b))

@@ -19,6 +19,9 @@ static inline bool is_lrsc(const struct step_block *b)
 
 /* mstatus for fetching code of privilege priv through MPRV. */
 unsigned long step_fetch_context(unsigned int priv);
+/* Whether the instruction raw that just ran, an sfence.vma of the address
+ * va, leaves every cached block as it is: its leaf maps none of them. */
+bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va);
 /* Decode the block at pc, of privilege priv, into slot b. */
 void step_scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv);
 

@@ -612,7 +612,8 @@ static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_
 		single_step(s, pc, b->raw, b->size, false);
 		return;
 	case BLOCK_END_SPLIT:
-		if (b->flags & BLOCK_WATCH_CODE)
+		if ((b->flags & BLOCK_WATCH_CODE) &&
+		    !step_sfence_spares_cache(s, b->raw, regs->x[(b->raw >> 15) & 31]))
 			stepper_flush_cache(s);
 		if (b->flags & BLOCK_WATCH_STVEC)
 			step_t1_follow_stvec(s);

@@ -287,6 +287,12 @@ struct stepper {
 				    the steady state outside the traced part */
 	uint32_t cache_gen;      /* multiple of STEP_CACHE_GEN; 0: slots hold
 				    garbage (never cleared yet)              */
+	/* The leaf PTEs the cached code was fetched through, as a 64-bit
+	 * filter (step_cache.c, code_leaf_bit(); all ones: unknown), and the
+	 * last page looked up: an sfence.vma of one address that misses them
+	 * leaves the cache (step_sfence_spares_cache()). */
+	uint64_t code_leaves;
+	uint64_t leaf_page;
 	/*
 	 * The fast visit (step_fast.S, step_fast.c): while
 	 * `fast` is not 0, what was held and is pending is kept as the

@@ -40,6 +40,7 @@
 #include "firmware/trace/trace_hart.h"
 #include "firmware/trace/stepper.h"
 #include "firmware/trace/step_fast.h"
+#include "firmware/trace/step_cache.h"
 #include "firmware/core/hart.h"
 #include "firmware/core/umem.h"
 #include "firmware/emu/time_csr.h"
@@ -163,6 +164,17 @@ int umem_fetch_u64(unsigned long mstatus, unsigned long addr, uint64_t *val,
 	for (k = 0; k < 4; k++)
 		*val |= (uint64_t)mem[i + k] << (16 * k);
 	return 0;
+}
+
+/* The model hart's code is untranslated, but for test_sfence_leaves,
+ * which sets the level of the leaf that maps every address (0: 4 KiB). */
+static int leaf_level = UMEM_BARE;
+
+int umem_leaf(unsigned long mstatus, unsigned long va, uint64_t *pa)
+{
+	(void)mstatus;
+	*pa = va;
+	return leaf_level;
 }
 
 /* Nothing here takes an ebreak of its own. */
@@ -1007,14 +1019,70 @@ static void test_variant(void **state)
 	assert_int_equal(totals.sc_failed, 0);
 }
 
+/*
+ * An sfence.vma of one address keeps the block cache only when the leaf
+ * that maps it maps no cached code, at any level; any other fence (rs1 =
+ * x0, fence.i, a CSR write) and code not walked (V=1) flush it.
+ */
+static void test_sfence_leaves(void **state)
+{
+	static const struct variant v = { "sfence", 6, false, false, false, false, false, 0 };
+	const struct insn addi = { .op = OP_ADDI, .size = 4, .rd = 10, .rs1 = 10, .imm = 1 };
+	const uint32_t sfence_a0 = 0x12050073, sfence_all = 0x12000073, fence_i = 0x0000100f;
+	struct layout l = { .at = BASE };
+	struct model m = { 0 };
+	struct step_block b;
+	struct stepper *s = &th.step;
+
+	(void)state;
+	memset(mem, 0, sizeof(mem));
+	memset(code, 0, sizeof(code));
+	put(&l, enc_i(0x13, 10, 10, 1), &addi);
+	emit_jal(&l, 0, BASE);
+	m.pc = BASE;
+	session_start(&v, &m, BASE);
+	/* untranslated code: no fence changes it */
+	leaf_level = UMEM_BARE;
+	stepper_flush_cache(s);
+	step_scan_block(s, &b, BASE, PRV_S);
+	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE));
+	/* 4 KiB pages: another page is spared, the code's is not */
+	leaf_level = 0;
+	stepper_flush_cache(s);
+	step_scan_block(s, &b, BASE, PRV_S);
+	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE + 0x3000));
+	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 4));
+	assert_false(step_sfence_spares_cache(s, sfence_all, BASE + 0x3000));
+	assert_false(step_sfence_spares_cache(s, fence_i, BASE + 0x3000));
+	/* (the ASID, rs2, is not looked at: the address decides) */
+	assert_true(step_sfence_spares_cache(s, sfence_a0 | (1u << 20), BASE + 0x3000));
+	/* a 2 MiB leaf: a page inside it is not spared, one outside it is */
+	leaf_level = 1;
+	stepper_flush_cache(s);
+	step_scan_block(s, &b, BASE, PRV_S);
+	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 0x3000));
+	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE + 0x400000));
+	/* no walk (V=1, a failed walk): every fence flushes */
+	leaf_level = UMEM_NO_LEAF;
+	stepper_flush_cache(s);
+	step_scan_block(s, &b, BASE, PRV_S);
+	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 0x400000));
+	/* a flush forgets the leaves */
+	leaf_level = UMEM_BARE;
+	stepper_flush_cache(s);
+	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE));
+	session_end(&m);
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(variants) / sizeof(variants[0]) + 1];
+	struct CMUnitTest tests[sizeof(variants) / sizeof(variants[0]) + 2];
 	size_t i;
 
 	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
 		tests[i] = (struct CMUnitTest){ variants[i].name, test_variant, NULL, NULL,
 						(void *)&variants[i] };
-	tests[i] = (struct CMUnitTest)cmocka_unit_test(test_self_loop);
+	tests[i++] = (struct CMUnitTest)cmocka_unit_test(test_self_loop);
+	tests[i] = (struct CMUnitTest)cmocka_unit_test(test_sfence_leaves);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
