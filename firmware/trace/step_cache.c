@@ -293,7 +293,7 @@ static uint32_t span_tag(const struct tci_qualifier *q, const struct step_block 
  */
 static uint64_t code_leaf_bit(unsigned int level, uint64_t va)
 {
-	return 1ULL << (((va >> (12 + 9 * level)) + 17 * level) & 63);
+	return 1ULL << (((va >> (12 + 9 * level)) + 17ULL * level) & 63);
 }
 
 /* The leaf that maps the code at va joins the filter (a page already
