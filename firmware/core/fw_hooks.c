@@ -47,9 +47,9 @@ void fw_hooks_wait_done(struct hart *self)
 	CALL_EACH(wait_done, self);
 }
 
-void fw_hooks_code_changed(struct hart *self)
+void fw_hooks_code_changed(struct hart *self, const struct fence_request *req)
 {
-	CALL_EACH(code_changed, self);
+	CALL_EACH(code_changed, self, req);
 }
 
 void fw_hooks_ipi(struct hart *self, uint32_t events, struct trap_regs *regs)

@@ -15,6 +15,7 @@
 #include "firmware/core/trap_regs.h"
 
 struct hart;
+struct fence_request;
 
 struct fw_hooks {
 	/* A stopped hart, before it starts (HSM): as at boot. */
@@ -28,8 +29,9 @@ struct fw_hooks {
 	void (*hart_entering)(struct hart *self, unsigned long addr, unsigned long mode);
 	/* An SBI call finished waiting in M-mode (fences, retentive suspend). */
 	void (*wait_done)(struct hart *self);
-	/* fence.i / sfence.vma ran on this hart (for itself or another). */
-	void (*code_changed)(struct hart *self);
+	/* fence.i / sfence.vma ran on this hart (for itself or another):
+	 * the request (service/tlb.h, fence_pages()). */
+	void (*code_changed)(struct hart *self, const struct fence_request *req);
 	/* IPI events (IPI_EVENT_*, core/hart.h) this subsystem owns, and
 	 * their handler (regs: the interrupted S/U frame, or NULL). */
 	uint32_t ipi_events;
@@ -46,7 +48,7 @@ void fw_hooks_hart_resume(struct hart *self);
 void fw_hooks_hart_leaving(struct hart *self);
 void fw_hooks_hart_entering(struct hart *self, unsigned long addr, unsigned long mode);
 void fw_hooks_wait_done(struct hart *self);
-void fw_hooks_code_changed(struct hart *self);
+void fw_hooks_code_changed(struct hart *self, const struct fence_request *req);
 void fw_hooks_ipi(struct hart *self, uint32_t events, struct trap_regs *regs);
 bool fw_hooks_before_reset(void);
 

@@ -29,6 +29,15 @@ static unsigned long range_pages(const struct fence_request *r)
 	return ((r->start & (PAGE_SIZE - 1)) + r->size + PAGE_SIZE - 1) / PAGE_SIZE;
 }
 
+bool fence_pages(const struct fence_request *r, unsigned long *first, unsigned long *n)
+{
+	if ((r->kind != FENCE_SFENCE_VMA && r->kind != FENCE_SFENCE_VMA_ASID) || range_is_whole(r))
+		return false;
+	*first = r->start & ~(PAGE_SIZE - 1);
+	*n = range_pages(r);
+	return true;
+}
+
 static void sfence_range(const struct fence_request *r, bool asid)
 {
 	unsigned long a, n;
@@ -152,7 +161,7 @@ void fence_handle_requests(struct hart *self)
 		if (!src)
 			continue;
 		fence_run_local(&src->fence);
-		fw_hooks_code_changed(self);
+		fw_hooks_code_changed(self, &src->fence);
 		fw_event_count(self->fw_events, fence_sent_event(src->fence.kind) + 1);
 		if (__atomic_sub_fetch(&src->fence_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
 			ipi_post(src, IPI_EVENT_WAKE);
@@ -197,7 +206,7 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 
 	if (fence_mask_is_only_self(mask, base)) {
 		fence_run_local(req);
-		fw_hooks_code_changed(self);
+		fw_hooks_code_changed(self, req);
 		return SBI_SUCCESS;
 	}
 	/* No hart reads this hart's request until fence_send_one flags it,
@@ -215,6 +224,6 @@ long fence_remote(unsigned long mask, unsigned long base, const struct fence_req
 		fw_hooks_wait_done(self);
 	}
 	if (s.local)
-		fw_hooks_code_changed(self);
+		fw_hooks_code_changed(self, req);
 	return SBI_SUCCESS;
 }

@@ -32,6 +32,8 @@
 #include "firmware/trace/step_fast.h"
 #include "firmware/core/hart.h"
 #include "firmware/service/ipi.h"
+#include "firmware/service/tlb.h"
+#include "firmware/trace/step_cache.h"
 #include "firmware/core/umem.h"
 #include "firmware/core/riscv_csr.h"
 #include "firmware/emu/time_csr.h"
@@ -682,11 +684,26 @@ void trace_wait_done(struct hart *self)
 		ipi_post(self, IPI_EVENT_TRACE);
 }
 
-void trace_code_changed(struct hart *self)
+/* A fence another hart asked for keeps the block cache as the hart's own
+ * sfence.vma of an address does (step_fence_spares_cache()): pages
+ * whose leaves map no cached code. */
+static bool fence_spares_cache(const struct stepper *s, const struct fence_request *req)
+{
+	unsigned long a, n;
+
+	if (!fence_pages(req, &a, &n))
+		return false;
+	for (; n; n--, a += 4096)
+		if (!step_fence_spares_cache(s, a))
+			return false;
+	return true;
+}
+
+void trace_code_changed(struct hart *self, const struct fence_request *req)
 {
 	struct trace_hart *th = trace_hart_of(self);
 
-	if (th && th->step.mode != STEP_OFF)
+	if (th && th->step.mode != STEP_OFF && !fence_spares_cache(&th->step, req))
 		stepper_flush_cache(&th->step);
 }
 

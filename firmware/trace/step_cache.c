@@ -314,17 +314,21 @@ static void note_code_leaf(struct stepper *s, unsigned long ctx, uint64_t va)
 		s->code_leaves |= code_leaf_bit((unsigned int)level, va);
 }
 
-bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va)
+bool step_fence_spares_cache(const struct stepper *s, uint64_t va)
 {
 	unsigned int level;
 
-	/* sfence.vma rs1, rs2 with rs1 != x0 (rs2, the ASID, not looked at) */
-	if ((raw & 0xfe007fff) != 0x12000073 || !((raw >> 15) & 31))
-		return false;
 	for (level = 0; level <= 4; level++)
 		if (s->code_leaves & code_leaf_bit(level, va))
 			return false;
 	return true;
+}
+
+bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va)
+{
+	/* sfence.vma rs1, rs2 with rs1 != x0 (rs2, the ASID, not looked at) */
+	return (raw & 0xfe007fff) == 0x12000073 && ((raw >> 15) & 31) &&
+	       step_fence_spares_cache(s, va);
 }
 
 /* Decode forward from pc to the next instruction that may change the flow. */

@@ -14,6 +14,7 @@
 #include "firmware/core/trap_regs.h"
 
 struct hart;
+struct fence_request;
 struct trace_hart;
 
 /* Cold boot (after the hart table and the devices): decide whether the
@@ -65,8 +66,8 @@ void trace_sbi_returns_elsewhere(struct hart *self, const struct trap_regs *regs
 void trace_hart_entering(struct hart *self, unsigned long addr, unsigned long mode);
 /* An SBI call finished waiting in M-mode (fences, retentive suspend). */
 void trace_wait_done(struct hart *self);
-/* fence.i / sfence.vma ran on this hart for another one. */
-void trace_code_changed(struct hart *self);
+/* fence.i / sfence.vma ran on this hart (for itself or another one). */
+void trace_code_changed(struct hart *self, const struct fence_request *req);
 /* Before a system reset: every hart stops tracing and flushes.  True when
  * the boot option asks to hold the machine instead of resetting it. */
 bool trace_stop_all(void);

@@ -15,7 +15,6 @@ char hart_stacks[MAX_HARTS][STACK_SIZE] __attribute__((aligned(16)));
 /* Sv39 identity map of the low 4 GiB in 1 GiB pages (privileged spec,
  * "Sv39"): lets a hart run with satp != 0 so that the satp = 0 rule of
  * HSM start/resume is observable. */
-#define SATP_MODE_SV39 (8ul << 60)
 static uint64_t identity_root[512] __attribute__((aligned(4096)));
 
 void mmu_enable_identity(void)

@@ -252,7 +252,8 @@ bool hart_wait_entry(unsigned long hartid, unsigned long old, uint64_t timeout_u
 bool hart_wait_state(unsigned long hartid, long state, uint64_t timeout_us, long *last);
 /* Start every stopped secondary hart; false when one does not come up. */
 bool secondaries_start_all(char *why, size_t size);
-/* Sv39 page table entry bits (privileged spec, "Sv39"). */
+/* satp's MODE for Sv39, and its page table entry bits (privileged spec, "Sv39"). */
+#define SATP_MODE_SV39 (8ul << 60)
 #define PTE_V 0x01ul
 #define PTE_R 0x02ul
 #define PTE_W 0x04ul

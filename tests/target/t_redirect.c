@@ -102,7 +102,6 @@ static void misaligned_access_completes(void)
 #define ILLEGAL_INSN2 0xc0201073u   /* csrw instret, zero: another encoding */
 #define SSTATUS_SUM (1ul << 18)
 #define SSTATUS_MXR (1ul << 19)
-#define SATP_MODE_SV39 (8ul << 60)
 #define HSTATUS_GVA (1ul << 6)
 #define HSTATUS_SPV (1ul << 7)
 #define HSTATUS_SPVP (1ul << 8)

@@ -175,6 +175,20 @@ uintptr_t resume_then_stop(volatile uint32_t *ram_ctl, uint32_t ram_on, volatile
  */
 long trace_smc(volatile uint32_t *ctl, uint32_t on, uint32_t off, uint32_t *code,
 	       const uint32_t *next);
+/*
+ * trace_remap(ctl, on, off, code, pte, next_pte, hart): stores `on` to
+ * *ctl, calls the code at virtual address `code`, stores next_pte to *pte
+ * (the leaf that maps it), fences that one address, calls it again,
+ * stores `off` to *ctl, and returns t0 (0 before the first call).  With
+ * hart = -1 the fence is `sfence.vma code`:
+ *   li, jalr | code | sd, bgez, sfence.vma, j, jalr | code | sw a2
+ *   = 8 instructions + the two runs of the code;
+ * otherwise an SBI remote_sfence_vma of the page to that hart:
+ *   li, jalr | code | sd, bgez, li, mv, mv, lui (li a3), li, lui + addw
+ *   (li a7), ecall, jalr | code | sw a2 = 14 instructions + the two runs.
+ */
+long trace_remap(volatile uint32_t *ctl, uint32_t on, uint32_t off, uintptr_t code,
+		 volatile uint64_t *pte, uint64_t next_pte, long hart);
 __asm__(
 	".pushsection .text.trace_loop, \"ax\"\n"
 	".option push\n"
@@ -217,6 +231,32 @@ __asm__(
 	"	fence.i\n"
 	"	jalr	a3\n"
 	"	sw	a2, 0(a0)\n"
+	"	mv	a0, t0\n"
+	"	mv	ra, t2\n"
+	"	ret\n"
+	".globl trace_remap\n"
+	"trace_remap:\n"
+	"	mv	t2, ra\n"
+	"	mv	t3, a0\n"
+	"	mv	t4, a2\n"
+	"	mv	t5, a3\n"
+	"	mv	t6, a6\n"
+	"	sw	a1, 0(t3)\n"
+	"	li	t0, 0\n"
+	"	jalr	t5\n"
+	"	sd	a5, 0(a4)\n"
+	"	bgez	t6, 1f\n"
+	"	sfence.vma t5\n"
+	"	j	2f\n"
+	"1:	li	a0, 1\n"
+	"	mv	a1, t6\n"
+	"	mv	a2, t5\n"
+	"	li	a3, 4096\n"
+	"	li	a6, 1\n"
+	"	li	a7, 0x52464E43\n"
+	"	ecall\n"
+	"2:	jalr	t5\n"
+	"	sw	t4, 0(t3)\n"
 	"	mv	a0, t0\n"
 	"	mv	ra, t2\n"
 	"	ret\n"
@@ -1548,6 +1588,76 @@ static void smc_after_fence_i(void)
 	end();
 }
 
+/*
+ * Code remapped while the hart is traced, then an sfence.vma of its
+ * address (the hart's own, or an SBI remote fence to itself): the stepper
+ * must decode it again, as after smc_after_fence_i's fence.i.  The block
+ * cache outlives an sfence.vma of one address only when the leaf that maps
+ * the address maps none of its code (docs/TRACE.md, "The block cache");
+ * here it maps the code itself.  Sv39: the low 4 GiB identity (gigapages),
+ * the page at 4 GiB the code's, first smc_after_fence_i's first version,
+ * then its second.
+ */
+static uint64_t remap_root[512] __attribute__((aligned(4096)));
+static uint64_t remap_l1[512] __attribute__((aligned(4096)));
+static uint64_t remap_l0[512] __attribute__((aligned(4096)));
+static uint32_t remap_code[2][1024] __attribute__((aligned(4096)));
+
+#define REMAP_VA 0x100000000ul
+
+static uint64_t remap_pte(const void *pa, uint64_t perm)
+{
+	return (uint64_t)(uintptr_t)pa >> 12 << 10 | perm | PTE_V;
+}
+
+static void remap_after_sfence_one(long hart, const char *how)
+{
+	static const uint32_t first[4] = { 0x00128293, 0x00008067, 0x00008067, 0x00008067 };
+	static const uint32_t second[4] = { 0x0080006f, 0x00128293, 0x00528293, 0x00008067 };
+	const uint64_t x = PTE_R | PTE_X | PTE_A | PTE_D;
+	uint32_t on = TE_ACTIVE | TE_ENABLE | TE_INST_TRACING | TE_MODE(MODE_HTM);
+	unsigned long sstatus = csr_read(sstatus), gib;
+	long got;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		remap_code[0][i] = first[i];
+		remap_code[1][i] = second[i];
+	}
+	for (gib = 0; gib < 4; gib++)
+		remap_root[gib] = (gib << 30) >> 12 << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A |
+				  PTE_D;
+	remap_root[4] = remap_pte(remap_l1, 0);
+	remap_l1[0] = remap_pte(remap_l0, 0);
+	remap_l0[0] = remap_pte(remap_code[0], x);
+	__asm__ volatile("fence.i" ::: "memory");
+	if (!loop_session(MODE_HTM))
+		return;
+	irq_disable();
+	__asm__ volatile("sfence.vma" ::: "memory");
+	csr_write(satp, SATP_MODE_SV39 | (uintptr_t)remap_root >> 12);
+	__asm__ volatile("sfence.vma" ::: "memory");
+	got = trace_remap(reg(E, TE_CONTROL), on, on & ~TE_INST_TRACING, REMAP_VA, &remap_l0[0],
+			  remap_pte(remap_code[1], x), hart);
+	csr_write(satp, 0);
+	__asm__ volatile("sfence.vma" ::: "memory");
+	if (sstatus & SSTATUS_SIE)
+		irq_enable();
+	CHECK_EQ(got, 6, "%s: what the code computed (1, then 5)", how);
+	CHECK_EQ(rd(E, TSBI_STATUS) & ST_LOST_TRACK, 0, "%s: tsbiTeStatus: the stepper kept track",
+		 how);
+	CHECK_EQ(rd(E, TSBI_INSNS_LOW), (hart < 0 ? 8 : 14) + 2 + 3,
+		 "%s: tsbiTeInsnsLow: %d around the calls, 2 of the first code, 3 of the second",
+		 how, hart < 0 ? 8 : 14);
+	end();
+}
+
+static void remap_after_sfence(void)
+{
+	remap_after_sfence_one(-1, "sfence.vma of the address");
+	remap_after_sfence_one((long)plat.boot_hart, "SBI remote_sfence_vma of the page");
+}
+
 /* A traced loop (HTM) into an SMEM buffer: exactly ProgTraceSync (SYNC 5,
  * F-ADDR = the first traced instruction) and ProgTraceCorrelation (EVCODE
  * 4, I-CNT and HIST of the loop), idle bytes to the word; WP after them,
@@ -2210,6 +2320,7 @@ static const struct target_test tests[] = {
 	{ "smem_trace_exact", smem_trace_exact, DEV_OPENSBI_NO_TRACE },
 	{ "ts_on_mid_chain", ts_on_mid_chain, DEV_OPENSBI_NO_TRACE },
 	{ "smc_after_fence_i", smc_after_fence_i, DEV_OPENSBI_NO_TRACE },
+	{ "remap_after_sfence", remap_after_sfence, DEV_OPENSBI_NO_TRACE },
 	{ "smem_trace_btm_exact", smem_trace_btm_exact, DEV_OPENSBI_NO_TRACE },
 	{ "btm_exact_with_ctr_recording", btm_exact_with_ctr_recording, DEV_OPENSBI_NO_TRACE },
 	{ "bytes_only_while_tracing", bytes_only_while_tracing, DEV_OPENSBI_NO_TRACE },
