@@ -31,7 +31,13 @@ registers).  The firmware's bytes must be the host's followed by idle bytes
 (0xFF); a difference is reported and makes the exit status 1.
 
 A table of targets follows (the cost issue's: the set, every program, BTM,
-TV, the options within 1.5x of HTM), each marked met or not.
+TV, the options within 1.5x of HTM, a trap and an SBI call while traced),
+each marked met or not.  A trap's figure: (extra of `u-trap` - extra of
+`u-no-trap` - the instructions `u-trap` traced more, its handler's, times
+the set's HTM figure) / 64, `u-no-trap` being the same loop calling a
+function instead of the 64 ecalls (and `sbi-call` / `no-sbi-call` for SBI
+calls from S): what one costs beyond the untraced run and beyond tracing
+its handler as any code.
 
 A benchmark: it reports, it never fails on speed.  The table goes to stdout
 and to --out.
@@ -59,7 +65,15 @@ OPTION_FACTOR = 1.5
 # (added with LR/SC support, docs/TRACE.md "LR/SC sequences") are nearly all
 # LR/SC sequences, which take the C visit, so the set stays comparable with
 # its earlier figures.
-OUTSIDE_SET = {'lrsc', 'u-lrsc', 'lrsc-smp'}
+OUTSIDE_SET = {'lrsc', 'u-lrsc', 'lrsc-smp', 'u-trap', 'u-no-trap', 'sbi-call', 'no-sbi-call'}
+# The traps row: a program of TRAP_LOOPS traps (SBI calls) against the same
+# loop with a function call instead (tests/target/trace/kernel.c): what one
+# costs while traced beyond what the untraced run pays for it, the traced
+# handler's instructions included.
+TRAP_LOOPS = 64
+TRAP_PAIRS = (('a U-mode ecall (trap to S)', 'u-trap', 'u-no-trap'),
+              ('an SBI call from S', 'sbi-call', 'no-sbi-call'))
+TRAP_TARGET = 150
 PROG_RE = re.compile(r'^TRACEPROG hart=0 prog=(\S+) instret=(\d+) traced=(\d+)', re.M)
 
 
@@ -145,6 +159,18 @@ def ratio(a, b):
     return a / b if b else float('nan')
 
 
+def trap_cost(base, cost, with_p, without_p, rate):
+    """M-mode instructions of one trap (SBI call) while traced: the extra of
+    the loop with them minus the extra of the loop without, less the
+    instructions the loop with them traced more (its handler's) at `rate`
+    (the set's figure), per loop."""
+    if any(p not in base or p not in cost for p in (with_p, without_p)):
+        return None
+    extra = lambda p: cost[p][0] - base[p][0]  # noqa: E731
+    more = cost[with_p][1] - cost[without_p][1]
+    return (extra(with_p) - extra(without_p) - more * rate) / TRAP_LOOPS
+
+
 def targets_table(set_cost, base, cost):
     """The cost issue's targets beside the figures (docs/TRACE.md, "Cost")."""
     htm = set_cost['HTM']
@@ -165,6 +191,12 @@ def targets_table(set_cost, base, cost):
                     ('HTM+filter', 'an address filter')):
         rows.append((f'HTM with {what}', f'{set_cost[m]:.1f} ({set_cost[m] / htm:.2f}x HTM)',
                      f'<= {OPTION_FACTOR}x HTM', set_cost[m] <= OPTION_FACTOR * htm))
+    for what, with_p, without_p in TRAP_PAIRS:
+        per = trap_cost(base, cost['HTM'], with_p, without_p, htm)
+        rows.append((f'{what} while traced in HTM (M-mode instructions each, beyond '
+                     'tracing its handler at the set\'s rate)',
+                     'n/a' if per is None else f'{per:.0f}', f'<= {TRAP_TARGET}',
+                     per is not None and per <= TRAP_TARGET))
     lines = ['## Targets (M-mode instructions per traced instruction; CTR recording: '
              '`make bench-ctr`, Linux: `make bench-trace-linux`)', '',
              '| measure | figure | target | met |', '| --- | --- | --- | --- |']

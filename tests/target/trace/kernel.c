@@ -462,6 +462,41 @@ static long prog_lrsc_contend(struct tk_hart *t)
 /* SBI calls that return with an interrupt pending: a deadline in the past
  * makes the timer interrupt pending before the call returns, so S-mode
  * takes it at the instruction after the ecall, before that one runs. */
+/* What a trap and an SBI call cost while traced (make bench-trace's
+ * traps row): TRAP_LOOPS of each, against the same loops without them. */
+#define TRAP_LOOPS 64
+static long prog_u_trap(struct tk_hart *t) { return user(u_trap, TRAP_LOOPS, t); }
+static long prog_u_no_trap(struct tk_hart *t) { return user(u_no_trap, TRAP_LOOPS, t); }
+
+static long prog_sbi_call(struct tk_hart *t)
+{
+	long bad = 0;
+
+	(void)t;
+	for (int i = 0; i < TRAP_LOOPS; i++)
+		bad |= sbi_probe(SBI_EXT_BASE).value != 1;
+	return bad;
+}
+
+/* sbi_probe()'s call shape without the ecall: the same arguments into a
+ * function that answers as the SBI does. */
+static __attribute__((noinline)) struct sbiret no_sbi(unsigned long eid, unsigned long fid,
+						      unsigned long a0)
+{
+	__asm__ volatile("" : "+r"(eid), "+r"(fid), "+r"(a0));
+	return (struct sbiret){ 0, eid == SBI_EXT_BASE && fid == 3 && a0 == SBI_EXT_BASE };
+}
+
+static long prog_no_sbi_call(struct tk_hart *t)
+{
+	long bad = 0;
+
+	(void)t;
+	for (int i = 0; i < TRAP_LOOPS; i++)
+		bad |= no_sbi(SBI_EXT_BASE, 3, SBI_EXT_BASE).value != 1;
+	return bad;
+}
+
 static long prog_sbi_irq(struct tk_hart *t)
 {
 	unsigned long before = t->ticks;
@@ -516,6 +551,11 @@ static const struct program {
 	{ "u-lrsc", prog_u_lrsc },       /* LR/SC in U-mode on demand-paged memory */
 	{ "lrsc-smp", prog_lrsc_smp },   /* LR/SC loops another hart contends for */
 	{ "lrsc-contend", prog_lrsc_contend }, /* ... and an untraced hart's stores */
+	/* what a trap / an SBI call costs while traced (bench-trace) */
+	{ "u-trap", prog_u_trap },       /* U-mode ecalls in a loop */
+	{ "u-no-trap", prog_u_no_trap }, /* ... the loop calling a function instead */
+	{ "sbi-call", prog_sbi_call },   /* SBI calls (probe_extension) in a loop */
+	{ "no-sbi-call", prog_no_sbi_call }, /* ... a function call instead */
 };
 #define NPROGRAMS (sizeof(programs) / sizeof(programs[0]))
 

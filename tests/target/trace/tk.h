@@ -23,6 +23,8 @@ struct tk_frame {
 #define SYS_COUNT  2   /* returns how many syscalls this hart made */
 
 long u_syscalls(long n);
+long u_trap(long n);
+long u_no_trap(long n);
 long u_pagefault(long base);
 long u_illegal(long n);
 long u_compute(long n);

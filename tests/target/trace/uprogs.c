@@ -39,6 +39,33 @@ USER_TEXT long u_syscalls(long n)
 	sys_exit(bad ? -1 : sum);
 }
 
+/* What a trap costs while traced (make bench-trace, the traps row): n
+ * ecalls, and the same loop calling a U-mode function that computes what
+ * the system call does instead (u_no_trap). */
+USER_TEXT long u_trap(long n)
+{
+	long i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += sys(SYS_TWICE, i);
+	sys_exit(sum == n * n ? 0 : -1);
+}
+
+USER_TEXT __attribute__((noinline)) static long twice(long x)
+{
+	__asm__ volatile("" : "+r"(x));   /* (a call, as the ecall is) */
+	return 2 * x + 1;
+}
+
+USER_TEXT long u_no_trap(long n)
+{
+	long i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += twice(i);
+	sys_exit(sum == n * n ? 0 : -1);
+}
+
 /* Touches demand-paged memory: each first touch of a page is a page
  * fault the kernel answers by mapping the page. */
 USER_TEXT long u_pagefault(long base)
