@@ -13,7 +13,7 @@
 
 /* Ranges up to this many pages are flushed page by page; larger ones whole. */
 #define FENCE_PAGE_LIMIT 64
-#define PAGE_SIZE 4096UL
+#define PAGE_SIZE FENCE_PAGE_SIZE
 
 static bool range_is_whole(const struct fence_request *r)
 {

@@ -18,6 +18,7 @@ void fence_run_local(const struct fence_request *req);
 /* Whether req is an sfence.vma of pages (one sfence.vma of an address
  * each, at most 64): the first and how many; false for everything else
  * (a whole flush, fence.i, the hfences). */
+#define FENCE_PAGE_SIZE 4096UL
 bool fence_pages(const struct fence_request *r, unsigned long *first, unsigned long *n);
 void fence_handle_requests(struct hart *self);
 long fence_remote(unsigned long mask, unsigned long base, const struct fence_request *req);

@@ -693,7 +693,7 @@ static bool fence_spares_cache(const struct stepper *s, const struct fence_reque
 
 	if (!fence_pages(req, &a, &n))
 		return false;
-	for (; n; n--, a += 4096)
+	for (; n; n--, a += FENCE_PAGE_SIZE)
 		if (!step_fence_spares_cache(s, a))
 			return false;
 	return true;

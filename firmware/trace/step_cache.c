@@ -324,11 +324,12 @@ bool step_fence_spares_cache(const struct stepper *s, uint64_t va)
 	return true;
 }
 
-bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va)
+bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, const unsigned long *x)
 {
+	unsigned int rs1 = (raw >> 15) & 31;
+
 	/* sfence.vma rs1, rs2 with rs1 != x0 (rs2, the ASID, not looked at) */
-	return (raw & 0xfe007fff) == 0x12000073 && ((raw >> 15) & 31) &&
-	       step_fence_spares_cache(s, va);
+	return (raw & 0xfe007fff) == 0x12000073 && rs1 && step_fence_spares_cache(s, x[rs1]);
 }
 
 /* Decode forward from pc to the next instruction that may change the flow. */

@@ -22,8 +22,9 @@ unsigned long step_fetch_context(unsigned int priv);
 /* Whether an sfence.vma of the address va leaves every cached block as it
  * is: its leaf maps none of them. */
 bool step_fence_spares_cache(const struct stepper *s, uint64_t va);
-/* ... the instruction raw that just ran being that sfence.vma. */
-bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, uint64_t va);
+/* ... the instruction raw that just ran being that sfence.vma, with the
+ * registers x it ran with. */
+bool step_sfence_spares_cache(const struct stepper *s, uint32_t raw, const unsigned long *x);
 /* Decode the block at pc, of privilege priv, into slot b. */
 void step_scan_block(struct stepper *s, struct step_block *b, uint64_t pc, unsigned int priv);
 

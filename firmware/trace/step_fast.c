@@ -129,7 +129,7 @@ static unsigned int fast_end_of(const struct trace_hart *th, unsigned int itype,
 bool stepper_fast_resolve_ts(struct ntrace_encoder *e, uint64_t addr, uint8_t priv,
 			     uint64_t context)
 {
-	fast_timestamp((struct trace_hart *)((char *)e - __builtin_offsetof(struct trace_hart, enc)));
+	fast_timestamp(trace_hart_of_enc(e));
 	return ntrace_enc_resolve_jump(e, addr, priv, context);
 }
 

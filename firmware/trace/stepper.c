@@ -613,7 +613,7 @@ static __attribute__((noinline)) void t0_hit(struct trace_hart *th, struct trap_
 		return;
 	case BLOCK_END_SPLIT:
 		if ((b->flags & BLOCK_WATCH_CODE) &&
-		    !step_sfence_spares_cache(s, b->raw, regs->x[(b->raw >> 15) & 31]))
+		    !step_sfence_spares_cache(s, b->raw, regs->x))
 			stepper_flush_cache(s);
 		if (b->flags & BLOCK_WATCH_STVEC)
 			step_t1_follow_stvec(s);

@@ -75,6 +75,12 @@ static inline struct trace_hart *trace_hart_of_step(struct stepper *s)
 	return (struct trace_hart *)((char *)s - __builtin_offsetof(struct trace_hart, step));
 }
 
+/* ... whose encoder e is. */
+static inline struct trace_hart *trace_hart_of_enc(struct ntrace_encoder *e)
+{
+	return (struct trace_hart *)((char *)e - __builtin_offsetof(struct trace_hart, enc));
+}
+
 /* mmio.c, on the owner: it stops / starts running S/U code (the stepping
  * already off / not yet on: hart.trace_parked).  Parking serves the
  * accesses posted before. */

@@ -1019,6 +1019,15 @@ static void test_variant(void **state)
 	assert_int_equal(totals.sc_failed, 0);
 }
 
+/* step_sfence_spares_cache() for the fences below, which name a0 (x10). */
+static bool spares(const struct stepper *s, uint32_t raw, unsigned long va)
+{
+	unsigned long x[32] = { 0 };
+
+	x[10] = va;
+	return step_sfence_spares_cache(s, raw, x);
+}
+
 /*
  * An sfence.vma of one address keeps the block cache only when the leaf
  * that maps it maps no cached code, at any level; any other fence (rs1 =
@@ -1045,32 +1054,32 @@ static void test_sfence_leaves(void **state)
 	leaf_level = UMEM_BARE;
 	stepper_flush_cache(s);
 	step_scan_block(s, &b, BASE, PRV_S);
-	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE));
+	assert_true(spares(s, sfence_a0, BASE));
 	/* 4 KiB pages: another page is spared, the code's is not */
 	leaf_level = 0;
 	stepper_flush_cache(s);
 	step_scan_block(s, &b, BASE, PRV_S);
-	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE + 0x3000));
-	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 4));
-	assert_false(step_sfence_spares_cache(s, sfence_all, BASE + 0x3000));
-	assert_false(step_sfence_spares_cache(s, fence_i, BASE + 0x3000));
+	assert_true(spares(s, sfence_a0, BASE + 0x3000));
+	assert_false(spares(s, sfence_a0, BASE + 4));
+	assert_false(spares(s, sfence_all, BASE + 0x3000));
+	assert_false(spares(s, fence_i, BASE + 0x3000));
 	/* (the ASID, rs2, is not looked at: the address decides) */
-	assert_true(step_sfence_spares_cache(s, sfence_a0 | (1u << 20), BASE + 0x3000));
+	assert_true(spares(s, sfence_a0 | (1u << 20), BASE + 0x3000));
 	/* a 2 MiB leaf: a page inside it is not spared, one outside it is */
 	leaf_level = 1;
 	stepper_flush_cache(s);
 	step_scan_block(s, &b, BASE, PRV_S);
-	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 0x3000));
-	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE + 0x400000));
+	assert_false(spares(s, sfence_a0, BASE + 0x3000));
+	assert_true(spares(s, sfence_a0, BASE + 0x400000));
 	/* no walk (V=1, a failed walk): every fence flushes */
 	leaf_level = UMEM_NO_LEAF;
 	stepper_flush_cache(s);
 	step_scan_block(s, &b, BASE, PRV_S);
-	assert_false(step_sfence_spares_cache(s, sfence_a0, BASE + 0x400000));
+	assert_false(spares(s, sfence_a0, BASE + 0x400000));
 	/* a flush forgets the leaves */
 	leaf_level = UMEM_BARE;
 	stepper_flush_cache(s);
-	assert_true(step_sfence_spares_cache(s, sfence_a0, BASE));
+	assert_true(spares(s, sfence_a0, BASE));
 	session_end(&m);
 }
 
