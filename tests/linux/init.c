@@ -692,6 +692,22 @@ static void check_cpu_hotplug(int cpus)
     }
 }
 
+/*
+ * The perf tool's boot starts Linux on its first CPU alone (maxcpus=1: why in
+ * scripts/run-linux-test.sh) and brings the others up here, through SBI HSM
+ * HART_START, before any check runs.
+ */
+static void online_secondary_cpus(int cpus)
+{
+    char path[96];
+
+    for (int cpu = 1; cpu < cpus; cpu++) {
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+        if (!write_sysfs(path, "1"))
+            printf("INFO: linux/cpus: onlining CPU %d: %s\n", cpu, strerror(errno));
+    }
+}
+
 /* Whether the kernel log says the firmware implements the SBI PMU extension. */
 static bool firmware_has_pmu(void)
 {
@@ -1310,6 +1326,8 @@ int main(void)
     }
     if (cmdline_has("tracesbi.perftool=check") || cmdline_has("tracesbi.perftool=info")) {
         /* The perf tool's own boot (under -icount): that alone. */
+        if (cmdline_has("maxcpus=1"))
+            online_secondary_cpus(expected);
         check_online_cpus(expected);
         check_perf_tool(expected);
         goto done;
