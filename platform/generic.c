@@ -11,6 +11,7 @@
 #include "firmware/core/console.h"
 #include "firmware/core/driver.h"
 #include "firmware/core/fdt_irq.h"
+#include "platform/dt_memory.h"
 #include "drivers/ipi/aclint_mswi.h"
 #include "drivers/timer/aclint_mtimer.h"
 
@@ -92,22 +93,7 @@ static const char *parse_harts(const struct fdt *fdt)
 
 static const char *parse_memory(const struct fdt *fdt)
 {
-	int root = fdt_root(fdt), node, depth = 0;
-
-	for (node = fdt_next_node(fdt, root, &depth); node >= 0;
-	     node = fdt_next_node(fdt, node, &depth)) {
-		uint64_t base, size;
-		int i;
-
-		if (depth != 1 || !fdt_prop_is_string(fdt, node, "device_type", "memory") ||
-		    !fdt_node_is_enabled(fdt, node))
-			continue;
-		for (i = 0; fdt_get_reg_under(fdt, root, node, i, &base, &size) == 0; i++) {
-			if (platform.ram_count >= PLATFORM_MAX_RAM || !size)
-				continue;
-			platform.ram[platform.ram_count++] = (struct mem_region){ base, size };
-		}
-	}
+	platform.ram_count = (unsigned int)fdt_memory_regions(fdt, platform.ram, PLATFORM_MAX_RAM);
 	if (!platform.ram_count)
 		return "no memory node";
 	return NULL;

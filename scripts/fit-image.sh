@@ -15,17 +15,32 @@
 #   fdt-1       the board's DTB, which SPL passes on in a1.
 # Then `dumpimage -l` lists the image into OUT.itb.txt, and the listing is
 # checked: each image with its type, load and entry address.
+#
+# The addresses are where the firmware is linked (_fw_start of FW_ELF,
+# FIRMWARE.bin's ELF by default) and 2 MiB above it; first
+# tools/board-check (BOARD_CHECK, build/tools/board-check) refuses a board
+# the firmware cannot serve there: no hart with S-mode, or no RAM at
+# those addresses.
 set -eu
 out=${1:?usage: $0 OUT.itb FIRMWARE.bin BOARD.dtb [UBOOT.bin]}
 fw=${2:?firmware binary}
 dtb=${3:?board DTB}
 uboot=${4:-}
-FW_ADDR=0x80000000
-UBOOT_ADDR=0x80200000
+FW_ELF=${FW_ELF:-${fw%.bin}.elf}
+BOARD_CHECK=${BOARD_CHECK:-build/tools/board-check}
 
-for f in "$fw" "$dtb" ${uboot:+"$uboot"}; do
+for f in "$fw" "$dtb" "$FW_ELF" "$BOARD_CHECK" ${uboot:+"$uboot"}; do
     [ -f "$f" ] || { echo "$0: $f: no such file" >&2; exit 1; }
 done
+fw_start=$(nm "$FW_ELF" | awk '$3 == "_fw_start" { print $1 }')
+[ -n "$fw_start" ] || { echo "$0: $FW_ELF: no _fw_start symbol" >&2; exit 1; }
+FW_ADDR=$(printf '0x%08x' $((16#$fw_start)))
+UBOOT_ADDR=$(printf '0x%08x' $((16#$fw_start + 0x200000)))
+if ! report=$("$BOARD_CHECK" --fw-base "$FW_ADDR" "$dtb"); then
+    echo "$report" | grep 'cannot serve' >&2 || echo "$report" >&2
+    echo "$0: no image for $(basename "$dtb" .dtb)" >&2
+    exit 1
+fi
 its=${out%.itb}.its
 abs() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
 
@@ -54,8 +69,8 @@ cat > "$its" <<ITS
 	#address-cells = <1>;
 
 	images {
-$(image_node firmware-1 tracesbi "$fw" firmware opensbi $FW_ADDR)
-$( [ -z "$uboot" ] || image_node uboot-1 "U-Boot proper (S-mode)" "$uboot" standalone u-boot $UBOOT_ADDR)
+$(image_node firmware-1 tracesbi "$fw" firmware opensbi "$FW_ADDR")
+$( [ -z "$uboot" ] || image_node uboot-1 "U-Boot proper (S-mode)" "$uboot" standalone u-boot "$UBOOT_ADDR")
 		fdt-1 {
 			description = "$(basename "$dtb")";
 			data = /incbin/("$(abs "$dtb")");

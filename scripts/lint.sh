@@ -25,9 +25,9 @@ FW_FLAGS="--target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -ffreestanding
 # they alone use.
 # tsbi-record (linux-trace/recorder) is a Linux program: the host's libc
 # and <linux/perf_event.h> check it too.
-HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c lib/ntrace/ntrace_dec.c \
+HOST_FILES=$(ls tools/ntrace/*.c tools/ntrace-bench/*.c tools/tvtrace/*.c tools/board-check/*.c lib/ntrace/ntrace_dec.c \
                 linux-trace/recorder/*.c)
-HOST_FLAGS="-std=gnu11 -I. -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace
+HOST_FLAGS="-std=gnu11 -I. -Ilib/fdt -Itools/ntrace -Itools/tvtrace -Ilib -Ilib/rvinsn -Ilib/ntrace -Ilib/tci -Ilib/tvtrace
             -Ilinux-trace"
 
 report() {   # tool group log count
