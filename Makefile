@@ -3,8 +3,13 @@
 # mk/*.mk; this file holds the shared settings, the default goal and the
 # aggregate targets (test, bench, deps).
 
-BUILD      ?= build
-CROSS      ?= riscv64-unknown-elf-
+# The usual build variables of OpenSBI, Linux and U-Boot: O= (the output
+# directory; BUILD= is its older name), CROSS_COMPILE= (CROSS=), V=1
+# (below); a board's image: make fit-image BOARD=, make PAYLOAD=.
+O          ?= build
+BUILD      ?= $(O)
+CROSS_COMPILE ?= riscv64-unknown-elf-
+CROSS      ?= $(CROSS_COMPILE)
 CC_RV      := $(CROSS)gcc
 OBJCOPY_RV := $(CROSS)objcopy
 OBJDUMP_RV := $(CROSS)objdump

@@ -137,6 +137,7 @@ $(BUILD)/tracesbi.bin: $(BUILD)/tracesbi.elf
 TEST_SUITES += boot
 .PHONY: suite-boot
 suite-boot: $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf $(BUILD)/payloads/target-tests.elf \
-		$(BUILD)/tracesbi-faultinject.elf
+		$(BUILD)/tracesbi-faultinject.elf $(BUILD)/boot/tracesbi-demo-payload.bin
 	@scripts/run-boot-tests.sh $(BUILD)/tracesbi.elf $(BUILD)/payloads/demo.elf \
-		$(BUILD)/payloads/target-tests.elf $(BUILD)/tracesbi-faultinject.elf
+		$(BUILD)/payloads/target-tests.elf $(BUILD)/tracesbi-faultinject.elf \
+		$(BUILD)/boot/tracesbi-demo-payload.bin

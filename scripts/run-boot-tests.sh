@@ -3,12 +3,15 @@
 # Boot-level checks of the firmware on QEMU virt: what the banner reports
 # under several CPU configurations (run-time feature detection), more harts
 # than the firmware serves, a malformed DTB, and the report of the
-# firmware's own faults (the fault-injection build).  One PASS/FAIL line each.
+# firmware's own faults (the fault-injection build), and the firmware with
+# the demo kernel in one image (make PAYLOAD=, mk/81-fw-payload.mk).  One
+# PASS/FAIL line each.
 #
 # usage: run-boot-tests.sh FIRMWARE.elf DEMO_PAYLOAD.elf TARGET_TESTS.elf FAULTINJECT.elf
+#                          FW_PAYLOAD.bin
 set -u
 cd "$(dirname "$0")/.."
-fw=$1 demo=$2 target_tests=$3 fw_faultinject=$4
+fw=$1 demo=$2 target_tests=$3 fw_faultinject=$4 fw_payload=$5
 logdir=build/logs/boot
 mkdir -p "$logdir"
 fails=0
@@ -226,5 +229,23 @@ mfault canary 2 '^tracesbi: M-mode stack overflow on hart 0: the canary at 0x8[0
     '^tracesbi: machine stopped'
 mfault panic 3 '^tracesbi: panic: fault injection on hart 0' '^tracesbi:   #0 0x8[0-9a-f]+ tracesbi_handle\+0x' \
     '^tracesbi: machine stopped'
+
+# One image, firmware and demo kernel (OpenSBI's fw_payload), given as the
+# BIOS with no -kernel: QEMU's fw_dynamic block names no next stage, the
+# firmware enters the default address, 2 MiB above itself, where the
+# image holds the demo, which lists the harts and powers off.
+scripts/qemu-run.sh --bios "$fw_payload" --cpu '' --smp 2 --timeout 20 >"$logdir/fw-payload.log" 2>&1
+rc=$?
+tr -d '\r' <"$logdir/fw-payload.log" >"$logdir/fw-payload.txt"
+next=$(banner_line fw-payload Next)
+if [ $rc -ne 0 ] || ! grep -q '^Powering off through SRST' "$logdir/fw-payload.txt"; then
+    fail fw-payload/boots-payload "status $rc, last lines: $(tail -n 3 "$logdir/fw-payload.txt" | tr '\n' '|')"
+elif ! grep -q '^  2 harts served' "$logdir/fw-payload.txt"; then
+    fail fw-payload/boots-payload "the demo did not list the harts"
+elif [[ "$next" != "0x80200000 in S-mode"* ]]; then
+    fail fw-payload/boots-payload "banner's Next line: '$next'"
+else
+    pass fw-payload/boots-payload
+fi
 
 [ $fails -eq 0 ]
