@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Board runs (scripts/run-board-tests.sh): the S-mode test kernel under
 # tracesbi on QEMU's sifive_u (an E51 without S-mode, sifive,uart0,
-# gpio-restart) and spike (HTIF console and power-off).
+# gpio-restart), spike (HTIF console and power-off) and the PolarFire SoC
+# Icicle kit with Linux 6.1's DT (MMUART1, no reset device, a DDR alias).
 TEST_SUITES += boards
 
 .PHONY: suite-boards
-suite-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf
-	@scripts/run-board-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf
+suite-boards: $(PAYLOAD_DIR)/target-tests.elf $(BUILD)/tracesbi.elf $(BOARD_DTB_LIST)
+	@scripts/run-board-tests.sh $(BUILD)/tracesbi.elf $(PAYLOAD_DIR)/target-tests.elf $(BOARD_DTB_DIR)
 
 # platform/cpu_smode.c on the host: which cpu nodes describe S-mode, on a
 # tree of cases and on QEMU sifive_u's and spike's own DTBs.

@@ -27,6 +27,7 @@ static const struct platform_desc *const platform_list[] = {
 	&platform_qemu_virt,
 	&platform_sifive_fu540,
 	&platform_sifive_fu740,
+	&platform_mpfs,
 	&platform_generic,
 };
 
@@ -176,6 +177,24 @@ static void parse_model(const struct fdt *fdt)
 	platform.model[len] = '\0';
 }
 
+/* The firmware's region as the board's RAM aliases show it again. */
+static void note_fw_aliases(const struct platform_desc *pd)
+{
+	unsigned int i;
+
+	platform.fw_alias_count = 0;
+	for (i = 0; i < pd->ram_alias_count; i++) {
+		const struct ram_alias *a = &pd->ram_aliases[i];
+
+		if (platform.fw_alias_count >= PLATFORM_MAX_FW_ALIASES ||
+		    platform.fw_base < a->ram_base ||
+		    platform.fw_base - a->ram_base + platform.fw_size > a->size)
+			continue;
+		platform.fw_aliases[platform.fw_alias_count++] = (struct mem_region){
+			a->alias + (platform.fw_base - a->ram_base), platform.fw_size };
+	}
+}
+
 const char *platform_parse_fdt(const struct fdt *fdt)
 {
 	const char *err;
@@ -184,6 +203,7 @@ const char *platform_parse_fdt(const struct fdt *fdt)
 
 	platform.fw_base = (uintptr_t)_fw_start;
 	platform.fw_size = (uintptr_t)_fw_region_end - (uintptr_t)_fw_start;
+	note_fw_aliases(platform_match(fdt));
 	parse_model(fdt);
 	probe_console(fdt);
 	err = parse_harts(fdt);

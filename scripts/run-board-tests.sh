@@ -27,10 +27,17 @@
 # need a feature the machine lacks (a second hart, H) report INFO lines,
 # which count neither way.
 #
-# usage: run-board-tests.sh TRACESBI.elf TARGET_TESTS.elf
+#   icicle    -smp 5 with Linux 6.1's mpfs-icicle-kit DTB: the E51 is
+#             disabled in the DT, the 4 U54s served; the console on MMUART1
+#             (QEMU's second serial port); no reset device (SRST absent,
+#             no-reset=1), so the run is stopped once the kernel is done;
+#             DDR seen again at 0xC000_0000, where PMP keeps the firmware's
+#             region from S-mode too (fw-alias=).
+#
+# usage: run-board-tests.sh TRACESBI.elf TARGET_TESTS.elf BOARD_DTB_DIR
 set -u
 cd "$(dirname "$0")/.."
-fw=$1 kernel=$2
+fw=$1 kernel=$2 dtb_dir=${3:-build/host/boards}
 TIMEOUT=${BOARD_TIMEOUT:-120}
 logdir=build/logs/boards
 mkdir -p "$logdir"
@@ -54,6 +61,26 @@ boot() {
     rc=$?
     tr -d '\r' <"$logdir/$name.raw" >"$logdir/$name.log"
     rm -f "$logdir/$name.raw"
+}
+
+# boot_until NAME DONE-REGEX QEMU-RUN-ARGS...: a run that cannot end itself,
+# stopped once its log matches DONE-REGEX (or QEMU ends, or the timeout);
+# log in $logdir/NAME.log as boot() leaves it; rc 0.
+boot_until() {
+    local name=$1 done_re=$2 raw=$logdir/$1.raw qemu
+    shift 2
+    scripts/qemu-run.sh "$@" >"$raw" 2>&1 &
+    qemu=$!
+    for _ in $(seq 1 $((TIMEOUT * 5))); do
+        grep -aq "$done_re" "$raw" && break
+        kill -0 "$qemu" 2>/dev/null || break
+        sleep 0.2
+    done
+    kill "$qemu" 2>/dev/null
+    wait "$qemu" 2>/dev/null
+    rc=0
+    tr -d '\r' <"$raw" >"$logdir/$name.log"
+    rm -f "$raw"
 }
 
 # results NAME DONE-LINE: the kernel's result lines, named after the run,
@@ -101,18 +128,8 @@ results sifive_u-tci "DONE: target-tests u54"
 # QEMU is stopped once the kernel says it is done (its last shutdown turns
 # into a reboot again on this board).
 reboot_log=$logdir/sifive_u-reboot.log
-scripts/qemu-run.sh --machine sifive_u --smp 3 --bios "$fw" --kernel "$kernel" \
-    --append "mode=reboot" --timeout $((TIMEOUT + 30)) >"$reboot_log.raw" 2>&1 &
-qemu=$!
-for _ in $(seq 1 $((TIMEOUT * 5))); do
-    grep -aq '^DONE: reboot-test' "$reboot_log.raw" && break
-    kill -0 "$qemu" 2>/dev/null || break
-    sleep 0.2
-done
-kill "$qemu" 2>/dev/null
-wait "$qemu" 2>/dev/null
-tr -d '\r' <"$reboot_log.raw" >"$reboot_log"
-rm -f "$reboot_log.raw"
+boot_until sifive_u-reboot '^DONE: reboot-test' --machine sifive_u --smp 3 --bios "$fw" \
+    --kernel "$kernel" --append "mode=reboot" --timeout $((TIMEOUT + 30))
 grep -aE '^(PASS|FAIL): ' "$reboot_log" | sed -E 's#^(PASS|FAIL): target/#\1: boards/sifive_u-reboot/#'
 grep -aq '^FAIL: ' "$reboot_log" && status=1
 grep -aq '^DONE: reboot-test' "$reboot_log" && pass sifive_u-reboot/done ||
@@ -144,4 +161,25 @@ boot spike-2harts spike 2 "expect-sstc=0 expect-sscofpmf=0 expect-pmu=default-ma
 results spike-2harts "DONE: target-tests 2harts"
 [ "$rc" -eq 0 ] && pass spike-2harts/htif-poweroff-status-0 ||
     fail spike-2harts/htif-poweroff-status-0 "QEMU ended with $rc (124: timeout)"
+# ---- icicle ------------------------------------------------------------
+# The kernel cannot end the run (no reset device): QEMU is stopped once it
+# prints its done marker.
+icicle_log=$logdir/icicle.log
+boot_until icicle '^DONE: target-tests' --machine icicle --bios "$fw" --kernel "$kernel" \
+    --dtb "$dtb_dir/mpfs-icicle-kit.dtb" \
+    --append "expect-sstc=0 expect-sscofpmf=0 expect-pmu=fw-only no-reset=1 fw-alias=0xc0000000 groups=$TEST_GROUPS" \
+    --timeout "$TIMEOUT" -- -no-reboot -monitor none -serial null -serial stdio
+results icicle "DONE: target-tests"
+[ "$(banner icicle Platform)" = "Microchip PolarFire-SoC Icicle Kit (mpfs)" ] &&
+    pass icicle/console-mmuart1 ||
+    fail icicle/console-mmuart1 "no banner Platform line on MMUART1"
+harts=$(banner icicle Harts)
+[[ "$harts" =~ ^4:\ 1\ 2\ 3\ 4\ \(boot\ hart\ [1-4]\)$ ]] && pass icicle/u54-harts-served ||
+    fail icicle/u54-harts-served "Harts line '$harts', expected the U54s 1-4"
+[ "$(banner icicle 'Firmware alias')" = "0xc0000000-0xc00fffff (the board's RAM seen again; PMP keeps it from S-mode too)" ] &&
+    pass icicle/ddr-alias-protected ||
+    fail icicle/ddr-alias-protected "banner's Firmware alias line: '$(banner icicle 'Firmware alias')'"
+grep -aq 'SBI extensions.* SRST' "$icicle_log" &&
+    fail icicle/no-srst "the banner lists SRST on a board without a reset device" ||
+    pass icicle/no-srst
 exit $status

@@ -219,6 +219,10 @@ static void print_banner(const struct hart *self)
 	       (unsigned long)(platform.fw_base + platform.fw_size - 1),
 	       (unsigned long)platform.fw_size >> 10,
 	       ((unsigned long)_fw_end - (unsigned long)_fw_start) >> 10);
+	for (i = 0; i < platform.fw_alias_count; i++)
+		printf("Firmware alias   : 0x%lx-0x%lx (the board's RAM seen again; PMP keeps "
+		       "it from S-mode too)\n", (unsigned long)platform.fw_aliases[i].base,
+		       (unsigned long)(platform.fw_aliases[i].base + platform.fw_aliases[i].size - 1));
 	for (i = 0; i < platform.ram_count; i++)
 		printf("RAM              : 0x%lx-0x%lx (%lu MiB)\n",
 		       (unsigned long)platform.ram[i].base,
@@ -241,16 +245,21 @@ static void print_banner(const struct hart *self)
 	       platform.next_mode == PRV_U ? "U" : "S", platform.next_hartid, next_note);
 }
 
-/* PMP: the firmware, and the trace components' window when there is one
- * and enough entries for it (the banner says when there are not). */
+/* PMP: the firmware, where the board's RAM aliases show it again, and
+ * the trace components' window when there is one and enough entries for
+ * it (the banner says when there are not). */
 static void protect_memory(const struct hart_features *f)
 {
-	struct mem_region deny[2] = { { platform.fw_base, platform.fw_size } };
+	struct mem_region deny[2 + PLATFORM_MAX_FW_ALIASES] = {
+		{ platform.fw_base, platform.fw_size } };
+	unsigned int n = 1 + platform.fw_alias_count, i;
 
-	trace_window(&deny[1].base, &deny[1].size);
-	if (deny[1].size && pmp_protect(f, deny, 2) == 0)
+	for (i = 0; i < platform.fw_alias_count; i++)
+		deny[1 + i] = platform.fw_aliases[i];
+	trace_window(&deny[n].base, &deny[n].size);
+	if (deny[n].size && pmp_protect(f, deny, n + 1) == 0)
 		return;
-	if (pmp_protect(f, deny, 1) < 0 && f->pmp_count >= 2)
+	if (pmp_protect(f, deny, n) < 0 && f->pmp_count >= 2)
 		panic("cannot protect the firmware region %lx+%lx with PMP\n",
 		      (unsigned long)platform.fw_base, (unsigned long)platform.fw_size);
 }

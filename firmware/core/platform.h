@@ -12,6 +12,7 @@
 #include "lib/fdt/fdt.h"
 
 #define PLATFORM_MAX_RAM 8
+#define PLATFORM_MAX_FW_ALIASES 2
 #define PLATFORM_MAX_NO_SMODE 8   /* harts without S-mode the banner names */
 
 struct mem_region {
@@ -33,6 +34,10 @@ struct platform {
 	struct mem_region ram[PLATFORM_MAX_RAM];
 	unsigned int ram_count;
 	uint64_t fw_base, fw_size;   /* firmware region, protected by PMP */
+	/* The same region seen through the board's RAM aliases, also kept from
+	 * S-mode by PMP. */
+	struct mem_region fw_aliases[PLATFORM_MAX_FW_ALIASES];
+	unsigned int fw_alias_count;
 	uint64_t timebase_hz;
 
 	volatile uint64_t *mtime;    /* NULL: no M-mode timer found */
@@ -55,6 +60,12 @@ struct platform {
 
 extern struct platform platform;
 
+/* RAM that also answers at another address (a board's non-cached window
+ * onto its DDR): [ram_base, ram_base + size) appears again at alias. */
+struct ram_alias {
+	uint64_t ram_base, size, alias;
+};
+
 /* A board: its name, how to recognise it and its fallbacks. */
 struct platform_desc {
 	const char *name;
@@ -63,11 +74,16 @@ struct platform_desc {
 	unsigned int early_uart_shift;
 	/* A CLINT the DTB may lack (context = hartid); 0: none. */
 	uint64_t clint_base;
+	/* Where the board's RAM is seen again: the firmware's region is kept
+	 * from S-mode there too (platform.fw_aliases). */
+	const struct ram_alias *ram_aliases;
+	unsigned int ram_alias_count;
 };
 
 const struct platform_desc *platform_match(const struct fdt *fdt);
 extern const struct platform_desc platform_qemu_virt, platform_generic;
 extern const struct platform_desc platform_sifive_fu540, platform_sifive_fu740;
+extern const struct platform_desc platform_mpfs;
 
 /* The cpu node describes a hart with S-mode (platform/cpu_smode.c). */
 bool fdt_cpu_has_smode(const struct fdt *fdt, int cpu);

@@ -24,6 +24,8 @@
  *                          check-deviations=1  run the deviating tests too
  *                                      (INFO lines saying whether they differ)
  *                          expect-sscofpmf=0|1  what the run's -cpu provides
+ *                          no-reset=1  the board has no reset device: SRST
+ *                                      must be absent (t_srst.c)
  *                          icount=1    QEMU runs with -icount (exact instret)
  *                          verbose=1   print every failed check, not just
  *                                      the first of each test
@@ -309,6 +311,7 @@ static void read_run_options(void)
 	run.expect_sstc = bootarg("expect-sstc", v, sizeof(v)) ? v[0] == '1' : -1;
 	run.expect_sscofpmf = bootarg("expect-sscofpmf", v, sizeof(v)) ? v[0] == '1' : -1;
 	run.icount = bootarg_flag("icount");
+	run.no_reset = bootarg_flag("no-reset");
 	run.verbose = bootarg_flag("verbose");
 	if (!bootarg("variant", variant, sizeof(variant)))
 		variant[0] = '\0';

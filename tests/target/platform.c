@@ -142,9 +142,18 @@ static void finish_node(struct node *stack, int depth)
 			plat.max_hart_id = id;
 	}
 	if (depth == 1 && n->device_type && !strcmp(n->device_type, "memory") &&
-	    n->reg && n->reg_len >= (int)pair && !plat.ram_size) {
-		plat.ram_base = read_cells(n->reg, ac);
-		plat.ram_size = read_cells(n->reg + 4 * ac, sc);
+	    n->reg && n->reg_len >= (int)pair) {
+		for (i = 0; i + (int)pair <= n->reg_len; i += pair) {
+			uint64_t base = read_cells(n->reg + i, ac);
+			uint64_t end = base + read_cells(n->reg + i + 4 * ac, sc);
+
+			if (end > plat.ram_top)
+				plat.ram_top = end;
+		}
+		if (!plat.ram_size) {
+			plat.ram_base = read_cells(n->reg, ac);
+			plat.ram_size = read_cells(n->reg + 4 * ac, sc);
+		}
 	}
 	if (depth == 2 && name_is(parent->name, "reserved-memory") && n->reg && pair) {
 		for (i = 0; i + (int)pair <= n->reg_len && plat.nreserved < 8; i += pair) {

@@ -180,6 +180,7 @@ struct platform {
 	unsigned long hart_ids[MAX_HARTS];
 	unsigned long max_hart_id;
 	uint64_t ram_base, ram_size;
+	uint64_t ram_top;        /* end of the highest RAM range of the DT */
 	uint64_t timebase_hz;
 	int nreserved;
 	uint64_t reserved_base[8], reserved_size[8];

@@ -17,9 +17,11 @@ static void reserved_region_is_firmware(void)
 	      (unsigned long)fw_base(), (unsigned long)fw_end(), (unsigned long)img);
 }
 
-static void load_faults(void)
+/* Loads from the first, second and last page of a copy of the firmware's
+ * region at `base` (the region itself, or where an alias shows it) fault. */
+static void check_region_load_faults(uintptr_t base)
 {
-	const uintptr_t addrs[] = { fw_base(), fw_base() + 0x1000, fw_end() - 8 };
+	const uintptr_t addrs[] = { base, base + 0x1000, base + (fw_end() - fw_base()) - 8 };
 	size_t i;
 
 	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
@@ -34,6 +36,11 @@ static void load_faults(void)
 		CHECK_EQ(cause, EXC_LOAD_ACCESS_FAULT, "scause of a load from %lx",
 			 (unsigned long)addrs[i]);
 	}
+}
+
+static void load_faults(void)
+{
+	check_region_load_faults(fw_base());
 }
 
 static void load_fault_stval(void)
@@ -92,6 +99,53 @@ static void ram_after_firmware_accessible(void)
 	      (unsigned long)fw_end(), cause);
 }
 
+/*
+ * A board whose RAM answers at a second address (the PolarFire SoC's
+ * non-cached DDR window): the runner names where the firmware's region
+ * appears there (fw-alias=ADDR), and S-mode must fault there as at the
+ * region itself.  Loads and a jump only: a store that did not fault would
+ * write the firmware.
+ */
+/* A hex number ("0x" optional), or 0. */
+static uintptr_t parse_hex(const char *p)
+{
+	uintptr_t n = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; *p; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' :
+			*p >= 'a' && *p <= 'f' ? *p - 'a' + 10 :
+			*p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+
+		if (d < 0)
+			return 0;
+		n = n * 16 + (uintptr_t)d;
+	}
+	return n;
+}
+
+static void alias_faults(void)
+{
+	char v[24];
+	uintptr_t alias;
+	unsigned long cause = 0;
+
+	if (!bootarg("fw-alias", v, sizeof(v))) {
+		test_not_applicable("the runner names no alias of the firmware's region (fw-alias=)");
+		return;
+	}
+	alias = parse_hex(v);
+	if (!CHECK(alias != 0, "fw-alias=%s is no hex address", v))
+		return;
+	check_region_load_faults(alias);
+	if (probe_exec(alias, &cause))
+		check_failed("jump to the alias %lx did not fault", (unsigned long)alias);
+	else
+		CHECK_EQ(cause, EXC_INSN_ACCESS_FAULT, "scause of a jump to the alias %lx",
+			 (unsigned long)alias);
+}
+
 static const struct target_test tests[] = {
 	{ "reserved_region_is_firmware", reserved_region_is_firmware, DEV_NONE },
 	{ "load_faults", load_faults, DEV_NONE },
@@ -99,5 +153,6 @@ static const struct target_test tests[] = {
 	{ "store_faults", store_faults, DEV_NONE },
 	{ "fetch_faults", fetch_faults, DEV_NONE },
 	{ "ram_after_firmware_accessible", ram_after_firmware_accessible, DEV_NONE },
+	{ "alias_faults", alias_faults, DEV_NONE },
 };
 GROUP(pmp, tests);

@@ -104,6 +104,7 @@ struct run_state {
 	int expect_sstc;       /* -1: unknown, else 0/1 from bootargs */
 	bool sstc;             /* stimecmp readable from S-mode */
 	int expect_sscofpmf;   /* -1: unknown, else 0/1 from bootargs */
+	bool no_reset;         /* no-reset=1: the board has no reset device, so no SRST */
 	bool icount;           /* QEMU -icount: instret counts instructions */
 	bool verbose;          /* print every failed check */
 	bool secondaries_ok;   /* every secondary hart is started and parked */
